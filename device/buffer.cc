@@ -1,0 +1,108 @@
+// Replicated allocations and host transfers: direct through mapped device memory where the
+// device offers it, otherwise streamed through the device's staging chunks.
+#include "device/buffer.h"
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+
+#include "device/errors.h"
+#include "device/staging.h"
+#include "device/stream.h"
+
+namespace vka {
+
+ReplicatedBuffer::ReplicatedBuffer(std::shared_ptr<Context> context, uint64_t nbytes)
+    : context_(std::move(context)), nbytes_(nbytes) {
+  VKA_ASSERT(context_ != nullptr);
+  replicas_.reserve(context_->num_replicas());
+  for (int r = 0; r < context_->num_replicas(); ++r) {
+    replicas_.push_back(allocate(*context_->replica(r).device, nbytes, MemoryUse::kDevice));
+  }
+}
+
+ReplicatedBuffer::~ReplicatedBuffer() {
+  for (int r = 0; r < num_replicas(); ++r) {
+    context_->replica(r).stream->release_later(std::move(replicas_[r]));
+  }
+}
+
+void ReplicatedBuffer::check_range(const char* op, uint64_t offset, uint64_t size) const {
+  if (offset > nbytes_ || size > nbytes_ - offset) {
+    throw ShapeError(std::string("[") + op + "] bytes [" + std::to_string(offset) + ", " +
+                     std::to_string(offset + size) + ") are outside a buffer of " +
+                     std::to_string(nbytes_) + " bytes");
+  }
+}
+
+void ReplicatedBuffer::write(const void* src, uint64_t offset, uint64_t size,
+                             std::optional<int> replica) {
+  check_range("write", offset, size);
+  if (replica) context_->replica(*replica);  // IndexError before anything is written
+  if (size == 0) return;
+  if (replica) {
+    write_one(*replica, src, offset, size);
+  } else {
+    for (int r = 0; r < num_replicas(); ++r) write_one(r, src, offset, size);
+  }
+}
+
+void ReplicatedBuffer::write_one(int r, const void* src, uint64_t offset, uint64_t size) {
+  Allocation& a = replicas_[r];
+  Stream& stream = *context_->replica(r).stream;
+  const auto* bytes = static_cast<const uint8_t*>(src);
+  if (a.mapped) {
+    stream.wait_for(a.buffer);  // no earlier command may still read or write these bytes
+    std::memcpy(static_cast<uint8_t*>(a.mapped) + offset, bytes, size);
+    return;
+  }
+  StagingPool& pool = context_->replica(r).device->staging();
+  for (uint64_t pos = 0; pos < size; pos += StagingPool::kChunkBytes) {
+    const uint64_t n = std::min<uint64_t>(StagingPool::kChunkBytes, size - pos);
+    StagingPool::Chunk& c = pool.acquire();
+    std::memcpy(c.allocation.mapped, bytes + pos, n);
+    stream.copy(c.allocation.buffer, 0, a.buffer, offset + pos, n);
+    c.stream = &stream;
+    c.busy_until = stream.submit();
+  }
+}
+
+void ReplicatedBuffer::read(void* dst, uint64_t offset, uint64_t size, int r) {
+  check_range("read", offset, size);
+  context_->replica(r);  // IndexError
+  if (size == 0) return;
+  Allocation& a = replicas_[r];
+  Stream& stream = *context_->replica(r).stream;
+  auto* out = static_cast<uint8_t*>(dst);
+  if (a.mapped && a.host_cached) {
+    stream.wait_for(a.buffer);
+    std::memcpy(out, static_cast<const uint8_t*>(a.mapped) + offset, size);
+    return;
+  }
+  // Up to num_chunks copies in flight; each chunk is drained before it is acquired again
+  // (round-robin order is FIFO order).
+  StagingPool& pool = context_->replica(r).device->staging();
+  struct Pending {
+    StagingPool::Chunk* chunk;
+    uint64_t value, pos, n;
+  };
+  std::deque<Pending> pending;
+  auto drain_one = [&] {
+    Pending p = pending.front();
+    pending.pop_front();
+    stream.wait(p.value);
+    std::memcpy(out + p.pos, p.chunk->allocation.mapped, p.n);
+  };
+  for (uint64_t pos = 0; pos < size; pos += StagingPool::kChunkBytes) {
+    const uint64_t n = std::min<uint64_t>(StagingPool::kChunkBytes, size - pos);
+    if (static_cast<int>(pending.size()) == pool.num_chunks()) drain_one();
+    StagingPool::Chunk& c = pool.acquire();
+    stream.copy(a.buffer, offset + pos, c.allocation.buffer, 0, n);
+    c.stream = &stream;
+    c.busy_until = stream.submit();
+    pending.push_back({&c, c.busy_until, pos, n});
+  }
+  while (!pending.empty()) drain_one();
+}
+
+}  // namespace vka

@@ -1,0 +1,47 @@
+// ReplicatedBuffer: bytes with one device allocation per replica of a context, and the
+// host transfers that read and write each replica.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "device/context.h"
+#include "device/memory.h"
+
+namespace vka {
+
+class ReplicatedBuffer {
+ public:
+  // Allocates `nbytes` on every replica (ShapeError past the device's limits, OutOfMemory when
+  // the driver runs out). Contents start undefined.
+  ReplicatedBuffer(std::shared_ptr<Context> context, uint64_t nbytes);
+  ~ReplicatedBuffer();
+  ReplicatedBuffer(const ReplicatedBuffer&) = delete;
+  ReplicatedBuffer& operator=(const ReplicatedBuffer&) = delete;
+
+  uint64_t nbytes() const { return nbytes_; }
+  const std::shared_ptr<Context>& context() const { return context_; }
+  int num_replicas() const { return static_cast<int>(replicas_.size()); }
+  VkBuffer vk_buffer(int replica) const { return replicas_.at(replica).buffer; }
+  uint64_t device_address(int replica) const { return replicas_.at(replica).device_address; }
+  // Whether host writes go straight into device memory on this replica.
+  bool is_mapped(int replica) const { return replicas_.at(replica).mapped != nullptr; }
+
+  // Host → replica(s): `replica` unset writes every replica. Returns once `src` may be reused;
+  // the device copy may still be in flight (later work on the replica's stream sees it).
+  void write(const void* src, uint64_t offset, uint64_t size, std::optional<int> replica);
+  // Replica → host; waits for every earlier command that touches the buffer.
+  void read(void* dst, uint64_t offset, uint64_t size, int replica);
+
+ private:
+  void check_range(const char* op, uint64_t offset, uint64_t size) const;
+  void write_one(int replica, const void* src, uint64_t offset, uint64_t size);
+
+  std::shared_ptr<Context> context_;
+  uint64_t nbytes_;
+  std::vector<Allocation> replicas_;
+};
+
+}  // namespace vka

@@ -1,0 +1,300 @@
+// Instance creation (with optional validation), device choice, logical devices and replicas.
+#include "device/context.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <sstream>
+
+#include "device/errors.h"
+#include "device/staging.h"
+#include "device/stream.h"
+#include "device/vk_check.h"
+
+namespace vka {
+namespace {
+
+constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+
+bool env_flag(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL on_validation_message(
+    VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT,
+    const VkDebugUtilsMessengerCallbackDataEXT* data, void*) {
+  if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) {
+    record_validation_error(data->pMessage ? data->pMessage : "(no message)");
+  }
+  return VK_FALSE;  // never abort the call: the error is thrown at the next VK_CHECK
+}
+
+bool layer_available(const char* name) {
+  uint32_t n = 0;
+  VK_CHECK(vkEnumerateInstanceLayerProperties(&n, nullptr));
+  std::vector<VkLayerProperties> layers(n);
+  VK_CHECK(vkEnumerateInstanceLayerProperties(&n, layers.data()));
+  for (const auto& l : layers) {
+    if (std::strcmp(l.layerName, name) == 0) return true;
+  }
+  return false;
+}
+
+std::string type_name(VkPhysicalDeviceType t) {
+  switch (t) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+      return "discrete";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+      return "integrated";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return "virtual";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return "cpu";
+    default:
+      return "other";
+  }
+}
+
+int type_rank(VkPhysicalDeviceType t) {
+  switch (t) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+      return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+      return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return 3;
+    default:
+      return 4;
+  }
+}
+
+std::string device_name(VkPhysicalDevice pd) {
+  VkPhysicalDeviceProperties p;
+  vkGetPhysicalDeviceProperties(pd, &p);
+  return p.deviceName;
+}
+
+// VKA_DEVICE: an index, or a case-sensitive substring of the device name.
+int choose_device(const std::vector<VkPhysicalDevice>& pds) {
+  if (pds.empty())
+    throw DeviceError("[context] no Vulkan device found (is a Vulkan driver installed?)");
+  if (const char* sel = std::getenv("VKA_DEVICE"); sel && *sel) {
+    std::string s(sel);
+    if (std::all_of(s.begin(), s.end(), ::isdigit)) {
+      int i = std::stoi(s);
+      if (i >= static_cast<int>(pds.size())) {
+        throw IndexError("[context] VKA_DEVICE=" + s + " but only " + std::to_string(pds.size()) +
+                         " Vulkan device(s) exist");
+      }
+      return i;
+    }
+    std::string names;
+    for (size_t i = 0; i < pds.size(); ++i) {
+      std::string n = device_name(pds[i]);
+      if (n.find(s) != std::string::npos) return static_cast<int>(i);
+      names += (i ? ", '" : "'") + n + "'";
+    }
+    throw DeviceError("[context] VKA_DEVICE='" + s + "' matches none of the devices: " + names);
+  }
+  int best = 0;
+  for (size_t i = 1; i < pds.size(); ++i) {
+    VkPhysicalDeviceProperties a, b;
+    vkGetPhysicalDeviceProperties(pds[i], &a);
+    vkGetPhysicalDeviceProperties(pds[best], &b);
+    if (type_rank(a.deviceType) < type_rank(b.deviceType)) best = static_cast<int>(i);
+  }
+  return best;
+}
+
+std::mutex default_mutex;
+std::shared_ptr<Context>& default_slot() {
+  static std::shared_ptr<Context> slot;
+  return slot;
+}
+
+}  // namespace
+
+std::string Caps::summary() const {
+  std::ostringstream s;
+  s << device_name << " (" << driver_name << ", Vulkan " << VK_API_VERSION_MAJOR(api_version) << "."
+    << VK_API_VERSION_MINOR(api_version) << "." << VK_API_VERSION_PATCH(api_version) << ")";
+  return s.str();
+}
+
+Instance::Instance(bool validate) {
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "vkarray";
+  app.pEngineName = "vkarray";
+  app.apiVersion = VK_API_VERSION_1_2;
+  std::vector<const char*> layers, extensions;
+  VkValidationFeatureEnableEXT sync_validation =
+      VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
+  VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+  features.enabledValidationFeatureCount = 1;
+  features.pEnabledValidationFeatures = &sync_validation;
+  VkInstanceCreateInfo ci{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  if (validate) {
+    if (!layer_available(kValidationLayer)) {
+      throw DeviceError(std::string("[context] VKA_VALIDATE is set but ") + kValidationLayer +
+                        " is not installed (Debian: apt-get install vulkan-validationlayers)");
+    }
+    layers.push_back(kValidationLayer);
+    extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    ci.pNext = &features;
+  }
+  ci.pApplicationInfo = &app;
+  ci.enabledLayerCount = static_cast<uint32_t>(layers.size());
+  ci.ppEnabledLayerNames = layers.data();
+  ci.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  ci.ppEnabledExtensionNames = extensions.data();
+  VkInstance instance = VK_NULL_HANDLE;
+  VkResult r = vkCreateInstance(&ci, nullptr, &instance);
+  if (r == VK_ERROR_INCOMPATIBLE_DRIVER) {
+    throw DeviceError(
+        "[context] no Vulkan 1.2 driver found (vkCreateInstance returned "
+        "VK_ERROR_INCOMPATIBLE_DRIVER)");
+  }
+  VK_CHECK(r);
+  instance_ = Handle<VkInstance>(instance);
+  if (validate) {
+    VkDebugUtilsMessengerCreateInfoEXT mi{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT |
+                         VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
+    mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    mi.pfnUserCallback = on_validation_message;
+    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
+    if (!create) throw DeviceError("[context] vkCreateDebugUtilsMessengerEXT is unavailable");
+    VkDebugUtilsMessengerEXT m = VK_NULL_HANDLE;
+    VK_CHECK(create(instance, &mi, nullptr, &m));
+    messenger_ = Handle<VkDebugUtilsMessengerEXT>(instance, m);
+    validating_ = true;
+  }
+}
+
+std::vector<VkPhysicalDevice> Instance::physical_devices() const {
+  uint32_t n = 0;
+  VK_CHECK(vkEnumeratePhysicalDevices(instance_, &n, nullptr));
+  std::vector<VkPhysicalDevice> pds(n);
+  VK_CHECK(vkEnumeratePhysicalDevices(instance_, &n, pds.data()));
+  return pds;
+}
+
+std::vector<PhysicalDeviceInfo> list_physical_devices() {
+  Instance instance(false);
+  std::vector<PhysicalDeviceInfo> out;
+  auto pds = instance.physical_devices();
+  for (size_t i = 0; i < pds.size(); ++i) {
+    VkPhysicalDeviceProperties p;
+    vkGetPhysicalDeviceProperties(pds[i], &p);
+    out.push_back({static_cast<int>(i), p.deviceName, type_name(p.deviceType)});
+  }
+  return out;
+}
+
+std::string Replica::label() const {
+  return "replica " + std::to_string(index) + " (device " + std::to_string(device_index) + " '" +
+         device->caps().device_name + "', queue " + std::to_string(queue_index) + ")";
+}
+
+Context::Context(ContextOptions options) {
+  bool validate = options.validate.value_or(env_flag("VKA_VALIDATE"));
+  if (options.queues_per_device < 1) {
+    throw ShapeError("[context] queues_per_device must be at least 1, got " +
+                     std::to_string(options.queues_per_device));
+  }
+  instance_ = std::make_shared<Instance>(validate);
+  auto pds = instance_->physical_devices();
+  std::vector<int> chosen = options.devices;
+  if (chosen.empty()) chosen.push_back(choose_device(pds));
+  for (int index : chosen) {
+    if (index < 0 || index >= static_cast<int>(pds.size())) {
+      throw IndexError("[context] device index " + std::to_string(index) + " is out of range: " +
+                       std::to_string(pds.size()) + " Vulkan device(s) exist");
+    }
+    devices_.push_back(std::make_unique<Device>(instance_, pds[index], index,
+                                                options.queues_per_device, options.host_access));
+  }
+  for (size_t d = 0; d < devices_.size(); ++d) {
+    for (int q = 0; q < devices_[d]->num_queues(); ++q) {
+      Replica r;
+      r.index = static_cast<int>(replicas_.size());
+      r.device = devices_[d].get();
+      r.device_index = static_cast<int>(d);
+      r.queue_index = q;
+      r.stream = std::make_unique<Stream>(*r.device, q);
+      replicas_.push_back(std::move(r));
+    }
+  }
+}
+
+Context::~Context() {
+  // Streams finish their work and release deferred allocations before the devices go.
+  for (auto& r : replicas_) {
+    try {
+      r.stream->finish();
+    } catch (...) {  // a lost device cannot be waited for; release what we can
+    }
+  }
+  replicas_.clear();
+  for (auto& d : devices_) d->staging().release_all();
+}
+
+std::shared_ptr<Context> Context::create(ContextOptions options) {
+  return std::make_shared<Context>(std::move(options));
+}
+
+std::shared_ptr<Context> Context::default_context() {
+  std::lock_guard<std::mutex> lock(default_mutex);
+  auto& slot = default_slot();
+  if (!slot) {
+    slot = create();
+    // Handlers run in reverse order of registration, so this one runs before the destructors
+    // of the Vulkan driver and layers, which were loaded by the create() above.
+    static const bool registered = [] {
+      std::atexit([] { default_slot().reset(); });
+      return true;
+    }();
+    (void)registered;
+  }
+  return slot;
+}
+
+void Context::set_default(std::shared_ptr<Context> context) {
+  std::lock_guard<std::mutex> lock(default_mutex);
+  default_slot() = std::move(context);
+}
+
+Replica& Context::replica(int i) {
+  return const_cast<Replica&>(static_cast<const Context*>(this)->replica(i));
+}
+
+const Replica& Context::replica(int i) const {
+  if (i < 0 || i >= num_replicas()) {
+    throw IndexError("[replica] index " + std::to_string(i) +
+                     " is out of range for a context with " + std::to_string(num_replicas()) +
+                     " replica(s)");
+  }
+  return replicas_[i];
+}
+
+void Context::synchronize() {
+  for (auto& r : replicas_) r.stream->submit();
+  for (auto& r : replicas_) r.stream->finish();
+}
+
+std::string Context::describe() const {
+  std::string s;
+  for (const auto& r : replicas_) {
+    s += r.label() + ": " + r.device->caps().summary() + "\n";
+  }
+  return s;
+}
+
+}  // namespace vka

@@ -1,0 +1,135 @@
+// Context: the Vulkan instance, the chosen devices, and the replica slots (device × queue).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "device/caps.h"
+#include "device/handle.h"
+
+namespace vka {
+
+class Stream;
+class StagingPool;
+
+// How host data reaches device memory.
+enum class HostAccess {
+  kAuto,     // map DEVICE_LOCAL|HOST_VISIBLE memory where the device offers it, else stage
+  kStaging,  // always copy through the pooled staging area (exercises that path anywhere)
+};
+
+struct ContextOptions {
+  // Physical-device indices (as listed by list_physical_devices()); an index may repeat, which
+  // makes several logical devices on one physical device. Empty: VKA_DEVICE, else the best one.
+  std::vector<int> devices;
+  int queues_per_device = 1;
+  std::optional<bool> validate;  // unset: VKA_VALIDATE
+  HostAccess host_access = HostAccess::kAuto;
+};
+
+struct PhysicalDeviceInfo {
+  int index = 0;
+  std::string name;
+  std::string type;  // "discrete", "integrated", "virtual", "cpu", "other"
+};
+
+// The Vulkan instance; shared by every context. Validation is an instance property.
+class Instance {
+ public:
+  explicit Instance(bool validate);
+  VkInstance get() const { return instance_; }
+  bool validating() const { return static_cast<bool>(messenger_) || validating_; }
+  std::vector<VkPhysicalDevice> physical_devices() const;
+
+ private:
+  Handle<VkInstance> instance_;
+  Handle<VkDebugUtilsMessengerEXT> messenger_;
+  bool validating_ = false;
+};
+
+// One logical device with its compute queues.
+class Device {
+ public:
+  Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, int physical_index,
+         int num_queues, HostAccess host_access);
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  VkDevice get() const { return device_; }
+  VkPhysicalDevice physical() const { return physical_; }
+  int physical_index() const { return physical_index_; }
+  const Caps& caps() const { return caps_; }
+  const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_; }
+  HostAccess host_access() const { return host_access_; }
+  uint32_t queue_family() const { return queue_family_; }
+  int num_queues() const { return static_cast<int>(queues_.size()); }
+  VkQueue queue(int i) const { return queues_[i]; }
+  StagingPool& staging() { return *staging_; }
+  PFN_vkCmdPushDescriptorSetKHR push_descriptor_fn() const { return push_descriptor_; }
+
+ private:
+  std::shared_ptr<Instance> instance_;  // outlives the device
+  VkPhysicalDevice physical_;
+  int physical_index_;
+  HostAccess host_access_;
+  Caps caps_;
+  VkPhysicalDeviceMemoryProperties memory_{};
+  uint32_t queue_family_ = 0;
+  Handle<VkDevice> device_;
+  std::vector<VkQueue> queues_;
+  PFN_vkCmdPushDescriptorSetKHR push_descriptor_ = nullptr;
+  std::unique_ptr<StagingPool> staging_;
+};
+
+// A replica slot: one queue of one device. Every buffer has one allocation per replica, and a
+// kernel runs on every replica unless the caller names one.
+struct Replica {
+  int index = 0;
+  Device* device = nullptr;
+  int device_index = 0;
+  int queue_index = 0;
+  std::unique_ptr<Stream> stream;
+  std::string label() const;  // "replica 1 (device 0 'llvmpipe...', queue 1)"
+};
+
+class Context {
+ public:
+  explicit Context(ContextOptions options = {});
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  static std::shared_ptr<Context> create(ContextOptions options = {});
+  // The process default, created on first use from the environment (VKA_DEVICE, VKA_VALIDATE).
+  static std::shared_ptr<Context> default_context();
+  static void set_default(std::shared_ptr<Context> context);
+
+  int num_replicas() const { return static_cast<int>(replicas_.size()); }
+  Replica& replica(int i);              // IndexError naming the range when out of range
+  const Replica& replica(int i) const;  // likewise
+  int num_devices() const { return static_cast<int>(devices_.size()); }
+  Device& device(int i) { return *devices_.at(i); }
+  const Device& device(int i) const { return *devices_.at(i); }
+  const Instance& instance() const { return *instance_; }
+  bool validating() const { return instance_->validating(); }
+
+  // Submits recorded work on every replica and waits for all of it.
+  void synchronize();
+
+  std::string describe() const;  // one line per replica
+
+ private:
+  std::shared_ptr<Instance> instance_;
+  std::vector<std::unique_ptr<Device>> devices_;
+  std::vector<Replica> replicas_;
+};
+
+// Physical devices visible to Vulkan (creates a temporary instance).
+std::vector<PhysicalDeviceInfo> list_physical_devices();
+
+}  // namespace vka

@@ -1,0 +1,215 @@
+// Device: one logical device on a physical device; its caps, enabled features and queues.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "device/context.h"
+#include "device/errors.h"
+#include "device/staging.h"
+#include "device/vk_check.h"
+
+namespace vka {
+namespace {
+
+bool has_extension(VkPhysicalDevice pd, const char* name) {
+  uint32_t n = 0;
+  VK_CHECK(vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr));
+  std::vector<VkExtensionProperties> exts(n);
+  VK_CHECK(vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, exts.data()));
+  for (const auto& e : exts) {
+    if (std::strcmp(e.extensionName, name) == 0) return true;
+  }
+  return false;
+}
+
+// The family with compute and enough queues; a compute-only family first (it does not share
+// hardware with graphics work).
+uint32_t choose_queue_family(VkPhysicalDevice pd, int num_queues, const std::string& name) {
+  uint32_t n = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, nullptr);
+  std::vector<VkQueueFamilyProperties> fams(n);
+  vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, fams.data());
+  int best = -1;
+  uint32_t most = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!(fams[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) continue;
+    most = std::max(most, fams[i].queueCount);
+    if (fams[i].queueCount < static_cast<uint32_t>(num_queues)) continue;
+    bool compute_only = !(fams[i].queueFlags & VK_QUEUE_GRAPHICS_BIT);
+    if (best < 0 || (compute_only && (fams[best].queueFlags & VK_QUEUE_GRAPHICS_BIT))) {
+      best = static_cast<int>(i);
+    }
+  }
+  if (best < 0) {
+    throw DeviceError(
+        "[context] device '" + name + "' offers at most " + std::to_string(most) +
+        " compute queue(s) in one family, but queues_per_device=" + std::to_string(num_queues));
+  }
+  return static_cast<uint32_t>(best);
+}
+
+}  // namespace
+
+Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, int physical_index,
+               int num_queues, HostAccess host_access)
+    : instance_(std::move(instance)),
+      physical_(physical),
+      physical_index_(physical_index),
+      host_access_(host_access) {
+  // Properties and limits.
+  VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+  VkPhysicalDeviceVulkan11Properties p11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+  p11.pNext = &driver;
+  VkPhysicalDeviceMaintenance4Properties m4{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  props.pNext = &p11;
+  const bool maintenance4 = has_extension(physical, VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
+  if (maintenance4) driver.pNext = &m4;
+  vkGetPhysicalDeviceProperties2(physical, &props);
+  const VkPhysicalDeviceLimits& lim = props.properties.limits;
+  caps_.device_name = props.properties.deviceName;
+  caps_.driver_name = std::string(driver.driverName) + " " + driver.driverInfo;
+  caps_.vendor_id = props.properties.vendorID;
+  caps_.device_id = props.properties.deviceID;
+  caps_.api_version = props.properties.apiVersion;
+  caps_.is_cpu = props.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  if (caps_.api_version < VK_API_VERSION_1_2) {
+    throw DeviceError("[context] device '" + caps_.device_name + "' supports Vulkan " +
+                      std::to_string(VK_API_VERSION_MAJOR(caps_.api_version)) + "." +
+                      std::to_string(VK_API_VERSION_MINOR(caps_.api_version)) +
+                      "; vkarray needs Vulkan 1.2");
+  }
+  caps_.max_storage_buffer_range = lim.maxStorageBufferRange;
+  caps_.min_storage_buffer_offset_alignment = lim.minStorageBufferOffsetAlignment;
+  caps_.max_push_constants_size = lim.maxPushConstantsSize;
+  caps_.max_per_stage_storage_buffers = lim.maxPerStageDescriptorStorageBuffers;
+  for (int i = 0; i < 3; ++i) {
+    caps_.max_compute_work_group_count[i] = lim.maxComputeWorkGroupCount[i];
+    caps_.max_compute_work_group_size[i] = lim.maxComputeWorkGroupSize[i];
+  }
+  caps_.max_compute_work_group_invocations = lim.maxComputeWorkGroupInvocations;
+  caps_.max_compute_shared_memory_size = lim.maxComputeSharedMemorySize;
+  caps_.subgroup_size = p11.subgroupSize;
+  caps_.max_memory_allocation_size = p11.maxMemoryAllocationSize;
+  caps_.max_buffer_size = maintenance4 ? m4.maxBufferSize : UINT32_MAX;
+  caps_.non_coherent_atom_size = lim.nonCoherentAtomSize;
+
+  // Memory: the largest device-local heap, and whether the host can map all of it.
+  vkGetPhysicalDeviceMemoryProperties(physical, &memory_);
+  int largest_heap = -1;
+  for (uint32_t h = 0; h < memory_.memoryHeapCount; ++h) {
+    if ((memory_.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) &&
+        (largest_heap < 0 || memory_.memoryHeaps[h].size > caps_.device_local_bytes)) {
+      largest_heap = static_cast<int>(h);
+      caps_.device_local_bytes = memory_.memoryHeaps[h].size;
+    }
+  }
+  const VkMemoryPropertyFlags bar = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
+                                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                    VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  for (uint32_t t = 0; t < memory_.memoryTypeCount; ++t) {
+    if ((memory_.memoryTypes[t].propertyFlags & bar) == bar &&
+        static_cast<int>(memory_.memoryTypes[t].heapIndex) == largest_heap) {
+      caps_.host_visible_device_memory = true;
+    }
+  }
+
+  // Queue family: compute queues, and whether they can write timestamps.
+  queue_family_ = choose_queue_family(physical, num_queues, caps_.device_name);
+  {
+    uint32_t n = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(physical, &n, nullptr);
+    std::vector<VkQueueFamilyProperties> fams(n);
+    vkGetPhysicalDeviceQueueFamilyProperties(physical, &n, fams.data());
+    if (fams[queue_family_].timestampValidBits > 0) {
+      caps_.timestamp_period_ns = lim.timestampPeriod;
+    }
+  }
+
+  // Features: enable every optional one the device offers.
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  f11.pNext = &f12;
+  const bool has_atomic_float = has_extension(physical, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  if (has_atomic_float) f12.pNext = &atomic_float;
+  VkPhysicalDeviceFeatures2 avail{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  avail.pNext = &f11;
+  vkGetPhysicalDeviceFeatures2(physical, &avail);
+  if (!f12.timelineSemaphore) {
+    throw DeviceError("[context] device '" + caps_.device_name +
+                      "' lacks timelineSemaphore, which vkarray needs");
+  }
+  if (!has_extension(physical, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)) {
+    throw DeviceError("[context] device '" + caps_.device_name + "' lacks " +
+                      VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME + ", which vkarray needs");
+  }
+  caps_.shader_float64 = avail.features.shaderFloat64;
+  caps_.shader_int64 = avail.features.shaderInt64;
+  caps_.shader_int16 = avail.features.shaderInt16;
+  caps_.shader_int8 = f12.shaderInt8;
+  caps_.shader_float16 = f12.shaderFloat16;
+  caps_.storage_buffer_8bit = f12.storageBuffer8BitAccess;
+  caps_.storage_buffer_16bit = f11.storageBuffer16BitAccess;
+  caps_.buffer_device_address = f12.bufferDeviceAddress;
+  caps_.shader_float32_atomic_add = has_atomic_float && atomic_float.shaderBufferFloat32AtomicAdd;
+
+  VkPhysicalDeviceFeatures2 enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  VkPhysicalDeviceVulkan11Features e11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  VkPhysicalDeviceVulkan12Features e12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT eaf{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  enable.pNext = &e11;
+  e11.pNext = &e12;
+  enable.features.shaderFloat64 = avail.features.shaderFloat64;
+  enable.features.shaderInt64 = avail.features.shaderInt64;
+  enable.features.shaderInt16 = avail.features.shaderInt16;
+  e11.storageBuffer16BitAccess = f11.storageBuffer16BitAccess;
+  e12.storageBuffer8BitAccess = f12.storageBuffer8BitAccess;
+  e12.shaderInt8 = f12.shaderInt8;
+  e12.shaderFloat16 = f12.shaderFloat16;
+  e12.timelineSemaphore = VK_TRUE;
+  e12.bufferDeviceAddress = f12.bufferDeviceAddress;
+  e12.hostQueryReset = f12.hostQueryReset;
+  e12.scalarBlockLayout = f12.scalarBlockLayout;
+  std::vector<const char*> extensions = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+  if (has_atomic_float) {
+    e12.pNext = &eaf;
+    eaf.shaderBufferFloat32AtomicAdd = atomic_float.shaderBufferFloat32AtomicAdd;
+    eaf.shaderBufferFloat32Atomics = atomic_float.shaderBufferFloat32Atomics;
+    extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  }
+
+  std::vector<float> priorities(num_queues, 1.0f);
+  VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  qci.queueFamilyIndex = queue_family_;
+  qci.queueCount = static_cast<uint32_t>(num_queues);
+  qci.pQueuePriorities = priorities.data();
+  VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  dci.pNext = &enable;
+  dci.queueCreateInfoCount = 1;
+  dci.pQueueCreateInfos = &qci;
+  dci.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  dci.ppEnabledExtensionNames = extensions.data();
+  VkDevice dev = VK_NULL_HANDLE;
+  VK_CHECK(vkCreateDevice(physical, &dci, nullptr, &dev));
+  device_ = Handle<VkDevice>(dev);
+  for (int q = 0; q < num_queues; ++q) {
+    VkQueue queue = VK_NULL_HANDLE;
+    vkGetDeviceQueue(dev, queue_family_, static_cast<uint32_t>(q), &queue);
+    queues_.push_back(queue);
+  }
+  push_descriptor_ = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(
+      vkGetDeviceProcAddr(dev, "vkCmdPushDescriptorSetKHR"));
+  VKA_ASSERT(push_descriptor_ != nullptr);
+  staging_ = std::make_unique<StagingPool>(*this);
+}
+
+Device::~Device() {
+  staging_.reset();
+  if (device_) vkDeviceWaitIdle(device_);
+}
+
+}  // namespace vka

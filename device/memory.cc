@@ -1,0 +1,121 @@
+// Memory-type choice and buffer allocation.
+#include "device/memory.h"
+
+#include <string>
+
+#include "device/context.h"
+#include "device/errors.h"
+#include "device/vk_check.h"
+
+namespace vka {
+namespace {
+
+std::string human_bytes(uint64_t b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(b);
+  int u = 0;
+  while (v >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.4g %s", v, units[u]);
+  return buf;
+}
+
+// Best memory type allowed by `type_bits` that has `required` flags; ties go to `preferred`
+// flags, then away from `avoided` ones.
+int find_type(const VkPhysicalDeviceMemoryProperties& mp, uint32_t type_bits,
+              VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred,
+              VkMemoryPropertyFlags avoided) {
+  int best = -1, best_score = -1;
+  for (uint32_t t = 0; t < mp.memoryTypeCount; ++t) {
+    if (!(type_bits & (1u << t))) continue;
+    VkMemoryPropertyFlags f = mp.memoryTypes[t].propertyFlags;
+    if ((f & required) != required) continue;
+    int score = ((f & preferred) == preferred ? 2 : 0) + ((f & avoided) ? 0 : 1);
+    if (score > best_score) {
+      best = static_cast<int>(t);
+      best_score = score;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+Allocation allocate(Device& device, uint64_t size, MemoryUse use) {
+  const Caps& caps = device.caps();
+  const uint64_t limit = std::min(caps.max_memory_allocation_size, caps.max_buffer_size);
+  if (size > limit || size > caps.device_local_bytes) {
+    throw ShapeError("[allocate] " + std::to_string(size) + " bytes (" + human_bytes(size) +
+                     ") exceed what one buffer on '" + caps.device_name + "' can hold (" +
+                     human_bytes(std::min(limit, caps.device_local_bytes)) + ")");
+  }
+  const uint64_t alloc_size = size == 0 ? 16 : size;
+  VkDevice dev = device.get();
+
+  VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bci.size = alloc_size;
+  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+              VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  const bool bda = caps.buffer_device_address && use == MemoryUse::kDevice;
+  if (bda) bci.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VK_CHECK(vkCreateBuffer(dev, &bci, nullptr, &buffer));
+  Allocation a;
+  a.buffer = Handle<VkBuffer>(dev, buffer);
+  a.size = size;
+
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(dev, buffer, &req);
+  const auto& mp = device.memory_properties();
+  constexpr VkMemoryPropertyFlags kLocal = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  constexpr VkMemoryPropertyFlags kHost =
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  int type = -1;
+  bool map = false;
+  if (use == MemoryUse::kDevice) {
+    if (caps.host_visible_device_memory && device.host_access() == HostAccess::kAuto) {
+      type = find_type(mp, req.memoryTypeBits, kLocal | kHost, 0, 0);
+      map = type >= 0;
+    }
+    if (type < 0) type = find_type(mp, req.memoryTypeBits, kLocal, 0, 0);
+  } else {
+    type = find_type(mp, req.memoryTypeBits, kHost, VK_MEMORY_PROPERTY_HOST_CACHED_BIT, kLocal);
+    map = true;
+  }
+  if (type < 0) {
+    throw DeviceError("[allocate] device '" + caps.device_name + "' has no suitable memory type");
+  }
+
+  VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+  flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+  VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  if (bda) mai.pNext = &flags;
+  mai.allocationSize = req.size;
+  mai.memoryTypeIndex = static_cast<uint32_t>(type);
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkResult r = vkAllocateMemory(dev, &mai, nullptr, &memory);
+  if (r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY) {
+    throw OutOfMemory("[allocate] out of memory allocating " + std::to_string(size) + " bytes (" +
+                      human_bytes(size) + ") on '" + caps.device_name + "' (" + vk_result_name(r) +
+                      ")");
+  }
+  VK_CHECK(r);
+  a.memory = Handle<VkDeviceMemory>(dev, memory);
+  VK_CHECK(vkBindBufferMemory(dev, buffer, memory, 0));
+  if (map) {
+    VK_CHECK(vkMapMemory(dev, memory, 0, VK_WHOLE_SIZE, 0, &a.mapped));
+    a.host_cached = mp.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+  }
+  if (bda) {
+    VkBufferDeviceAddressInfo ai{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
+    ai.buffer = buffer;
+    a.device_address = vkGetBufferDeviceAddress(dev, &ai);
+  }
+  return a;
+}
+
+}  // namespace vka

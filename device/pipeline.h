@@ -1,0 +1,41 @@
+// Pipeline: a compute pipeline from SPIR-V; binding i is storage buffer argument i, and all
+// metadata travels in one push-constant block.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "device/handle.h"
+
+namespace vka {
+
+class Device;
+
+class Pipeline {
+ public:
+  // `cache` may be VK_NULL_HANDLE. Throws DeviceError when the push-constant block or the binding
+  // count exceeds the device's limits (naming both numbers).
+  Pipeline(Device& device, const std::vector<uint32_t>& spirv, uint32_t num_bindings,
+           uint32_t push_constant_bytes, std::string name, VkPipelineCache cache = VK_NULL_HANDLE);
+
+  Device& device() const { return *device_; }
+  const std::string& name() const { return name_; }
+  uint32_t num_bindings() const { return num_bindings_; }
+  uint32_t push_constant_bytes() const { return push_constant_bytes_; }
+  VkPipeline get() const { return pipeline_; }
+  VkPipelineLayout layout() const { return layout_; }
+
+ private:
+  Device* device_;
+  std::string name_;
+  uint32_t num_bindings_;
+  uint32_t push_constant_bytes_;
+  Handle<VkDescriptorSetLayout> set_layout_;
+  Handle<VkPipelineLayout> layout_;
+  Handle<VkPipeline> pipeline_;
+};
+
+}  // namespace vka

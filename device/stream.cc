@@ -1,0 +1,269 @@
+// Command recording, hazard barriers, submission on a timeline semaphore, and timestamps.
+#include "device/stream.h"
+
+#include <limits>
+
+#include "device/context.h"
+#include "device/errors.h"
+#include "device/pipeline.h"
+#include "device/vk_check.h"
+
+namespace vka {
+namespace {
+
+constexpr uint32_t kMaxTimestamps = 1024;
+constexpr VkPipelineStageFlags kWorkStages =
+    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+
+}  // namespace
+
+Stream::Stream(Device& device, int queue_index)
+    : device_(&device), queue_(device.queue(queue_index)) {
+  VkDevice dev = device.get();
+  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pci.queueFamilyIndex = device.queue_family();
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VK_CHECK(vkCreateCommandPool(dev, &pci, nullptr, &pool));
+  pool_ = Handle<VkCommandPool>(dev, pool);
+
+  VkSemaphoreTypeCreateInfo tci{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  tci.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  tci.initialValue = 0;
+  VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+  sci.pNext = &tci;
+  VkSemaphore sem = VK_NULL_HANDLE;
+  VK_CHECK(vkCreateSemaphore(dev, &sci, nullptr, &sem));
+  timeline_ = Handle<VkSemaphore>(dev, sem);
+
+  if (device.caps().timestamp_period_ns > 0) {
+    VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    qci.queryCount = kMaxTimestamps;
+    VkQueryPool qp = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateQueryPool(dev, &qci, nullptr, &qp));
+    queries_ = Handle<VkQueryPool>(dev, qp);
+    num_queries_ = kMaxTimestamps;
+  }
+}
+
+Stream::~Stream() {
+  try {
+    finish();
+  } catch (...) {  // destructors must not throw; a lost device has nothing left to wait for
+  }
+  vkQueueWaitIdle(queue_);
+  garbage_.clear();
+  for (auto& f : in_flight_) free_.push_back(f.cb);
+  if (current_) free_.push_back(current_);
+  if (!free_.empty()) {
+    vkFreeCommandBuffers(device_->get(), pool_, static_cast<uint32_t>(free_.size()), free_.data());
+  }
+}
+
+VkCommandBuffer Stream::recording() {
+  if (current_) return current_;
+  recycle();
+  if (free_.empty()) {
+    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    ai.commandPool = pool_;
+    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    ai.commandBufferCount = 1;
+    VkCommandBuffer cb = VK_NULL_HANDLE;
+    VK_CHECK(vkAllocateCommandBuffers(device_->get(), &ai, &cb));
+    free_.push_back(cb);
+  }
+  current_ = free_.back();
+  free_.pop_back();
+  VK_CHECK(vkResetCommandBuffer(current_, 0));
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  VK_CHECK(vkBeginCommandBuffer(current_, &bi));
+  return current_;
+}
+
+void Stream::hazard_barrier(const VkBuffer* reads, size_t n_reads, const VkBuffer* writes,
+                            size_t n_writes) {
+  bool hazard = false;
+  for (size_t i = 0; i < n_reads && !hazard; ++i) hazard = written_.count(reads[i]) > 0;
+  for (size_t i = 0; i < n_writes && !hazard; ++i) {
+    hazard = written_.count(writes[i]) > 0 || read_.count(writes[i]) > 0;
+  }
+  VkCommandBuffer cb = recording();
+  if (hazard) {
+    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                       VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    vkCmdPipelineBarrier(cb, kWorkStages, kWorkStages, 0, 1, &mb, 0, nullptr, 0, nullptr);
+    written_.clear();
+    read_.clear();
+    ++stats_.barriers;
+  }
+  const uint64_t value = last_submitted_ + 1;  // the submission being recorded
+  for (size_t i = 0; i < n_reads; ++i) {
+    read_.insert(reads[i]);
+    last_use_[reads[i]] = value;
+  }
+  for (size_t i = 0; i < n_writes; ++i) {
+    written_.insert(writes[i]);
+    last_use_[writes[i]] = value;
+  }
+}
+
+void Stream::copy(VkBuffer src, uint64_t src_offset, VkBuffer dst, uint64_t dst_offset,
+                  uint64_t size) {
+  if (size == 0) return;
+  hazard_barrier(&src, 1, &dst, 1);
+  VkBufferCopy region{src_offset, dst_offset, size};
+  vkCmdCopyBuffer(current_, src, dst, 1, &region);
+  ++stats_.copies;
+}
+
+void Stream::fill(VkBuffer dst, uint64_t offset, uint64_t size, uint32_t value) {
+  if (size == 0) return;
+  hazard_barrier(nullptr, 0, &dst, 1);
+  vkCmdFillBuffer(current_, dst, offset, size, value);
+  ++stats_.copies;
+}
+
+void Stream::dispatch(const Pipeline& pipeline, const std::vector<Binding>& bindings,
+                      const std::vector<bool>& writes, const void* push_constants, uint32_t gx,
+                      uint32_t gy, uint32_t gz) {
+  VKA_ASSERT(bindings.size() == pipeline.num_bindings());
+  VKA_ASSERT(writes.size() == bindings.size());
+  VKA_ASSERT(&pipeline.device() == device_);
+  const Caps& caps = device_->caps();
+  if (gx > caps.max_compute_work_group_count[0] || gy > caps.max_compute_work_group_count[1] ||
+      gz > caps.max_compute_work_group_count[2]) {
+    throw DeviceError("[" + pipeline.name() + "] dispatch of (" + std::to_string(gx) + ", " +
+                      std::to_string(gy) + ", " + std::to_string(gz) +
+                      ") workgroups exceeds the device limit (" +
+                      std::to_string(caps.max_compute_work_group_count[0]) + ", " +
+                      std::to_string(caps.max_compute_work_group_count[1]) + ", " +
+                      std::to_string(caps.max_compute_work_group_count[2]) + ")");
+  }
+  std::vector<VkBuffer> reads, written;
+  std::vector<VkDescriptorBufferInfo> infos(bindings.size());
+  std::vector<VkWriteDescriptorSet> sets(bindings.size());
+  for (size_t i = 0; i < bindings.size(); ++i) {
+    (writes[i] ? written : reads).push_back(bindings[i].buffer);
+    infos[i] = {bindings[i].buffer, bindings[i].offset, bindings[i].range};
+    sets[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    sets[i].dstBinding = static_cast<uint32_t>(i);
+    sets[i].descriptorCount = 1;
+    sets[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    sets[i].pBufferInfo = &infos[i];
+  }
+  hazard_barrier(reads.data(), reads.size(), written.data(), written.size());
+  vkCmdBindPipeline(current_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.get());
+  if (!sets.empty()) {
+    device_->push_descriptor_fn()(current_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(), 0,
+                                  static_cast<uint32_t>(sets.size()), sets.data());
+  }
+  if (pipeline.push_constant_bytes() > 0) {
+    VKA_ASSERT(push_constants != nullptr);
+    vkCmdPushConstants(current_, pipeline.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                       pipeline.push_constant_bytes(), push_constants);
+  }
+  vkCmdDispatch(current_, gx, gy, gz);
+  ++stats_.dispatches;
+}
+
+uint32_t Stream::timestamp() {
+  if (!queries_) {
+    throw DeviceError("[timestamp] device '" + device_->caps().device_name +
+                      "' cannot write timestamps on its compute queue");
+  }
+  if (next_query_ >= num_queries_) {
+    throw DeviceError("[timestamp] more than " + std::to_string(num_queries_) +
+                      " timestamps without reset_timestamps()");
+  }
+  VkCommandBuffer cb = recording();
+  if (next_query_ == 0) vkCmdResetQueryPool(cb, queries_, 0, num_queries_);
+  vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, next_query_);
+  return next_query_++;
+}
+
+double Stream::elapsed_ns(uint32_t begin, uint32_t end) {
+  uint64_t t[2];
+  for (int i = 0; i < 2; ++i) {
+    VK_CHECK(vkGetQueryPoolResults(device_->get(), queries_, i == 0 ? begin : end, 1,
+                                   sizeof(uint64_t), &t[i], sizeof(uint64_t),
+                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+  }
+  return static_cast<double>(t[1] - t[0]) * device_->caps().timestamp_period_ns;
+}
+
+uint64_t Stream::submit() {
+  if (!current_) return last_submitted_;
+  VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  vkCmdPipelineBarrier(current_, kWorkStages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
+                       nullptr, 0, nullptr);
+  VK_CHECK(vkEndCommandBuffer(current_));
+  const uint64_t value = last_submitted_ + 1;
+  VkTimelineSemaphoreSubmitInfo ts{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  ts.signalSemaphoreValueCount = 1;
+  ts.pSignalSemaphoreValues = &value;
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  si.pNext = &ts;
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &current_;
+  VkSemaphore sem = timeline_;
+  si.signalSemaphoreCount = 1;
+  si.pSignalSemaphores = &sem;
+  VK_CHECK(vkQueueSubmit(queue_, 1, &si, VK_NULL_HANDLE));
+  in_flight_.push_back({current_, value});
+  current_ = VK_NULL_HANDLE;
+  last_submitted_ = value;
+  ++stats_.submits;
+  return value;
+}
+
+uint64_t Stream::completed_value() {
+  uint64_t v = 0;
+  VK_CHECK(vkGetSemaphoreCounterValue(device_->get(), timeline_, &v));
+  return v;
+}
+
+void Stream::wait(uint64_t value) {
+  if (value > last_submitted_) submit();
+  VKA_ASSERT(value <= last_submitted_);
+  VkSemaphore sem = timeline_;
+  VkSemaphoreWaitInfo wi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+  wi.semaphoreCount = 1;
+  wi.pSemaphores = &sem;
+  wi.pValues = &value;
+  VK_CHECK(vkWaitSemaphores(device_->get(), &wi, std::numeric_limits<uint64_t>::max()));
+  recycle();
+}
+
+void Stream::wait_for(VkBuffer buffer) {
+  auto it = last_use_.find(buffer);
+  if (it == last_use_.end()) return;
+  wait(it->second);
+}
+
+void Stream::release_later(Allocation allocation) {
+  last_use_.erase(allocation.buffer.get());
+  written_.erase(allocation.buffer.get());
+  read_.erase(allocation.buffer.get());
+  // Work recorded but not yet submitted will signal last_submitted_ + 1.
+  const uint64_t value = current_ ? last_submitted_ + 1 : last_submitted_;
+  if (value == 0 || value <= completed_value()) return;  // destroyed here, unused or idle
+  garbage_.emplace_back(value, std::move(allocation));
+}
+
+void Stream::recycle() {
+  if (in_flight_.empty() && garbage_.empty()) return;
+  const uint64_t done = completed_value();
+  while (!in_flight_.empty() && in_flight_.front().value <= done) {
+    free_.push_back(in_flight_.front().cb);
+    in_flight_.pop_front();
+  }
+  while (!garbage_.empty() && garbage_.front().first <= done) garbage_.pop_front();
+}
+
+}  // namespace vka

@@ -1,0 +1,112 @@
+// Stream: the in-order command stream of one replica (one queue): records copies and dispatches
+// with the barriers their hazards need, submits asynchronously, waits on a timeline semaphore.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "device/handle.h"
+#include "device/memory.h"
+
+namespace vka {
+
+class Device;
+class Pipeline;
+
+// A storage-buffer argument: a window [offset, offset + range) of a buffer. Windows let kernels
+// address buffers larger than maxStorageBufferRange.
+struct Binding {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  uint64_t offset = 0;
+  uint64_t range = VK_WHOLE_SIZE;
+};
+
+// Counters, for tests and the profiler: what this stream has recorded since it was created.
+struct StreamStats {
+  uint64_t dispatches = 0;
+  uint64_t copies = 0;
+  uint64_t barriers = 0;
+  uint64_t submits = 0;
+};
+
+class Stream {
+ public:
+  Stream(Device& device, int queue_index);
+  ~Stream();
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+
+  Device& device() const { return *device_; }
+  VkQueue queue() const { return queue_; }
+
+  // Recording. Each command gets a barrier first when it reads what an earlier command wrote,
+  // or writes what an earlier command read or wrote, and not otherwise (independent commands
+  // overlap).
+  void copy(VkBuffer src, uint64_t src_offset, VkBuffer dst, uint64_t dst_offset, uint64_t size);
+  void fill(VkBuffer dst, uint64_t offset, uint64_t size, uint32_t value);
+  // `writes[i]` says whether binding i is written by the kernel (all others are only read).
+  void dispatch(const Pipeline& pipeline, const std::vector<Binding>& bindings,
+                const std::vector<bool>& writes, const void* push_constants, uint32_t group_count_x,
+                uint32_t group_count_y = 1, uint32_t group_count_z = 1);
+
+  // GPU timestamps: `timestamp()` records one after all earlier work and returns its slot;
+  // after the work completes, `elapsed_ns(a, b)` is the time between two slots. Slots restart
+  // at 0 after `reset_timestamps()`.
+  uint32_t timestamp();
+  double elapsed_ns(uint32_t begin, uint32_t end);
+  void reset_timestamps() { next_query_ = 0; }
+
+  // Submits what was recorded (nothing if nothing was) and returns the timeline value that will
+  // signal its completion. Every submission ends with a barrier that makes device writes
+  // visible to the host.
+  uint64_t submit();
+  void wait(uint64_t value);
+  void finish() { wait(submit()); }
+  uint64_t completed_value();
+
+  // Waits until every recorded command that touches `buffer` has completed (submitting first
+  // when needed), so the host may access its memory.
+  void wait_for(VkBuffer buffer);
+  // Keeps `allocation` alive until every command recorded so far has completed.
+  void release_later(Allocation allocation);
+
+  const StreamStats& stats() const { return stats_; }
+
+ private:
+  VkCommandBuffer recording();  // the command buffer being recorded, begun on first use
+  void hazard_barrier(const VkBuffer* reads, size_t n_reads, const VkBuffer* writes,
+                      size_t n_writes);
+  void recycle();  // returns completed command buffers and allocations
+
+  Device* device_;
+  VkQueue queue_;
+  Handle<VkCommandPool> pool_;
+  Handle<VkSemaphore> timeline_;
+  Handle<VkQueryPool> queries_;
+  uint32_t num_queries_ = 0;
+  uint32_t next_query_ = 0;
+
+  VkCommandBuffer current_ = VK_NULL_HANDLE;
+  uint64_t last_submitted_ = 0;  // value signalled by the latest submission
+  struct InFlight {
+    VkCommandBuffer cb;
+    uint64_t value;
+  };
+  std::deque<InFlight> in_flight_;
+  std::vector<VkCommandBuffer> free_;
+  std::deque<std::pair<uint64_t, Allocation>> garbage_;
+
+  // Hazard tracking since the last barrier; kept across submissions, since a barrier's first
+  // scope covers earlier submissions on the same queue.
+  std::unordered_set<VkBuffer> written_, read_;
+  // The timeline value of the last submission (or the one being recorded) touching a buffer.
+  std::unordered_map<VkBuffer, uint64_t> last_use_;
+  StreamStats stats_;
+};
+
+}  // namespace vka
