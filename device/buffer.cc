@@ -74,7 +74,7 @@ void ReplicatedBuffer::read(void* dst, uint64_t offset, uint64_t size, int r) {
   Allocation& a = replicas_[r];
   Stream& stream = *context_->replica(r).stream;
   auto* out = static_cast<uint8_t*>(dst);
-  if (a.mapped && a.host_cached) {
+  if (reads_directly(r)) {
     stream.wait_for(a.buffer);
     std::memcpy(out, static_cast<const uint8_t*>(a.mapped) + offset, size);
     return;

@@ -28,6 +28,11 @@ class ReplicatedBuffer {
   uint64_t device_address(int replica) const { return replicas_.at(replica).device_address; }
   // Whether host writes go straight into device memory on this replica.
   bool is_mapped(int replica) const { return replicas_.at(replica).mapped != nullptr; }
+  // Whether host reads come straight from device memory (mapped and host-cached); otherwise
+  // they stream through staging, since uncached reads over PCIe are slow.
+  bool reads_directly(int replica) const {
+    return is_mapped(replica) && replicas_.at(replica).host_cached;
+  }
 
   // Host → replica(s): `replica` unset writes every replica. Returns once `src` may be reused;
   // the device copy may still be in flight (later work on the replica's stream sees it).

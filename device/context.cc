@@ -186,6 +186,8 @@ std::vector<VkPhysicalDevice> Instance::physical_devices() const {
   return pds;
 }
 
+bool validation_layer_available() { return layer_available(kValidationLayer); }
+
 std::vector<PhysicalDeviceInfo> list_physical_devices() {
   Instance instance(false);
   std::vector<PhysicalDeviceInfo> out;

@@ -129,6 +129,9 @@ class Context {
   std::vector<Replica> replicas_;
 };
 
+// Whether VK_LAYER_KHRONOS_validation is installed (what VKA_VALIDATE=1 needs).
+bool validation_layer_available();
+
 // Physical devices visible to Vulkan (creates a temporary instance).
 std::vector<PhysicalDeviceInfo> list_physical_devices();
 

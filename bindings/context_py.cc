@@ -1,0 +1,158 @@
+// Python binding of contexts and devices: vkarray.Context, context(), set_context(),
+// list_devices(), synchronize().
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bindings/convert.h"
+#include "bindings/registry.h"
+#include "device/context.h"
+#include "device/errors.h"
+
+namespace vka {
+namespace {
+
+// A copy of one replica slot's description: it stays valid whatever happens to the context.
+struct ReplicaInfo {
+  int index;
+  int device;           // index among the context's devices
+  int physical_device;  // index in list_devices()
+  int queue;
+  std::string device_name;
+  std::string label;
+};
+
+std::vector<int> to_device_list(py::handle devices) {
+  std::vector<int> out;
+  if (devices.is_none()) return out;
+  if (py::isinstance<py::sequence>(devices) && !py::isinstance<py::str>(devices)) {
+    for (py::handle d : py::reinterpret_borrow<py::sequence>(devices)) {
+      out.push_back(to_replica_index(d, "Context", "device index").value());
+    }
+    if (out.empty()) throw ShapeError("[Context] devices=[] names no device");
+    return out;
+  }
+  out.push_back(to_replica_index(devices, "Context", "device index").value());
+  return out;
+}
+
+std::shared_ptr<Context> make_context(py::handle devices, int queues_per_device,
+                                      std::optional<bool> validate,
+                                      const std::string& host_access) {
+  ContextOptions options;
+  options.devices = to_device_list(devices);
+  options.queues_per_device = queues_per_device;
+  options.validate = validate;
+  if (host_access == "auto") {
+    options.host_access = HostAccess::kAuto;
+  } else if (host_access == "staging") {
+    options.host_access = HostAccess::kStaging;
+  } else {
+    throw ShapeError("[Context] host_access must be 'auto' or 'staging', got '" + host_access +
+                     "'");
+  }
+  return Context::create(std::move(options));
+}
+
+std::vector<ReplicaInfo> replicas_of(const Context& c) {
+  std::vector<ReplicaInfo> out;
+  for (int i = 0; i < c.num_replicas(); ++i) {
+    const Replica& r = c.replica(i);
+    out.push_back({r.index, r.device_index, r.device->physical_index(), r.queue_index,
+                   r.device->caps().device_name, r.label()});
+  }
+  return out;
+}
+
+py::list devices_of(const Context& c) {
+  py::list out;
+  for (int i = 0; i < c.num_devices(); ++i) {
+    const Caps& caps = c.device(i).caps();
+    py::dict d;
+    d["index"] = i;
+    d["physical_index"] = c.device(i).physical_index();
+    d["name"] = caps.device_name;
+    d["driver"] = caps.driver_name;
+    d["num_queues"] = c.device(i).num_queues();
+    d["max_storage_buffer_range"] = caps.max_storage_buffer_range;
+    d["device_local_bytes"] = caps.device_local_bytes;
+    d["host_visible_device_memory"] = caps.host_visible_device_memory;
+    d["shader_float64"] = caps.shader_float64;
+    d["shader_int64"] = caps.shader_int64;
+    d["shader_float16"] = caps.shader_float16;
+    out.append(d);
+  }
+  return out;
+}
+
+std::string context_repr(const Context& c) {
+  std::string s = "vkarray.Context(";
+  for (int i = 0; i < c.num_replicas(); ++i) s += (i ? "; " : "") + c.replica(i).label();
+  return s + ")";
+}
+
+}  // namespace
+
+void register_context(py::module_& m) {
+  py::class_<ReplicaInfo>(m, "Replica", "One replica slot of a context: a queue of a device.")
+      .def_readonly("index", &ReplicaInfo::index)
+      .def_readonly("device", &ReplicaInfo::device)
+      .def_readonly("physical_device", &ReplicaInfo::physical_device)
+      .def_readonly("queue", &ReplicaInfo::queue)
+      .def_readonly("device_name", &ReplicaInfo::device_name)
+      .def("__repr__", [](const ReplicaInfo& r) { return "<" + r.label + ">"; });
+
+  py::class_<Context, std::shared_ptr<Context>>(m, "Context", R"doc(
+Vulkan devices and their compute queues; each (device, queue) pair is a replica slot, and
+every buffer has one copy per replica.
+
+Context(devices=None, queues_per_device=1, validate=None, host_access="auto"): devices is a
+list of indices into vkarray.list_devices() (an index may repeat: several logical devices on
+one physical device), default VKA_DEVICE or the best device; validate turns on the Khronos
+validation layer (default: VKA_VALIDATE); host_access "staging" sends every transfer through
+the staging pool even where device memory is host-visible.
+)doc")
+      .def(py::init(&make_context), py::arg("devices") = py::none(),
+           py::arg("queues_per_device") = 1, py::arg("validate") = py::none(),
+           py::arg("host_access") = "auto")
+      .def_property_readonly("num_replicas", &Context::num_replicas)
+      .def_property_readonly("num_devices", &Context::num_devices)
+      .def_property_readonly("replicas", &replicas_of)
+      .def_property_readonly("devices", &devices_of, "One dict of facts per logical device.")
+      .def_property_readonly("validating", &Context::validating)
+      .def("describe", &Context::describe, "One line per replica: device, driver, API version.")
+      .def("synchronize", &Context::synchronize, "Wait for all work on every replica.")
+      .def("__repr__", &context_repr);
+
+  m.def("context", &Context::default_context,
+        "The process default context, created on first use (VKA_DEVICE, VKA_VALIDATE).");
+  m.def(
+      "set_context",
+      [](std::shared_ptr<Context> c) {
+        if (!c) throw py::type_error("[set_context] expected a vkarray.Context, got None");
+        Context::set_default(std::move(c));
+      },
+      py::arg("context"), "Make `context` the process default for buffers created later.");
+  m.def(
+      "list_devices",
+      [] {
+        py::list out;
+        for (const PhysicalDeviceInfo& d : list_physical_devices()) {
+          py::dict e;
+          e["index"] = d.index;
+          e["name"] = d.name;
+          e["type"] = d.type;
+          out.append(e);
+        }
+        return out;
+      },
+      "The Vulkan physical devices: dicts with index, name and type.");
+  m.def(
+      "synchronize", [] { Context::default_context()->synchronize(); },
+      "Wait for all work on every replica of the default context.");
+}
+
+}  // namespace vka

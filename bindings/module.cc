@@ -1,0 +1,12 @@
+// The _vkarray extension module: registration only; each binding file adds its part.
+#include <pybind11/pybind11.h>
+
+#include "bindings/errors_py.h"
+#include "bindings/registry.h"
+
+PYBIND11_MODULE(_vkarray, m) {
+  m.doc() = "vkarray's compiled core; import it through the vkarray package.";
+  vka::register_error_translator();
+  vka::register_context(m);
+  vka::register_buffer(m);
+}
