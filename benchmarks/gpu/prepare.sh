@@ -13,7 +13,9 @@ if ! ls .gpu/debs/libvulkan1_*.deb >/dev/null 2>&1; then
   mkdir -p "$lists/partial"
   o="-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=$lists"
   apt-get $o update >/dev/null
-  (cd .gpu/debs && apt-get $o download libvulkan1 2>/dev/null)
+  # The loader, and the glvnd libraries the NVIDIA ICD (libGLX_nvidia) loads.
+  (cd .gpu/debs && apt-get $o download libvulkan1 libglvnd0 libgl1 libglx0 libegl1 libgles2 \
+    libopengl0 2>/dev/null)
 fi
 du -sh .gpu
 echo 'staged in .gpu/: now run  bash benchmarks/gpu/run.sh  on the GPU machine, carrying .gpu'

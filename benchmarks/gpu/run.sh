@@ -29,4 +29,26 @@ for access in auto staging; do
     --markdown "$OUT/roofline_$access.md" || status=1
 done
 .gpu/bin/transfer --mib 1024 --runs 7 --markdown "$OUT/transfer.md" || status=1
+
+# One results file: what to commit under benchmarks/results/<device>/.
+{
+  echo "# Foundation benchmarks on the $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
+  echo
+  echo 'Staged with `bash benchmarks/gpu/prepare.sh` (build here), run on the GPU machine with'
+  echo '`bash benchmarks/gpu/run.sh` (carrying `.gpu/`).'
+  echo
+  echo '```'
+  cat "$OUT/gpu.txt"
+  echo '```'
+  echo
+  echo "Device tests (the same GoogleTest binaries CI runs on lavapipe):"
+  echo
+  grep -E '^(PASS|FAIL)' "$OUT/device_tests.txt" | sed 's/^/- /'
+  echo
+  sed 's/^## Bandwidth roofline$/## Bandwidth roofline: buffers in host-visible device-local memory (the default where the device offers it)/' "$OUT/roofline_auto.md"
+  echo
+  sed 's/^## Bandwidth roofline$/## Bandwidth roofline: buffers in device-local memory that is not host-visible (`--host-access staging`)/' "$OUT/roofline_staging.md"
+  echo
+  cat "$OUT/transfer.md"
+} > "$OUT/results.md"
 exit $status

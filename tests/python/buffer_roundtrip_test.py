@@ -192,3 +192,16 @@ def test_repr_and_attributes(ctx3):
     assert buf.num_replicas == 3 and buf.context is ctx3 and buf.itemsize == 1
     buf._destroy()
     assert repr(buf) == "vkarray.Buffer(shape=(2, 3), dtype=uint8, destroyed)"
+
+
+def test_more_than_two_to_the_thirty_elements():
+    """The seed API capped buffers at 2^30 elements; vkarray holds more where memory allows."""
+    n = 2**30 + 24
+    data = np.resize(np.arange(256, dtype=np.uint8), n)  # 0..255 repeating
+    data[-24:] = np.arange(24, 0, -1, dtype=np.uint8)         # a distinct tail
+    buf = vk.asbuffer(data)
+    assert buf.size == n
+    back = buf.read(0)
+    assert back.shape == (n,)
+    assert np.array_equal(back[-24:], data[-24:])
+    assert np.array_equal(back, data)
