@@ -31,4 +31,22 @@ void register_error_translator() {
   });
 }
 
+void register_error_check(pybind11::module_& m) {
+  // Raises the named vkarray error from C++, so tests can check the translator end to end for
+  // errors the lavapipe device never produces (a driver that runs out of memory, say).
+  m.def(
+      "_raise_error",
+      [](const std::string& kind, const std::string& message) {
+        if (kind == "ShapeError") throw ShapeError(message);
+        if (kind == "DTypeError") throw DTypeError(message);
+        if (kind == "IndexError") throw IndexError(message);
+        if (kind == "OutOfMemory") throw OutOfMemory(message);
+        if (kind == "DeviceError") throw DeviceError(message);
+        if (kind == "CompileError") throw CompileError(message);
+        if (kind == "InternalError") throw InternalError(message);
+        throw ShapeError("[_raise_error] unknown kind '" + kind + "'");
+      },
+      pybind11::arg("kind"), pybind11::arg("message"));
+}
+
 }  // namespace vka

@@ -9,4 +9,7 @@ namespace vka {
 // OutOfMemory → MemoryError, DeviceError / CompileError / InternalError → RuntimeError.
 void register_error_translator();
 
+// _vkarray._raise_error(kind, message): throws the named vka error (for the translator's tests).
+void register_error_check(pybind11::module_& m);
+
 }  // namespace vka

@@ -7,6 +7,7 @@
 PYBIND11_MODULE(_vkarray, m) {
   m.doc() = "vkarray's compiled core; import it through the vkarray package.";
   vka::register_error_translator();
+  vka::register_error_check(m);
   vka::register_context(m);
   vka::register_buffer(m);
 }
