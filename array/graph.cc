@@ -1,0 +1,207 @@
+// Node construction and hash-consing.
+#include "array/graph.h"
+
+#include <functional>
+#include <unordered_set>
+
+#include "device/errors.h"
+
+namespace vka {
+namespace {
+
+std::atomic<uint64_t> g_next_buffer_id{1};
+std::atomic<uint64_t> g_next_node_id{1};
+
+void mix(std::size_t& h, std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); }
+
+std::size_t structural_hash(Op op, DType dtype, const Shape& shape,
+                            const std::vector<NodePtr>& inputs, const std::vector<Scalar>& params,
+                            const BufferRef* buf, const View& view) {
+  std::size_t h = static_cast<std::size_t>(op) * 131 + static_cast<std::size_t>(dtype);
+  for (int64_t d : shape) mix(h, std::hash<int64_t>()(d));
+  // Inputs are interned, so their identity is their structure: hash the pointer's node hash
+  // and rely on pointer equality in same_structure().
+  for (const NodePtr& in : inputs) mix(h, in->hash());
+  for (const Scalar& s : params) mix(h, s.hash());
+  if (buf) {
+    mix(h, std::hash<uint64_t>()(buf->id()));
+    mix(h, std::hash<int64_t>()(view.offset));
+    for (int64_t s : view.strides) mix(h, std::hash<int64_t>()(s));
+  }
+  return h;
+}
+
+}  // namespace
+
+BufferRef::BufferRef(std::shared_ptr<void> payload)
+    : id_(g_next_buffer_id.fetch_add(1)), payload_(std::move(payload)) {}
+
+bool Node::same_structure(const Node& o) const {
+  if (op_ != o.op_ || dtype_ != o.dtype_ || shape_ != o.shape_ || params_ != o.params_ ||
+      inputs_.size() != o.inputs_.size() || buffer_ != o.buffer_ || view_ != o.view_) {
+    return false;
+  }
+  for (std::size_t i = 0; i < inputs_.size(); ++i) {
+    if (inputs_[i] != o.inputs_[i]) return false;
+  }
+  return true;
+}
+
+std::string Node::to_string() const {
+  std::string s = "%" + std::to_string(id_) + " = " + std::string(name(op_)) + " " +
+                  std::string(name(dtype_)) + " " + vka::to_string(shape_);
+  for (const NodePtr& in : inputs_) s += " %" + std::to_string(in->id());
+  for (const Scalar& p : params_) s += " " + p.to_string();
+  if (buffer_) s += " buffer#" + std::to_string(buffer_->id()) + " " + view_.to_string();
+  return s;
+}
+
+DType linspace_compute_dtype(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat16:
+    case DType::kFloat32:
+      return DType::kFloat32;
+    case DType::kComplex64:
+    case DType::kComplex128:
+      return dtype;
+    case DType::kBool:
+    case DType::kInt8:
+    case DType::kUInt8:
+    case DType::kInt16:
+    case DType::kUInt16:
+    case DType::kInt32:
+    case DType::kUInt32:
+    case DType::kInt64:
+    case DType::kUInt64:
+    case DType::kFloat64:
+      return DType::kFloat64;
+  }
+  return DType::kFloat64;
+}
+
+std::vector<DType> source_param_dtypes(Op op, DType dtype) {
+  // Not a switch: only 4 of the ops are sources, and a switch over Op must list them all.
+  if (op == Op::kFull) return {dtype};
+  if (op == Op::kArange) return {dtype, dtype};
+  if (op == Op::kLinspace) {
+    DType c = linspace_compute_dtype(dtype);
+    return {c, c, c, DType::kInt64};
+  }
+  if (op == Op::kEye) return {DType::kInt64, DType::kInt64};
+  internal_error("source_param_dtypes of a non-source op", __FILE__, __LINE__);
+}
+
+NodePtr Graph::intern(std::unique_ptr<Node> n) {
+  n->hash_ = structural_hash(n->op_, n->dtype_, n->shape_, n->inputs_, n->params_, n->buffer_.get(),
+                             n->view_);
+  std::lock_guard<std::mutex> lock(mu_);
+  auto range = table_.equal_range(n->hash_);
+  for (auto it = range.first; it != range.second; ++it) {
+    if (NodePtr existing = it->second.lock()) {
+      if (existing->same_structure(*n)) return existing;
+    }
+  }
+  if (table_.size() >= purge_at_) {
+    for (auto it = table_.begin(); it != table_.end();) {
+      it = it->second.expired() ? table_.erase(it) : std::next(it);
+    }
+    purge_at_ = std::max<std::size_t>(1024, table_.size() * 2);
+  }
+  n->id_ = g_next_node_id.fetch_add(1);
+  NodePtr p(n.release());
+  table_.emplace(p->hash_, p);
+  return p;
+}
+
+NodePtr Graph::buffer(std::shared_ptr<BufferRef> buf, DType dtype, View view) {
+  VKA_ASSERT(buf != nullptr && view.shape.size() == view.strides.size());
+  std::unique_ptr<Node> n(new Node());
+  n->op_ = Op::kBuffer;
+  n->dtype_ = dtype;
+  n->shape_ = view.shape;
+  n->buffer_ = std::move(buf);
+  n->view_ = std::move(view);
+  return intern(std::move(n));
+}
+
+NodePtr Graph::source(Op op, DType dtype, Shape shape, std::vector<Scalar> params) {
+  VKA_ASSERT(kind(op) == OpKind::kSource);
+  check_accepts(op, dtype);
+  std::vector<DType> want = source_param_dtypes(op, dtype);
+  VKA_ASSERT(want.size() == params.size());
+  for (std::size_t i = 0; i < params.size(); ++i) params[i] = params[i].astype(want[i]);
+  size(shape);  // validates extents
+  std::unique_ptr<Node> n(new Node());
+  n->op_ = op;
+  n->dtype_ = dtype;
+  n->shape_ = std::move(shape);
+  n->params_ = std::move(params);
+  return intern(std::move(n));
+}
+
+NodePtr Graph::full(Scalar value, Shape shape) {
+  DType t = value.dtype();
+  return source(Op::kFull, t, std::move(shape), {value});
+}
+
+NodePtr Graph::elementwise(Op op, DType dtype, std::vector<NodePtr> inputs) {
+  VKA_ASSERT(is_elementwise(op) && static_cast<int>(inputs.size()) == arity(op));
+  std::vector<Shape> shapes;
+  for (const NodePtr& in : inputs) shapes.push_back(in->shape());
+  std::unique_ptr<Node> n(new Node());
+  n->shape_ = broadcast_shapes(name(op), shapes);
+  n->op_ = op;
+  n->dtype_ = dtype;
+  n->inputs_ = std::move(inputs);
+  return intern(std::move(n));
+}
+
+NodePtr Graph::astype(const NodePtr& x, DType dtype) {
+  if (x->dtype() == dtype) return x;
+  // A constant converts on the host: the kernel then reads one push constant, not two ops.
+  if (x->is_constant()) return full(x->params()[0].astype(dtype), x->shape());
+  return elementwise(Op::kAstype, dtype, {x});
+}
+
+std::size_t Graph::live_nodes() {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto it = table_.begin(); it != table_.end();) {
+    it = it->second.expired() ? table_.erase(it) : std::next(it);
+  }
+  return table_.size();
+}
+
+Graph& default_graph() {
+  static Graph* g = new Graph();  // never destroyed: arrays may outlive static destruction
+  return *g;
+}
+
+std::vector<NodePtr> topological_order(const std::vector<NodePtr>& roots) {
+  std::vector<NodePtr> order;
+  std::unordered_set<const Node*> seen;
+  // Iterative DFS: expression chains can be thousands of nodes deep (x = x*a + b in a loop).
+  std::vector<std::pair<NodePtr, std::size_t>> stack;
+  for (const NodePtr& r : roots) {
+    if (!r || !seen.insert(r.get()).second) continue;
+    stack.push_back({r, 0});
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      if (next < node->inputs().size()) {
+        const NodePtr& in = node->inputs()[next++];
+        if (seen.insert(in.get()).second) stack.push_back({in, 0});
+      } else {
+        order.push_back(node);
+        stack.pop_back();
+      }
+    }
+  }
+  return order;
+}
+
+std::string to_string(const std::vector<NodePtr>& roots) {
+  std::string s;
+  for (const NodePtr& n : topological_order(roots)) s += n->to_string() + "\n";
+  return s;
+}
+
+}  // namespace vka

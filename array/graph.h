@@ -1,0 +1,114 @@
+// The lazy expression graph: immutable nodes, created only through a hash-consing factory so
+// identical subexpressions are one node.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "array/dtype.h"
+#include "array/ops.h"
+#include "array/scalar.h"
+#include "array/shape.h"
+#include "array/view.h"
+
+namespace vka {
+
+// A realized buffer as the graph sees it: an identity plus an opaque payload (the device
+// layer's buffer object). The graph never looks inside; only leaves own a reference, so a
+// buffer lives exactly as long as some array or some live graph node needs it.
+class BufferRef {
+ public:
+  explicit BufferRef(std::shared_ptr<void> payload = nullptr);
+  uint64_t id() const { return id_; }
+  const std::shared_ptr<void>& payload() const { return payload_; }
+
+ private:
+  uint64_t id_;
+  std::shared_ptr<void> payload_;
+};
+
+class Node;
+using NodePtr = std::shared_ptr<const Node>;
+
+class Node {
+ public:
+  Op op() const { return op_; }
+  DType dtype() const { return dtype_; }
+  const Shape& shape() const { return shape_; }
+  const std::vector<NodePtr>& inputs() const { return inputs_; }
+  // Parameters as values (see source_param_dtypes); empty for elementwise ops.
+  const std::vector<Scalar>& params() const { return params_; }
+  // Leaves only: the buffer and how this array sees it.
+  const std::shared_ptr<BufferRef>& buffer() const { return buffer_; }
+  const View& view() const { return view_; }
+  // A process-unique number, for debug printing ("%17").
+  uint64_t id() const { return id_; }
+  std::size_t hash() const { return hash_; }
+  bool is_leaf() const { return op_ == Op::kBuffer; }
+  // A constant with one value everywhere (full): kernels read it from push constants.
+  bool is_constant() const { return op_ == Op::kFull; }
+  // One line: "%5 = add float32 (3, 4) %3 %4".
+  std::string to_string() const;
+
+ private:
+  friend class Graph;
+  Node() = default;
+  bool same_structure(const Node& o) const;
+
+  Op op_ = Op::kBuffer;
+  DType dtype_ = DType::kFloat32;
+  Shape shape_;
+  std::vector<NodePtr> inputs_;
+  std::vector<Scalar> params_;
+  std::shared_ptr<BufferRef> buffer_;
+  View view_;
+  uint64_t id_ = 0;
+  std::size_t hash_ = 0;
+};
+
+// The parameter dtypes a source op's node carries (and the kernel reads from push constants):
+// full {value}; arange {start, step}; linspace {start, step, stop, last} computed in
+// linspace_compute_dtype, `last` = index that is set to `stop` exactly (-1: none, when
+// endpoint=False); eye {k, columns} as int64.
+std::vector<DType> source_param_dtypes(Op op, DType dtype);
+DType linspace_compute_dtype(DType dtype);
+
+// Creates nodes. Identical requests return the same node while it is alive: the intern table
+// holds weak pointers only, so the factory never keeps a node (or a leaf's buffer) alive.
+// Thread-safe.
+class Graph {
+ public:
+  NodePtr buffer(std::shared_ptr<BufferRef> buf, DType dtype, View view);
+  NodePtr source(Op op, DType dtype, Shape shape, std::vector<Scalar> params);
+  NodePtr full(Scalar value, Shape shape = {});
+  // A raw elementwise node: inputs must already be converted to the op's compute dtype
+  // (node_ops.h does promotion); shapes are broadcast here, with the op in any error.
+  NodePtr elementwise(Op op, DType dtype, std::vector<NodePtr> inputs);
+  NodePtr astype(const NodePtr& x, DType dtype);
+
+  // Number of live interned nodes (purges dead entries first); for tests and VKA_DEBUG.
+  std::size_t live_nodes();
+
+ private:
+  NodePtr intern(std::unique_ptr<Node> n);
+
+  std::mutex mu_;
+  std::unordered_multimap<std::size_t, std::weak_ptr<const Node>> table_;
+  std::size_t purge_at_ = 1024;
+};
+
+// The process-wide factory arrays use.
+Graph& default_graph();
+
+// Every node reachable from `roots`, inputs before users, each once.
+std::vector<NodePtr> topological_order(const std::vector<NodePtr>& roots);
+
+// The whole graph under `roots`, one node per line (VKA_DEBUG and test failure messages).
+std::string to_string(const std::vector<NodePtr>& roots);
+
+}  // namespace vka

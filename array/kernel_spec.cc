@@ -1,0 +1,219 @@
+// KernelSpec identity (==, hash, name) and the push-constant layout shared by codegen and
+// launch.
+#include "array/kernel_spec.h"
+
+#include <cstring>
+
+#include "device/errors.h"
+
+namespace vka {
+namespace {
+
+void mix(std::size_t& h, std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); }
+
+bool any_strided(const KernelSpec& s) {
+  for (const Accessor& a : s.inputs) {
+    if (a.layout == Layout::kStrided) return true;
+  }
+  for (const Accessor& a : s.outputs) {
+    if (a.layout == Layout::kStrided) return true;
+  }
+  for (Layout l : s.sources) {
+    if (l == Layout::kStrided) return true;
+  }
+  return false;
+}
+
+std::vector<Layout> accessor_layouts(const KernelSpec& s) {
+  std::vector<Layout> v;
+  for (const Accessor& a : s.inputs) v.push_back(a.layout);
+  for (const Accessor& a : s.outputs) v.push_back(a.layout);
+  for (Layout l : s.sources) v.push_back(l);
+  return v;
+}
+
+}  // namespace
+
+std::string_view name(Layout l) {
+  switch (l) {
+    case Layout::kContiguous:
+      return "contiguous";
+    case Layout::kStrided:
+      return "strided";
+    case Layout::kScalar:
+      return "scalar";
+  }
+  return "?";
+}
+
+std::string_view short_name(DType t) {
+  switch (t) {
+    case DType::kBool:
+      return "b";
+    case DType::kInt8:
+      return "i8";
+    case DType::kUInt8:
+      return "u8";
+    case DType::kInt16:
+      return "i16";
+    case DType::kUInt16:
+      return "u16";
+    case DType::kInt32:
+      return "i32";
+    case DType::kUInt32:
+      return "u32";
+    case DType::kInt64:
+      return "i64";
+    case DType::kUInt64:
+      return "u64";
+    case DType::kFloat16:
+      return "f16";
+    case DType::kFloat32:
+      return "f32";
+    case DType::kFloat64:
+      return "f64";
+    case DType::kComplex64:
+      return "c64";
+    case DType::kComplex128:
+      return "c128";
+  }
+  return "?";
+}
+
+bool KernelSpec::operator==(const KernelSpec& o) const {
+  return kind == o.kind && rank == o.rank && index64 == o.index64 && inputs == o.inputs &&
+         outputs == o.outputs && sources == o.sources && tape == o.tape && results == o.results &&
+         slots == o.slots;
+}
+
+std::size_t KernelSpec::hash() const {
+  std::size_t h = static_cast<std::size_t>(kind);
+  mix(h, rank);
+  mix(h, index64);
+  for (const Accessor& a : inputs) mix(h, static_cast<int>(a.dtype) * 8 + int(a.layout));
+  mix(h, 0xfeed);
+  for (const Accessor& a : outputs) mix(h, static_cast<int>(a.dtype) * 8 + int(a.layout));
+  mix(h, 0xbeef);
+  for (Layout l : sources) mix(h, static_cast<int>(l));
+  for (const TapeEntry& e : tape) {
+    mix(h, static_cast<std::size_t>(e.op) * 64 + static_cast<std::size_t>(e.dtype));
+    for (int32_t a : e.args) mix(h, static_cast<std::size_t>(a + 1));
+    mix(h, static_cast<std::size_t>(e.accessor + 1));
+    mix(h, static_cast<std::size_t>(e.slot + 1));
+  }
+  for (int32_t r : results) mix(h, static_cast<std::size_t>(r));
+  for (DType t : slots) mix(h, static_cast<std::size_t>(t));
+  return h;
+}
+
+std::string KernelSpec::name() const {
+  std::string s = "ew_";
+  s += outputs.empty() ? "none" : std::string(short_name(outputs[0].dtype));
+  s += "_" + std::to_string(inputs.size()) + "in_" + std::to_string(outputs.size()) + "out";
+  s += any_strided(*this) ? "_strided" : "_contig";
+  if (index64) s += "_i64";
+  return s;
+}
+
+std::string KernelSpec::to_string() const {
+  std::string s = name() + " rank=" + std::to_string(rank) + "\n";
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    s += "  in" + std::to_string(i) + ": " + std::string(vka::name(inputs[i].dtype)) + " " +
+         std::string(vka::name(inputs[i].layout)) + "\n";
+  }
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    s += "  out" + std::to_string(i) + ": " + std::string(vka::name(outputs[i].dtype)) + " " +
+         std::string(vka::name(outputs[i].layout)) + " = v" + std::to_string(results[i]) + "\n";
+  }
+  for (std::size_t i = 0; i < tape.size(); ++i) {
+    const TapeEntry& e = tape[i];
+    s += "  v" + std::to_string(i) + " = " + std::string(vka::name(e.op)) + " " +
+         std::string(vka::name(e.dtype));
+    for (int32_t a : e.args) {
+      if (a >= 0) s += " v" + std::to_string(a);
+    }
+    if (e.accessor >= 0) s += " acc" + std::to_string(e.accessor);
+    if (e.slot >= 0) s += " slot" + std::to_string(e.slot);
+    s += "\n";
+  }
+  return s;
+}
+
+PushLayout push_layout(const KernelSpec& spec) {
+  PushLayout L;
+  uint32_t isz = spec.index64 ? 8 : 4;
+  auto add = [&L](std::string name, PushField::Kind kind, uint32_t bytes) {
+    L.size = (L.size + bytes - 1) / bytes * bytes;
+    L.fields.push_back(PushField{std::move(name), kind, L.size, bytes});
+    L.size += bytes;
+  };
+  add("n", PushField::kIndex, isz);
+  if (any_strided(spec)) {
+    for (int d = 0; d < spec.rank; ++d) add("dim" + std::to_string(d), PushField::kIndex, isz);
+  }
+  std::vector<Layout> layouts = accessor_layouts(spec);
+  for (std::size_t a = 0; a < layouts.size(); ++a) {
+    add("off" + std::to_string(a), PushField::kIndex, isz);
+    if (layouts[a] != Layout::kStrided) continue;
+    for (int d = 0; d < spec.rank; ++d) {
+      add("st" + std::to_string(a) + "_" + std::to_string(d), PushField::kIndex, isz);
+    }
+  }
+  for (std::size_t s = 0; s < spec.slots.size(); ++s) {
+    add("c" + std::to_string(s), PushField::kSlot, 8);
+  }
+  return L;
+}
+
+std::vector<uint8_t> pack_push_constants(const KernelSpec& spec, const PushLayout& layout,
+                                         const LaunchParams& p) {
+  VKA_ASSERT(p.inputs.size() == spec.inputs.size() && p.outputs.size() == spec.outputs.size() &&
+             p.sources.size() == spec.sources.size());
+  VKA_ASSERT(static_cast<int>(p.shape.size()) == spec.rank);
+  std::vector<const View*> views;
+  for (const View& v : p.inputs) views.push_back(&v);
+  for (const View& v : p.outputs) views.push_back(&v);
+  for (const View& v : p.sources) views.push_back(&v);
+  std::vector<uint32_t> slot_words;
+  for (const Scalar& s : p.slots) {
+    std::array<uint32_t, 4> w = s.words();
+    int n = Scalar::slot_count(s.dtype()) * 2;
+    slot_words.insert(slot_words.end(), w.begin(), w.begin() + n);
+  }
+  VKA_ASSERT(slot_words.size() == spec.slots.size() * 2);
+
+  std::vector<uint8_t> bytes(layout.size, 0);
+  auto put = [&bytes](const PushField& f, uint64_t v) {
+    // Little-endian hosts and devices (all Vulkan targets here): low bytes first.
+    std::memcpy(bytes.data() + f.offset, &v, f.bytes);
+  };
+  std::size_t slot = 0;
+  for (const PushField& f : layout.fields) {
+    if (f.kind == PushField::kSlot) {
+      uint64_t v = slot_words[2 * slot] | (uint64_t{slot_words[2 * slot + 1]} << 32);
+      put(f, v);
+      ++slot;
+      continue;
+    }
+    int64_t v = 0;
+    if (f.name == "n") {
+      v = p.count();
+    } else if (f.name.rfind("dim", 0) == 0) {
+      v = p.shape[std::stoi(f.name.substr(3))];
+    } else if (f.name.rfind("off", 0) == 0) {
+      v = views[std::stoi(f.name.substr(3))]->offset;
+    } else {  // st{a}_{d}
+      std::size_t us = f.name.find('_');
+      v = views[std::stoi(f.name.substr(2, us - 2))]->strides[std::stoi(f.name.substr(us + 1))];
+    }
+    if (f.bytes == 4) {
+      VKA_ASSERT(v >= INT32_MIN && v <= INT32_MAX);
+      put(f, static_cast<uint32_t>(static_cast<int32_t>(v)));
+    } else {
+      put(f, static_cast<uint64_t>(v));
+    }
+  }
+  return bytes;
+}
+
+}  // namespace vka

@@ -1,0 +1,102 @@
+// The plain-data contract between the scheduler and kernel generation: structure only.
+// Sizes, strides, offsets and scalar values travel in LaunchParams, so a kernel cache keyed on
+// KernelSpec compiles `a*b+c` once for every size and every constant.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "array/dtype.h"
+#include "array/ops.h"
+#include "array/scalar.h"
+#include "array/view.h"
+
+namespace vka {
+
+enum class KernelKind : uint8_t { kElementwise };
+
+// How a kernel addresses one operand (an "accessor"): decided from the actual view, but only
+// its class enters the spec.
+enum class Layout : uint8_t {
+  kContiguous,  // element i of the iteration space is buffer element offset + i
+  kStrided,     // offset + Σ index_d * stride_d, strides from push constants (may be 0 or < 0)
+  kScalar,      // every element reads buffer element `offset` (a broadcast 0-d array)
+};
+std::string_view name(Layout l);
+
+struct Accessor {
+  DType dtype;
+  Layout layout;
+  bool operator==(const Accessor& o) const { return dtype == o.dtype && layout == o.layout; }
+};
+
+// One SSA value of the kernel body.
+struct TapeEntry {
+  Op op;
+  DType dtype;                                // the value's dtype
+  std::array<int32_t, 3> args{{-1, -1, -1}};  // earlier tape entries (elementwise operands)
+  int32_t accessor = -1;  // kBuffer: input index; arange/linspace/eye: source accessor index
+  int32_t slot = -1;      // sources: first push-constant slot of the parameters
+  bool operator==(const TapeEntry& o) const {
+    return op == o.op && dtype == o.dtype && args == o.args && accessor == o.accessor &&
+           slot == o.slot;
+  }
+};
+
+struct KernelSpec {
+  KernelKind kind = KernelKind::kElementwise;
+  int rank = 0;                   // dimensions of the (collapsed) iteration space
+  bool index64 = false;           // 64-bit index math: some count or offset exceeds 2^31 - 1
+  std::vector<Accessor> inputs;   // binding i = inputs[i]
+  std::vector<Accessor> outputs;  // binding inputs.size() + j
+  std::vector<Layout> sources;    // index layouts of arange/linspace/eye values
+  std::vector<TapeEntry> tape;
+  std::vector<int32_t> results;  // tape entry written to each output
+  std::vector<DType> slots;      // dtype of each 8-byte push-constant scalar slot
+
+  bool operator==(const KernelSpec& o) const;
+  bool operator!=(const KernelSpec& o) const { return !(*this == o); }
+  std::size_t hash() const;
+  // "ew_f32_3in_1out_contig"; "_strided" when any accessor is strided; "_i64" for 64-bit
+  // index math. Readable, not unique: the cache key is hash() + ==.
+  std::string name() const;
+  // Multi-line dump of everything above (VKA_DEBUG=1 and test messages).
+  std::string to_string() const;
+  int num_bindings() const { return static_cast<int>(inputs.size() + outputs.size()); }
+};
+
+// Short dtype tags used in kernel names: b i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64 c64 c128.
+std::string_view short_name(DType t);
+
+// The values of one launch of a spec. Views are over the iteration shape: view.shape == shape.
+struct LaunchParams {
+  Shape shape;                // iteration shape, rank == spec.rank
+  std::vector<View> inputs;   // one per spec input
+  std::vector<View> outputs;  // one per spec output
+  std::vector<View> sources;  // one per spec source (offset 0, the source's own strides)
+  std::vector<Scalar> slots;  // one per slot-using parameter, in slot order (complex128 = 2)
+  int64_t count() const { return size(shape); }
+};
+
+// The push-constant block, laid out once for both the GLSL emitter and the host packer so
+// they cannot disagree. Every field is 4 bytes (int/uint) or 8 bytes (int64_t with index64;
+// uvec2 for scalar slots) and aligned to its size (std430 rules for push constants).
+struct PushField {
+  std::string name;  // GLSL member name: "n", "dim0", "off1", "st1_0", "c0"
+  enum Kind { kIndex, kSlot } kind;
+  uint32_t offset;  // bytes
+  uint32_t bytes;
+};
+struct PushLayout {
+  std::vector<PushField> fields;
+  uint32_t size = 0;  // bytes, multiple of 4
+};
+// Fields: n; dim0..dim{rank-1} (only when some accessor is strided); for every accessor in
+// the order inputs, outputs, sources: off{a} and, when strided, st{a}_{d}; then c{s} per slot.
+PushLayout push_layout(const KernelSpec& spec);
+std::vector<uint8_t> pack_push_constants(const KernelSpec& spec, const PushLayout& layout,
+                                         const LaunchParams& p);
+
+}  // namespace vka

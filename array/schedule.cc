@@ -1,0 +1,329 @@
+// The scheduler: materialization decisions, kernel grouping, tape building, limit splits.
+#include "array/schedule.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "device/errors.h"
+
+namespace vka {
+namespace {
+
+bool is_computed(const NodePtr& n) { return !n->is_leaf() && !n->is_constant(); }
+bool needs_accessor(Op op) { return op == Op::kArange || op == Op::kLinspace || op == Op::kEye; }
+
+class Scheduler {
+ public:
+  Scheduler(const std::vector<NodePtr>& targets, const Limits& limits)
+      : targets_(targets), limits_(limits) {}
+
+  Schedule run() {
+    for (const NodePtr& t : targets_) {
+      if (is_computed(t) || t->is_constant()) materialized_.insert(t.get());
+    }
+    for (;;) {
+      settle_shared();
+      Schedule s;
+      bool split = false;
+      for (const Group& g : make_groups()) {
+        Built b = build(g);
+        std::string why = over_limit(b.k.spec);
+        if (!why.empty()) {
+          split_one(g, b, why);
+          split = true;
+          break;
+        }
+        for (const NodePtr& o : g.outputs) {
+          auto r = reasons_.find(o.get());
+          if (r == reasons_.end()) continue;
+          b.k.reason += (b.k.reason.empty() ? "" : "; ") + r->second;
+        }
+        s.kernels.push_back(std::move(b.k));
+      }
+      if (!split) return s;
+    }
+  }
+
+ private:
+  struct Group {
+    int stage;
+    Shape shape;
+    int partition;
+    std::vector<NodePtr> outputs;
+  };
+  struct Built {
+    ScheduledKernel k;
+    std::vector<NodePtr> interior;  // computed tape nodes that are not outputs: split points
+    std::unordered_map<const Node*, int> tape_index;
+  };
+
+  bool is_input(const Node* n, const std::unordered_set<const Node*>& in_group) const {
+    return n->is_leaf() || (is_computed_raw(n) && materialized_.count(n) && !in_group.count(n));
+  }
+  static bool is_computed_raw(const Node* n) { return !n->is_leaf() && !n->is_constant(); }
+
+  // Rule 3: a non-materialized computed node reached from materialized roots of two different
+  // shapes becomes materialized. Iterated to a fixpoint: each addition changes reachability.
+  void settle_shared() {
+    for (bool changed = true; changed;) {
+      changed = false;
+      std::vector<NodePtr> order = topological_order(targets_);
+      std::unordered_map<const Node*, std::set<Shape>> reach;
+      for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        const Node* n = it->get();
+        if (materialized_.count(n)) reach[n] = {n->shape()};
+        for (const NodePtr& in : n->inputs()) {
+          if (!is_computed(in) || materialized_.count(in.get())) continue;
+          reach[in.get()].insert(reach[n].begin(), reach[n].end());
+        }
+      }
+      for (const NodePtr& n : order) {
+        if (is_computed(n) && !materialized_.count(n.get()) && reach[n.get()].size() > 1) {
+          materialized_.insert(n.get());
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
+
+  // Materialized computed nodes the kernel body of `root` reads.
+  std::vector<const Node*> frontier(const NodePtr& root) const {
+    std::vector<const Node*> out;
+    std::unordered_set<const Node*> seen;
+    std::vector<const Node*> stack;
+    for (const NodePtr& in : root->inputs()) stack.push_back(in.get());
+    while (!stack.empty()) {
+      const Node* n = stack.back();
+      stack.pop_back();
+      if (!seen.insert(n).second) continue;
+      if (is_computed_raw(n) && materialized_.count(n)) {
+        out.push_back(n);
+        continue;
+      }
+      for (const NodePtr& in : n->inputs()) stack.push_back(in.get());
+    }
+    return out;
+  }
+
+  // Rule 2. A node reading a materialized node of another shape, or one a limit split off,
+  // runs a stage later; one of the same shape shares its kernel (computed inline, written).
+  std::vector<Group> make_groups() const {
+    std::unordered_map<const Node*, int> stage;
+    std::map<std::tuple<int, Shape, int>, std::size_t> index;
+    std::vector<Group> groups;
+    for (const NodePtr& n : topological_order(targets_)) {
+      if (!materialized_.count(n.get())) continue;
+      int st = 0;
+      for (const Node* d : frontier(n)) {
+        bool later = d->shape() != n->shape() || forced_.count(d);
+        st = std::max(st, stage[d] + (later ? 1 : 0));
+      }
+      stage[n.get()] = st;
+      auto p = partition_.find(n.get());
+      auto key = std::make_tuple(st, n->shape(), p == partition_.end() ? 0 : p->second);
+      auto it = index.find(key);
+      if (it == index.end()) {
+        it = index.emplace(key, groups.size()).first;
+        groups.push_back(Group{st, n->shape(), std::get<2>(key), {}});
+      }
+      groups[it->second].outputs.push_back(n);
+    }
+    std::stable_sort(groups.begin(), groups.end(),
+                     [](const Group& a, const Group& b) { return a.stage < b.stage; });
+    return groups;
+  }
+
+  void add_slots(const Scalar& v, KernelSpec& spec, std::vector<Scalar>& values) {
+    for (int i = 0; i < Scalar::slot_count(v.dtype()); ++i) spec.slots.push_back(v.dtype());
+    values.push_back(v);
+  }
+
+  Built build(const Group& g) {
+    Built b;
+    ScheduledKernel& k = b.k;
+    KernelSpec& spec = k.spec;
+    std::unordered_set<const Node*> in_group;
+    for (const NodePtr& o : g.outputs) in_group.insert(o.get());
+    std::vector<View> in_views, src_views;
+    std::vector<Scalar> slot_values;
+
+    // Post-order DFS (iterative: chains can be long) so operands precede their users.
+    std::vector<std::pair<NodePtr, std::size_t>> stack;
+    for (const NodePtr& root : g.outputs) {
+      stack.push_back({root, 0});
+      while (!stack.empty()) {
+        NodePtr node = stack.back().first;
+        bool input = is_input(node.get(), in_group);
+        std::size_t& next = stack.back().second;
+        if (b.tape_index.count(node.get())) {
+          stack.pop_back();
+          continue;
+        }
+        if (!input && next < node->inputs().size()) {
+          NodePtr in = node->inputs()[next++];
+          stack.push_back({in, 0});
+          continue;
+        }
+        stack.pop_back();
+        TapeEntry e{node->op(), node->dtype()};
+        if (input) {
+          e.op = Op::kBuffer;
+          e.accessor = static_cast<int32_t>(spec.inputs.size());
+          spec.inputs.push_back(Accessor{node->dtype(), Layout::kStrided});
+          k.inputs.push_back(node);
+          in_views.push_back(node->is_leaf() ? node->view() : View::contiguous(node->shape()));
+        } else if (kind(node->op()) == OpKind::kSource) {
+          if (needs_accessor(node->op())) {
+            e.accessor = static_cast<int32_t>(spec.sources.size());
+            spec.sources.push_back(Layout::kStrided);
+            src_views.push_back(View::contiguous(node->shape()));
+          }
+          e.slot = static_cast<int32_t>(spec.slots.size());
+          for (const Scalar& v : node->params()) add_slots(v, spec, slot_values);
+        } else {
+          for (std::size_t i = 0; i < node->inputs().size(); ++i) {
+            e.args[i] = b.tape_index.at(node->inputs()[i].get());
+          }
+          if (!in_group.count(node.get())) b.interior.push_back(node);
+        }
+        b.tape_index[node.get()] = static_cast<int>(spec.tape.size());
+        spec.tape.push_back(e);
+      }
+    }
+    std::vector<View> out_views;
+    for (const NodePtr& o : g.outputs) {
+      spec.outputs.push_back(Accessor{o->dtype(), Layout::kContiguous});
+      spec.results.push_back(b.tape_index.at(o.get()));
+      k.outputs.push_back(o);
+      out_views.push_back(View::contiguous(g.shape));
+    }
+
+    // Views over the iteration shape, then merged dims (fewer index computations, and a
+    // contiguous kernel whatever the rank).
+    std::vector<View*> all;
+    for (auto* vs : {&in_views, &out_views, &src_views}) {
+      for (View& v : *vs) {
+        v = broadcast_to("schedule", v, g.shape);
+        all.push_back(&v);
+      }
+    }
+    Shape shape = collapse_dims(all);
+    int64_t count = size(shape);
+    bool index64 = count > INT32_MAX;
+    for (View* v : all) {
+      auto [lo, hi] = v->extent();
+      index64 = index64 || lo < INT32_MIN || hi > INT32_MAX;
+    }
+    auto layout_of = [count](const View& v) {
+      if (count > 1 && v.is_scalar_broadcast()) return Layout::kScalar;
+      return v.is_contiguous() ? Layout::kContiguous : Layout::kStrided;
+    };
+    for (std::size_t i = 0; i < in_views.size(); ++i)
+      spec.inputs[i].layout = layout_of(in_views[i]);
+    for (std::size_t i = 0; i < out_views.size(); ++i) {
+      spec.outputs[i].layout = layout_of(out_views[i]);
+    }
+    for (std::size_t i = 0; i < src_views.size(); ++i) spec.sources[i] = layout_of(src_views[i]);
+    spec.rank = static_cast<int>(shape.size());
+    spec.index64 = index64;
+    k.params = LaunchParams{shape, in_views, out_views, src_views, slot_values};
+    return b;
+  }
+
+  std::string over_limit(const KernelSpec& spec) const {
+    if (spec.num_bindings() > limits_.max_storage_buffers) {
+      return "needs " + std::to_string(spec.num_bindings()) +
+             " storage buffers > max_storage_buffers " +
+             std::to_string(limits_.max_storage_buffers);
+    }
+    uint32_t pc = push_layout(spec).size;
+    if (static_cast<int>(pc) > limits_.max_push_constant_bytes) {
+      return "needs " + std::to_string(pc) + " push-constant bytes > max_push_constant_bytes " +
+             std::to_string(limits_.max_push_constant_bytes);
+    }
+    if (static_cast<int>(spec.tape.size()) > limits_.max_tape) {
+      return "has " + std::to_string(spec.tape.size()) + " SSA values > max_tape " +
+             std::to_string(limits_.max_tape);
+    }
+    return "";
+  }
+
+  // Distinct tape nodes under `n` in this kernel, stopping at its inputs.
+  static int subtree_size(const NodePtr& n, const Built& b) {
+    std::unordered_set<const Node*> seen;
+    std::vector<const Node*> stack{n.get()};
+    while (!stack.empty()) {
+      const Node* x = stack.back();
+      stack.pop_back();
+      if (!b.tape_index.count(x) || !seen.insert(x).second) continue;
+      const TapeEntry& e = b.k.spec.tape[b.tape_index.at(x)];
+      if (e.op == Op::kBuffer) continue;
+      for (const NodePtr& in : x->inputs()) stack.push_back(in.get());
+    }
+    return static_cast<int>(seen.size());
+  }
+
+  // Rule 5: divide the outputs when there are several; otherwise materialize the interior
+  // node whose subtree is closest to half the kernel, as an earlier kernel.
+  void split_one(const Group& g, const Built& b, const std::string& why) {
+    std::string from = "split from " + b.k.spec.name() + ": " + why;
+    if (g.outputs.size() > 1) {
+      int part = ++next_partition_;
+      for (std::size_t i = g.outputs.size() / 2; i < g.outputs.size(); ++i) {
+        partition_[g.outputs[i].get()] = part;
+        reasons_[g.outputs[i].get()] = from + "; outputs divided between two kernels";
+      }
+      return;
+    }
+    if (b.interior.empty()) {
+      throw DeviceError("[schedule] kernel " + b.k.spec.name() + " " + why +
+                        ", and a single operation cannot be split further");
+    }
+    int half = static_cast<int>(b.k.spec.tape.size()) / 2;
+    NodePtr best;
+    int best_score = INT32_MAX;
+    for (const NodePtr& c : b.interior) {
+      int score = std::abs(subtree_size(c, b) - half);
+      if (score < best_score) {
+        best_score = score;
+        best = c;
+      }
+    }
+    materialized_.insert(best.get());
+    forced_.insert(best.get());
+    reasons_[best.get()] = from + "; materialized %" + std::to_string(best->id()) + " (" +
+                           std::string(name(best->op())) + ") as its own kernel";
+  }
+
+  std::vector<NodePtr> targets_;
+  Limits limits_;
+  std::unordered_set<const Node*> materialized_;
+  std::unordered_set<const Node*> forced_;
+  std::unordered_map<const Node*, int> partition_;
+  int next_partition_ = 0;
+  std::unordered_map<const Node*, std::string> reasons_;
+};
+
+}  // namespace
+
+std::string Schedule::to_string() const {
+  std::string s;
+  for (const ScheduledKernel& k : kernels) {
+    s += k.spec.name() + " shape=" + vka::to_string(k.params.shape) + " writes";
+    for (const NodePtr& o : k.outputs) s += " %" + std::to_string(o->id());
+    if (!k.reason.empty()) s += " [" + k.reason + "]";
+    s += "\n";
+  }
+  return s;
+}
+
+Schedule schedule(const std::vector<NodePtr>& targets, const Limits& limits) {
+  return Scheduler(targets, limits).run();
+}
+
+}  // namespace vka

@@ -1,0 +1,206 @@
+// The elementwise emitter: declarations from the spec's accessors, body from its tape.
+#include "kernels/elementwise.h"
+
+#include <set>
+
+#include "array/graph.h"
+#include "device/errors.h"
+#include "kernels/glsl_ops.h"
+#include "kernels/glsl_writer.h"
+#include "kernels/indexing.h"
+
+namespace vka {
+namespace {
+
+std::string v(int i) { return "v" + std::to_string(i); }
+
+// A scalar slot as a value in the compute type of `t` (kernel_spec.h: Scalar::words()).
+std::string slot_compute(DType t, int slot) {
+  std::string c = "pc.c" + std::to_string(slot);
+  switch (t) {
+    case DType::kBool:
+      return "(" + c + ".x != 0u)";
+    case DType::kInt8:
+    case DType::kInt16:
+    case DType::kInt32:
+      return "int(" + c + ".x)";
+    case DType::kUInt8:
+    case DType::kUInt16:
+    case DType::kUInt32:
+      return c + ".x";
+    case DType::kInt64:
+      return "int64_t(pack64(" + c + "))";
+    case DType::kUInt64:
+      return "pack64(" + c + ")";
+    case DType::kFloat16:
+      return "unpackHalf2x16(" + c + ".x).x";
+    case DType::kFloat32:
+      return "uintBitsToFloat(" + c + ".x)";
+    case DType::kFloat64:
+      return "packDouble2x32(" + c + ")";
+    case DType::kComplex64:
+      return "uintBitsToFloat(" + c + ")";
+    case DType::kComplex128:
+      return "dvec2(packDouble2x32(" + c + "), packDouble2x32(pc.c" + std::to_string(slot + 1) +
+             "))";
+  }
+  return c;
+}
+
+// An integer source parameter (eye's k and columns, linspace's last index) in index type.
+std::string slot_index(const KernelSpec& spec, int slot) {
+  std::string c = "pc.c" + std::to_string(slot);
+  return spec.index64 ? "int64_t(pack64(" + c + "))" : "int(" + c + ".x)";
+}
+
+// Which optional GLSL features the shader uses.
+struct Features {
+  bool int8 = false, int16 = false, int64 = false, f16 = false;
+  void note(DType t) {
+    int8 = int8 || itemsize(t) == 1;
+    int16 = int16 || t == DType::kInt16 || t == DType::kUInt16;
+    int64 = int64 || t == DType::kInt64 || t == DType::kUInt64;
+    f16 = f16 || t == DType::kFloat16;
+  }
+};
+
+class Emitter {
+ public:
+  Emitter(const KernelSpec& spec, const EmitOptions& opt) : s_(spec), opt_(opt) {}
+
+  std::string run() {
+    VKA_ASSERT(s_.kind == KernelKind::kElementwise);
+    VKA_ASSERT(s_.results.size() == s_.outputs.size());
+    GlslWriter body;
+    body.open("void main()");
+    open_grid_loop(s_, opt_.workgroup_size, body);
+    emit_nd_index(s_, body);
+    for (std::size_t i = 0; i < s_.tape.size(); ++i) emit_entry(static_cast<int>(i), body);
+    int n_in = static_cast<int>(s_.inputs.size());
+    for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
+      const Accessor& out = s_.outputs[j];
+      int r = s_.results[j];
+      DType from = s_.tape[r].dtype;
+      std::string val = v(r);
+      if (from != out.dtype) {
+        val = from_compute(out.dtype, emit_cast(from, out.dtype, to_compute(from, val), &h_));
+      }
+      if (is_bool(out.dtype)) val = "uint8_t(" + val + " ? 1 : 0)";
+      std::string idx = element_index(s_, n_in + static_cast<int>(j), out.layout);
+      body.line("out" + std::to_string(j) + ".v[" + idx + "] = " + val + ";");
+    }
+    body.close();
+    body.close();
+
+    GlslWriter w;
+    w.line("#version 450");
+    w.line("// " + s_.name());
+    for (const Accessor& a : s_.inputs) f_.note(a.dtype);
+    for (const Accessor& a : s_.outputs) f_.note(a.dtype);
+    for (const TapeEntry& e : s_.tape) f_.note(e.dtype);
+    for (DType t : s_.slots) f_.note(t);
+    f_.int64 = f_.int64 || s_.index64;
+    if (f_.int8) {
+      w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require");
+      w.line("#extension GL_EXT_shader_8bit_storage : require");
+    }
+    if (f_.int16) w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require");
+    if (f_.f16) w.line("#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require");
+    if (f_.int16 || f_.f16) w.line("#extension GL_EXT_shader_16bit_storage : require");
+    if (f_.int64) w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require");
+    w.line("layout(local_size_x = " + std::to_string(opt_.workgroup_size) + ") in;");
+    for (std::size_t i = 0; i < s_.inputs.size(); ++i) {
+      w.line("layout(std430, set = 0, binding = " + std::to_string(i) + ") readonly buffer In" +
+             std::to_string(i) + " { " + std::string(storage_type(s_.inputs[i].dtype)) +
+             " v[]; } in" + std::to_string(i) + ";");
+    }
+    for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
+      w.line("layout(std430, set = 0, binding = " + std::to_string(n_in + j) +
+             ") writeonly buffer Out" + std::to_string(j) + " { " +
+             std::string(storage_type(s_.outputs[j].dtype)) + " v[]; } out" + std::to_string(j) +
+             ";");
+    }
+    emit_push_block(s_, w);
+    w.raw(h_.str());
+    w.raw(body.str());
+    return w.str();
+  }
+
+ private:
+  void emit_entry(int i, GlslWriter& w) {
+    const TapeEntry& e = s_.tape[i];
+    std::string vt(value_type(e.dtype));
+    int n_sources_base = static_cast<int>(s_.inputs.size() + s_.outputs.size());
+    std::string expr;  // in value type
+    switch (kind(e.op)) {
+      case OpKind::kLeaf: {
+        std::string load = "in" + std::to_string(e.accessor) + ".v[" +
+                           element_index(s_, e.accessor, s_.inputs[e.accessor].layout) + "]";
+        expr = is_bool(e.dtype) ? "(" + load + " != uint8_t(0))" : load;
+        break;
+      }
+      case OpKind::kSource:
+        expr = from_compute(e.dtype, source_value(e, n_sources_base));
+        break;
+      case OpKind::kUnary:
+      case OpKind::kBinary:
+      case OpKind::kTernary: {
+        std::vector<std::string> args;
+        DType operand = s_.tape[e.args[e.op == Op::kWhere ? 1 : 0]].dtype;
+        for (int32_t a : e.args) {
+          if (a >= 0) args.push_back(to_compute(s_.tape[a].dtype, v(a)));
+        }
+        std::string c = e.op == Op::kAstype ? emit_cast(operand, e.dtype, args[0], &h_)
+                                            : emit_op(e.op, operand, args, &h_);
+        expr = from_compute(e.dtype, c);
+        break;
+      }
+      case OpKind::kReduce:
+      case OpKind::kMovement:
+        internal_error("elementwise tape holds a reduce or movement op", __FILE__, __LINE__);
+    }
+    w.line(vt + " " + v(i) + " = " + expr + ";");
+  }
+
+  // A source op's value in the compute type of its dtype.
+  std::string source_value(const TapeEntry& e, int base) {
+    DType t = e.dtype;
+    std::string ct(compute_type(t));
+    if (e.op == Op::kFull) return slot_compute(t, e.slot);
+    std::string f = element_offset(s_, base + e.accessor, s_.sources[e.accessor]);
+    if (e.op == Op::kArange) {
+      int step_slot = e.slot + Scalar::slot_count(t);
+      return "(" + slot_compute(t, e.slot) + " + " + ct + "(" + f + ") * " +
+             slot_compute(t, step_slot) + ")";
+    }
+    if (e.op == Op::kEye) {
+      std::string k = slot_index(s_, e.slot), m = slot_index(s_, e.slot + 1);
+      std::string row = "(" + f + " / " + m + ")";
+      std::string hit = "((" + f + " - " + row + " * " + m + ") - " + row + " == " + k + ")";
+      return emit_cast(DType::kBool, t, hit, &h_);
+    }
+    // linspace: start + i * step in the compute dtype, the last index exactly `stop`,
+    // integers floored (numpy 2), then converted.
+    DType c = linspace_compute_dtype(t);
+    int w = Scalar::slot_count(c);
+    std::string start = slot_compute(c, e.slot), step = slot_compute(c, e.slot + w);
+    std::string stop = slot_compute(c, e.slot + 2 * w), last = slot_index(s_, e.slot + 3 * w);
+    std::string val = "((" + f + ") == " + last + " ? " + stop + " : " + start + " + " + step +
+                      " * " + std::string(compute_type(math_dtype(c))) + "(" + f + "))";
+    if (is_integer(t) || is_bool(t)) val = "floor(" + val + ")";
+    return c == t ? val : emit_cast(c, t, val, &h_);
+  }
+
+  const KernelSpec& s_;
+  EmitOptions opt_;
+  HelperSet h_;
+  Features f_;
+};
+
+}  // namespace
+
+std::string emit_elementwise(const KernelSpec& spec, const EmitOptions& options) {
+  return Emitter(spec, options).run();
+}
+
+}  // namespace vka

@@ -1,0 +1,401 @@
+// Real-valued (bool, integer, float) op emission and dtype conversions.
+#include "kernels/glsl_ops.h"
+
+#include "device/errors.h"
+
+namespace vka {
+namespace {
+
+std::string fmt(std::string_view tmpl, const std::vector<std::string>& args) {
+  std::string out;
+  for (std::size_t i = 0; i < tmpl.size(); ++i) {
+    if (tmpl[i] == '{' && i + 2 < tmpl.size() && tmpl[i + 2] == '}') {
+      out += "(" + args.at(static_cast<std::size_t>(tmpl[i + 1] - '0')) + ")";
+      i += 2;
+    } else {
+      out.push_back(tmpl[i]);
+    }
+  }
+  return out;
+}
+
+// Helper-name suffix of an integer compute type.
+std::string int_suffix(DType t) {
+  std::string_view c = compute_type(t);
+  if (c == "int") return "i32";
+  if (c == "uint") return "u32";
+  if (c == "int64_t") return "i64";
+  return "u64";
+}
+
+int bits(DType t) { return static_cast<int>(itemsize(t)) * 8; }
+
+std::string int_helper(const std::string& fn, DType t, HelperSet* h) {
+  std::string ct(compute_type(t)), name = "vka_" + fn + "_" + int_suffix(t);
+  if (h->has(name)) return name;
+  bool sgn = is_signed_integer(t);
+  std::string C = ct, code;
+  auto z = [&](const char* v) { return C + "(" + v + ")"; };
+  if (fn == "floordiv") {
+    code = C + " " + name + "(" + C + " a, " + C + " b) {\n  if (b == " + z("0") + ") return " +
+           z("0") + ";  // numpy: integer division by zero gives 0\n";
+    if (sgn) {
+      code += "  if (b == " + z("-1") + ") return -a;  // INT_MIN / -1 wraps, as numpy\n  " + C +
+              " q = a / b;\n  if (a - q * b != " + z("0") + " && ((a < " + z("0") + ") != (b < " +
+              z("0") + "))) q -= " + z("1") + ";\n  return q;\n";
+    } else {
+      code += "  return a / b;\n";
+    }
+    code += "}\n";
+  } else if (fn == "remainder") {
+    code = C + " " + name + "(" + C + " a, " + C + " b) {\n  if (b == " + z("0") + ") return " +
+           z("0") + ";\n";
+    if (sgn) {
+      // GLSL's % is undefined for negative operands: derive it from truncating division.
+      code += "  if (b == " + z("-1") + ") return " + z("0") + ";\n  " + C +
+              " r = a - (a / b) * b;\n  if (r != " + z("0") + " && ((r < " + z("0") + ") != (b < " +
+              z("0") + "))) r += b;\n  return r;\n";
+    } else {
+      code += "  return a % b;\n";
+    }
+    code += "}\n";
+  } else if (fn == "power") {
+    code = C + " " + name + "(" + C + " a, " + C + " b) {\n";
+    if (sgn) {
+      // numpy raises for negative integer exponents; a kernel cannot, so it returns the
+      // truncated exact value (documented difference).
+      code += "  if (b < " + z("0") + ") {\n    if (a == " + z("1") + ") return " + z("1") +
+              ";\n    if (a == " + z("-1") + ") return (b & " + z("1") + ") != " + z("0") + " ? " +
+              z("-1") + " : " + z("1") + ";\n    return " + z("0") + ";\n  }\n";
+    }
+    code += "  " + C + " r = " + z("1") + ";\n  for (int i = 0; i < 64 && b != " + z("0") +
+            "; ++i) {\n    if ((b & " + z("1") + ") != " + z("0") + ") r *= a;\n    a *= a;\n" +
+            "    b >>= 1;\n  }\n  return r;\n}\n";
+  } else {
+    internal_error("unknown integer helper", __FILE__, __LINE__);
+  }
+  h->add(name, code);
+  return name;
+}
+
+std::string float_helper(const std::string& fn, DType t, HelperSet* h) {
+  DType m = math_dtype(t);
+  std::string T = m == DType::kFloat64 ? "double" : "float",
+              sfx = m == DType::kFloat64 ? "f64" : "f32";
+  std::string L = m == DType::kFloat64 ? "LF" : "";
+  std::string cs = math_function("copysign", m, h);
+  std::string nan = math_function("nan", m, h) + "()";
+  std::string fmod = "vka_fmod_" + sfx;
+  if (!h->has(fmod)) {
+    h->add(fmod, T + " " + fmod + "(" + T + " a, " + T + " b) {\n" +
+                     "  if (isinf(a) || isnan(a) || isnan(b) || b == " + T + "(0)) return " + nan +
+                     ";\n  if (isinf(b)) return a;\n  " + T + " r = fma(-b, trunc(a / b), a);\n" +
+                     "  if (r != " + T + "(0) && ((r < " + T + "(0)) != (a < " + T +
+                     "(0)))) r += a < " + T + "(0) ? -abs(b) : abs(b);\n  return r;\n}\n");
+  }
+  std::string name = "vka_" + fn + "_" + sfx;
+  if (h->has(name)) return name;
+  // numpy's npy_divmod (npymath): the quotient is rounded from (a - fmod(a, b)) / b.
+  std::string code = T + " " + name + "(" + T + " a, " + T + " b) {\n";
+  if (fn == "floordiv") {
+    code += "  if (b == " + T + "(0)) return a / b;\n  " + T + " mod = " + fmod + "(a, b);\n  " +
+            T + " div = (a - mod) / b;\n  if (mod != " + T + "(0) && ((b < " + T +
+            "(0)) != (mod < " + T + "(0)))) div -= " + T + "(1);\n  if (div == " + T +
+            "(0)) return " + cs + "(" + T + "(0), a / b);\n  " + T +
+            " fl = floor(div);\n  if (div - fl > 0.5" + L + ") fl += " + T +
+            "(1);\n  return fl;\n}\n";
+  } else {
+    code += "  " + T + " mod = " + fmod + "(a, b);\n  if (b == " + T +
+            "(0)) return mod;\n  if (mod != " + T + "(0)) {\n    if ((b < " + T +
+            "(0)) != (mod < " + T + "(0))) mod += b;\n  } else {\n    mod = " + cs + "(" + T +
+            "(0), b);\n  }\n  return mod;\n}\n";
+  }
+  h->add(name, code);
+  return name;
+}
+
+std::string shift(bool left, DType t, const std::vector<std::string>& a) {
+  std::string c(compute_type(t));
+  // numpy: counts outside [0, bits) give 0 (left) or the sign fill (right).
+  std::string in_range = bits(t) == 64 ? "uint64_t(" + a[1] + ") < uint64_t(64)"
+                                       : "uint(" + a[1] + ") < " + std::to_string(bits(t)) + "u";
+  std::string fill = (left || !is_signed_integer(t))
+                         ? c + "(0)"
+                         : "(" + a[0] + " < " + c + "(0) ? " + c + "(-1) : " + c + "(0))";
+  std::string op = left ? " << " : " >> ";
+  return "((" + in_range + ") ? (" + a[0] + op + a[1] + ") : " + fill + ")";
+}
+
+}  // namespace
+
+DType math_dtype(DType t) {
+  return (t == DType::kFloat64 || t == DType::kComplex128) ? DType::kFloat64 : DType::kFloat32;
+}
+
+std::string_view storage_type(DType t) { return info(t).glsl; }
+
+std::string_view value_type(DType t) {
+  if (is_bool(t)) return "bool";
+  return info(t).glsl;
+}
+
+std::string_view compute_type(DType t) {
+  switch (t) {
+    case DType::kBool:
+      return "bool";
+    case DType::kInt8:
+    case DType::kInt16:
+    case DType::kInt32:
+      return "int";
+    case DType::kUInt8:
+    case DType::kUInt16:
+    case DType::kUInt32:
+      return "uint";
+    case DType::kInt64:
+      return "int64_t";
+    case DType::kUInt64:
+      return "uint64_t";
+    case DType::kFloat16:
+    case DType::kFloat32:
+      return "float";
+    case DType::kFloat64:
+      return "double";
+    case DType::kComplex64:
+      return "vec2";
+    case DType::kComplex128:
+      return "dvec2";
+  }
+  return "?";
+}
+
+std::string to_compute(DType t, const std::string& v) {
+  if (value_type(t) == compute_type(t)) return v;
+  return std::string(compute_type(t)) + "(" + v + ")";
+}
+
+std::string from_compute(DType t, const std::string& e) {
+  if (value_type(t) == compute_type(t)) return e;
+  return std::string(value_type(t)) + "(" + e + ")";
+}
+
+std::string truth(DType t, const std::string& x) {
+  if (is_bool(t)) return x;
+  if (is_complex(t)) return "any(notEqual(" + x + ", " + std::string(compute_type(t)) + "(0)))";
+  return "(" + x + " != " + std::string(compute_type(t)) + "(0))";
+}
+
+std::string emit_cast(DType from, DType to, const std::string& x, HelperSet* h) {
+  std::string ct(compute_type(to));
+  if (is_bool(to)) return truth(from, x);
+  if (is_complex(from) && !is_complex(to)) {
+    // numpy discards the imaginary part (with a ComplexWarning).
+    DType part = from == DType::kComplex64 ? DType::kFloat32 : DType::kFloat64;
+    return emit_cast(part, to, "(" + x + ").x", h);
+  }
+  if (is_complex(to)) {
+    std::string real =
+        is_complex(from) ? x : ct + "(" + emit_cast(from, math_dtype(to), x, h) + ", 0)";
+    return is_complex(from) ? ct + "(" + x + ")" : real;
+  }
+  if (!is_floating(from) || is_floating(to)) return ct + "(" + x + ")";
+  // float → integer. In range: truncation toward zero. NaN and out-of-range: what numpy
+  // gives on x86 (cvttss2si/cvttsd2si return INT_MIN), so results match numpy on the usual
+  // host instead of being GPU-undefined.
+  std::string F(compute_type(from));
+  std::string v = "(" + x + ")";
+  if (to == DType::kInt64) {
+    return "((isnan" + v + " || " + v + " >= " + F + "(9223372036854775808.0) || " + v + " < " + F +
+           "(-9223372036854775808.0)) ? int64_t(0x8000000000000000ul) : int64_t" + v + ")";
+  }
+  if (to == DType::kUInt64) {
+    return "((" + v + " >= " + F + "(0) && " + v + " < " + F +
+           "(18446744073709551616.0)) ? uint64_t" + v + " : (" + v + " < " + F + "(0) && " + v +
+           " > " + F + "(-9223372036854775808.0)) ? uint64_t(int64_t" + v +
+           ") : uint64_t(0x8000000000000000ul))";
+  }
+  if (to == DType::kUInt32) {
+    // Through int64 on x86: the low 32 bits of the truncated value; 0 when NaN/huge.
+    return "((" + v + " >= " + F + "(0) && " + v + " < " + F + "(4294967296.0)) ? uint" + v +
+           " : (" + v + " < " + F + "(0) && " + v + " >= " + F + "(-2147483648.0)) ? uint(int" + v +
+           ") : (abs" + v + " < " + F + "(9223372036854775808.0)) ? uint(" + v + " - " + F +
+           "(4294967296.0) * floor(" + v + " / " + F + "(4294967296.0))) : 0u)";
+  }
+  // int8/16/32 and uint8/16: through int32, then wrapped by the narrowing conversion.
+  std::string i32 = "((isnan" + v + " || " + v + " >= " + F + "(2147483648.0) || " + v + " < " + F +
+                    "(-2147483648.0)) ? int(0x80000000u) : int" + v + ")";
+  return ct == "int" ? i32 : ct + "(" + i32 + ")";
+}
+
+std::string emit_op(Op op, DType t, const std::vector<std::string>& a, HelperSet* h) {
+  check_accepts(op, t);
+  if (is_complex(t)) return emit_complex_op(op, t, a, h);
+  const OpInfo& o = info(op);
+  std::string c(compute_type(t));
+  bool is_f = is_floating(t), is_b = is_bool(t), is_s = is_signed_integer(t);
+  DType m = is_f ? math_dtype(t) : DType::kFloat32;
+  auto math = [&](const char* fn) {
+    return math_function(fn, m, h) + "(" + a[0] + (a.size() > 1 ? ", " + a[1] : "") + ")";
+  };
+  auto cmp = [&](const char* sym) {
+    // GLSL has no ordering on bool: compare as integers.
+    if (is_b) return "(int(" + a[0] + ") " + sym + " int(" + a[1] + "))";
+    return "(" + a[0] + " " + sym + " " + a[1] + ")";
+  };
+  switch (op) {
+    case Op::kBuffer:
+    case Op::kFull:
+    case Op::kArange:
+    case Op::kLinspace:
+    case Op::kEye:
+    case Op::kAstype:
+      internal_error("emit_op on a leaf, source or astype", __FILE__, __LINE__);
+    case Op::kNegative:
+    case Op::kPositive:
+    case Op::kSquare:
+    case Op::kConj:
+    case Op::kReal:
+    case Op::kSubtract:
+    case Op::kDivide:
+    case Op::kWhere:
+      return fmt(o.glsl, a);
+    case Op::kEqual:
+    case Op::kNotEqual:
+      return fmt(o.glsl, a);
+    case Op::kLess:
+      return cmp("<");
+    case Op::kLessEqual:
+      return cmp("<=");
+    case Op::kGreater:
+      return cmp(">");
+    case Op::kGreaterEqual:
+      return cmp(">=");
+    case Op::kLogicalNot:
+      return "(!" + truth(t, a[0]) + ")";
+    case Op::kLogicalAnd:
+    case Op::kLogicalOr:
+    case Op::kLogicalXor:
+      return fmt(o.glsl, {truth(t, a[0]), truth(t, a[1])});
+    case Op::kAbs:
+      if (is_f) return "abs(" + a[0] + ")";
+      return is_s ? "(" + a[0] + " < " + c + "(0) ? -" + a[0] + " : " + a[0] + ")" : a[0];
+    case Op::kSign:
+      if (is_f) return "(isnan(" + a[0] + ") ? " + a[0] + " : sign(" + a[0] + "))";
+      if (is_s)
+        return "(" + c + "(" + a[0] + " > " + c + "(0)) - " + c + "(" + a[0] + " < " + c + "(0)))";
+      return c + "(" + a[0] + " > " + c + "(0))";
+    case Op::kReciprocal:
+      if (is_f) return "(" + c + "(1) / " + a[0] + ")";
+      // numpy: C's truncating 1 / x; x == 0 gives 0 here (numpy: platform-defined).
+      return "(" + a[0] + " == " + c + "(0) ? " + c + "(0) : " + c + "(1) / " + a[0] + ")";
+    case Op::kImag:
+      return c + "(0)";
+    case Op::kSqrt:
+      return "sqrt(" + a[0] + ")";
+    case Op::kExp:
+      return math("exp");
+    case Op::kExp2:
+      return math("exp2");
+    case Op::kExpm1:
+      return math("expm1");
+    case Op::kLog:
+      return math("log");
+    case Op::kLog2:
+      return math("log2");
+    case Op::kLog10:
+      return math("log10");
+    case Op::kLog1p:
+      return math("log1p");
+    case Op::kSin:
+      return math("sin");
+    case Op::kCos:
+      return math("cos");
+    case Op::kTan:
+      return math("tan");
+    case Op::kArcsin:
+      return math("arcsin");
+    case Op::kArccos:
+      return math("arccos");
+    case Op::kArctan:
+      return math("arctan");
+    case Op::kSinh:
+      return math("sinh");
+    case Op::kCosh:
+      return math("cosh");
+    case Op::kTanh:
+      return math("tanh");
+    case Op::kArcsinh:
+      return math("arcsinh");
+    case Op::kArccosh:
+      return math("arccosh");
+    case Op::kArctanh:
+      return math("arctanh");
+    case Op::kArctan2:
+      return math("arctan2");
+    case Op::kHypot:
+      return math("hypot");
+    case Op::kCopysign:
+      return math("copysign");
+    case Op::kFloor:
+      return is_f ? "floor(" + a[0] + ")" : a[0];
+    case Op::kCeil:
+      return is_f ? "ceil(" + a[0] + ")" : a[0];
+    case Op::kTrunc:
+      return is_f ? "trunc(" + a[0] + ")" : a[0];
+    case Op::kRound:
+    case Op::kRint:
+      return is_f ? "roundEven(" + a[0] + ")" : a[0];  // half to even, as numpy
+    case Op::kIsnan:
+      return is_f ? "isnan(" + a[0] + ")" : "false";
+    case Op::kIsinf:
+      return is_f ? "isinf(" + a[0] + ")" : "false";
+    case Op::kIsfinite:
+      return is_f ? "(!isnan(" + a[0] + ") && !isinf(" + a[0] + "))" : "true";
+    case Op::kSignbit:
+      if (is_f) return math_function("signbit", m, h) + "(" + a[0] + ")";
+      return is_s ? "(" + a[0] + " < " + c + "(0))" : "false";
+    case Op::kBitwiseNot:
+      return is_b ? "(!" + a[0] + ")" : "(~" + a[0] + ")";
+    case Op::kAdd:
+      return is_b ? "(" + a[0] + " || " + a[1] + ")" : "(" + a[0] + " + " + a[1] + ")";
+    case Op::kMultiply:
+      return is_b ? "(" + a[0] + " && " + a[1] + ")" : "(" + a[0] + " * " + a[1] + ")";
+    case Op::kFloorDivide:
+      return (is_f ? float_helper("floordiv", t, h) : int_helper("floordiv", t, h)) + "(" + a[0] +
+             ", " + a[1] + ")";
+    case Op::kRemainder:
+      return (is_f ? float_helper("remainder", t, h) : int_helper("remainder", t, h)) + "(" + a[0] +
+             ", " + a[1] + ")";
+    case Op::kPower:
+      return is_f ? math("power") : int_helper("power", t, h) + "(" + a[0] + ", " + a[1] + ")";
+    // maximum/minimum propagate NaN (either operand); fmax/fmin ignore a NaN operand.
+    case Op::kMaximum:
+      if (is_b) return "(" + a[0] + " || " + a[1] + ")";
+      return "((" + std::string(is_f ? "isnan(" + a[0] + ") || " : "") + a[0] + " >= " + a[1] +
+             ") ? " + a[0] + " : " + a[1] + ")";
+    case Op::kMinimum:
+      if (is_b) return "(" + a[0] + " && " + a[1] + ")";
+      return "((" + std::string(is_f ? "isnan(" + a[0] + ") || " : "") + a[0] + " <= " + a[1] +
+             ") ? " + a[0] + " : " + a[1] + ")";
+    case Op::kFmax:
+      if (is_b) return "(" + a[0] + " || " + a[1] + ")";
+      return "((" + std::string(is_f ? "isnan(" + a[1] + ") || " : "") + a[0] + " >= " + a[1] +
+             ") ? " + a[0] + " : " + a[1] + ")";
+    case Op::kFmin:
+      if (is_b) return "(" + a[0] + " && " + a[1] + ")";
+      return "((" + std::string(is_f ? "isnan(" + a[1] + ") || " : "") + a[0] + " <= " + a[1] +
+             ") ? " + a[0] + " : " + a[1] + ")";
+    case Op::kBitwiseAnd:
+      return is_b ? "(" + a[0] + " && " + a[1] + ")" : "(" + a[0] + " & " + a[1] + ")";
+    case Op::kBitwiseOr:
+      return is_b ? "(" + a[0] + " || " + a[1] + ")" : "(" + a[0] + " | " + a[1] + ")";
+    case Op::kBitwiseXor:
+      return is_b ? "(" + a[0] + " != " + a[1] + ")" : "(" + a[0] + " ^ " + a[1] + ")";
+    case Op::kLeftShift:
+      return shift(true, t, a);
+    case Op::kRightShift:
+      return shift(false, t, a);
+  }
+  internal_error("emit_op: unhandled op", __FILE__, __LINE__);
+}
+
+}  // namespace vka

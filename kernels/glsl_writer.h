@@ -1,0 +1,28 @@
+// An indented string builder for generated GLSL: emitters state structure, not whitespace.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace vka {
+
+class GlslWriter {
+ public:
+  // Appends one line at the current indentation.
+  GlslWriter& line(std::string_view text = "");
+  // Appends text verbatim (helper function bodies that carry their own layout).
+  GlslWriter& raw(std::string_view text);
+  // "header {" then indents; close() dedents and writes "}" + suffix.
+  GlslWriter& open(std::string_view header);
+  GlslWriter& close(std::string_view suffix = "");
+  const std::string& str() const { return out_; }
+
+ private:
+  std::string out_;
+  int depth_ = 0;
+};
+
+// "   1  #version 450" style numbering, for compile-error messages and test failures.
+std::string number_lines(std::string_view source);
+
+}  // namespace vka

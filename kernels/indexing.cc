@@ -1,0 +1,70 @@
+// Index math emission; the 64-bit variant differs only in the index type.
+#include "kernels/indexing.h"
+
+namespace vka {
+
+std::string index_type(const KernelSpec& spec) { return spec.index64 ? "int64_t" : "int"; }
+
+void emit_push_block(const KernelSpec& spec, GlslWriter& w) {
+  PushLayout L = push_layout(spec);
+  std::string it = index_type(spec);
+  w.open("layout(push_constant, std430) uniform Push");
+  for (const PushField& f : L.fields) {
+    std::string type = f.kind == PushField::kSlot ? "uvec2" : it;
+    w.line("layout(offset = " + std::to_string(f.offset) + ") " + type + " " + f.name + ";");
+  }
+  w.close(" pc;");
+}
+
+void open_grid_loop(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w) {
+  std::string it = index_type(spec);
+  w.line(it + " grid = " + it + "(gl_NumWorkGroups.x) * " + it + "(" +
+         std::to_string(workgroup_size) + ");");
+  w.open("for (" + it + " i = " + it + "(gl_GlobalInvocationID.x); i < pc.n; i += grid)");
+}
+
+void emit_nd_index(const KernelSpec& spec, GlslWriter& w) {
+  bool strided = false;
+  for (const Accessor& a : spec.inputs) strided = strided || a.layout == Layout::kStrided;
+  for (const Accessor& a : spec.outputs) strided = strided || a.layout == Layout::kStrided;
+  for (Layout l : spec.sources) strided = strided || l == Layout::kStrided;
+  if (!strided || spec.rank == 0) return;
+  std::string it = index_type(spec);
+  // Innermost dimension last (C order): peel dims from the right.
+  w.line(it + " rest = i;");
+  for (int d = spec.rank - 1; d >= 1; --d) {
+    std::string dim = "pc.dim" + std::to_string(d);
+    w.line(it + " i" + std::to_string(d) + " = rest % " + dim + ";");
+    w.line("rest /= " + dim + ";");
+  }
+  w.line(it + " i0 = rest;");
+}
+
+std::string element_offset(const KernelSpec& spec, int accessor, Layout layout) {
+  std::string off = "pc.off" + std::to_string(accessor);
+  switch (layout) {
+    case Layout::kContiguous:
+      return "(" + off + " + i)";
+    case Layout::kScalar:
+      return off;
+    case Layout::kStrided: {
+      std::string s = "(" + off;
+      for (int d = 0; d < spec.rank; ++d) {
+        s += " + i" + std::to_string(d) + " * pc.st" + std::to_string(accessor) + "_" +
+             std::to_string(d);
+      }
+      return s + ")";
+    }
+  }
+  return off;
+}
+
+std::string element_index(const KernelSpec& spec, int accessor, Layout layout) {
+  std::string e = element_offset(spec, accessor, layout);
+  // GLSL indexes arrays with 32-bit scalars only. With 64-bit index math the element index
+  // within one binding still fits 32 unsigned bits: a binding spans at most
+  // maxStorageBufferRange (< 4 GiB) bytes, and larger arrays are bound as windows.
+  return spec.index64 ? "uint(" + e + ")" : e;
+}
+
+}  // namespace vka

@@ -1,0 +1,33 @@
+// Index math of generated kernels: global id → grid-stride loop → N-d index → each operand's
+// buffer element, all sizes and strides read from the push-constant block.
+#pragma once
+
+#include <string>
+
+#include "array/kernel_spec.h"
+#include "kernels/glsl_writer.h"
+
+namespace vka {
+
+// "int" or "int64_t": the type of element indices in a spec's kernel.
+std::string index_type(const KernelSpec& spec);
+
+// Writes the push-constant block declaration (the layout of array/kernel_spec.h's
+// push_layout(), with explicit offsets so host packing and GLSL agree by construction).
+void emit_push_block(const KernelSpec& spec, GlslWriter& w);
+
+// Opens the grid-stride loop over i in [0, pc.n): the dispatch may have fewer invocations
+// than elements (maxComputeWorkGroupCount), so each invocation strides by the grid size.
+// The caller closes it with w.close().
+void open_grid_loop(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w);
+
+// Declares the N-d index i0..i{rank-1} of flat index `i` when some accessor is strided.
+void emit_nd_index(const KernelSpec& spec, GlslWriter& w);
+
+// The element offset of accessor `a` (inputs, then outputs, then sources) for the current
+// element, in index type: "(pc.off2 + i)", "pc.off0", or "(pc.off1 + i0 * pc.st1_0 + ...)".
+std::string element_offset(const KernelSpec& spec, int accessor, Layout layout);
+// The same as an array subscript (uint(...) with 64-bit index math).
+std::string element_index(const KernelSpec& spec, int accessor, Layout layout);
+
+}  // namespace vka
