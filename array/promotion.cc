@@ -145,4 +145,24 @@ void check_weak_int_fits(std::string_view op, PyInt value, DType t) {
                    std::string(name(t)));
 }
 
+bool can_cast(DType from, DType to, Casting casting) {
+  if (result_type(from, to) == to) return true;  // safe: promotion lands on `to`
+  if (casting == Casting::kSafe) return false;
+  auto rank = [](DType t) {
+    switch (info(t).kind) {
+      case 'b':
+        return 0;
+      case 'u':
+        return 1;
+      case 'i':
+        return 2;
+      case 'f':
+        return 3;
+      default:
+        return 4;  // 'c'
+    }
+  };
+  return rank(from) <= rank(to);
+}
+
 }  // namespace vka

@@ -12,6 +12,11 @@ namespace vka {
 // 14 dtypes here).
 DType result_type(DType a, DType b);
 
+// numpy's np.can_cast(from, to, casting) for casting "safe" (no value can change) and
+// "same_kind" (safe, or within the order bool < unsigned < signed < float < complex).
+enum class Casting : uint8_t { kSafe, kSameKind };
+bool can_cast(DType from, DType to, Casting casting);
+
 // The kind of a Python scalar operand. NEP 50: Python bool/int/float/complex are "weak":
 // they take the array's dtype when the array's kind is at least the scalar's kind.
 enum class WeakKind : uint8_t { kBool, kInt, kFloat, kComplex };

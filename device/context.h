@@ -4,6 +4,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <typeindex>
+#include <unordered_map>
 #include <vector>
 
 #include <vulkan/vulkan.h>
@@ -72,6 +74,16 @@ class Device {
   StagingPool& staging() { return *staging_; }
   PFN_vkCmdPushDescriptorSetKHR push_descriptor_fn() const { return push_descriptor_; }
 
+  // Per-device state of an upper layer (the kernel cache's pipelines, say), created on first
+  // use and destroyed with the device, before the VkDevice: nothing can outlive its device or
+  // be found again by a later device at the same address.
+  template <typename T>
+  T& attachment() {
+    std::shared_ptr<void>& slot = attachments_[std::type_index(typeid(T))];
+    if (!slot) slot = std::make_shared<T>();
+    return *static_cast<T*>(slot.get());
+  }
+
  private:
   std::shared_ptr<Instance> instance_;  // outlives the device
   VkPhysicalDevice physical_;
@@ -84,6 +96,7 @@ class Device {
   std::vector<VkQueue> queues_;
   PFN_vkCmdPushDescriptorSetKHR push_descriptor_ = nullptr;
   std::unique_ptr<StagingPool> staging_;
+  std::unordered_map<std::type_index, std::shared_ptr<void>> attachments_;
 };
 
 // A replica slot: one queue of one device. Every buffer has one allocation per replica, and a

@@ -208,8 +208,9 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
 }
 
 Device::~Device() {
-  staging_.reset();
   if (device_) vkDeviceWaitIdle(device_);
+  attachments_.clear();
+  staging_.reset();
 }
 
 }  // namespace vka

@@ -1,0 +1,234 @@
+// vka::Array: lazy nodes on a context, evaluation, host transfers, creation functions.
+#include "array/array.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "array/device_support.h"
+#include "array/realize.h"
+#include "device/errors.h"
+#include "device/stream.h"
+
+namespace vka {
+namespace {
+
+const std::shared_ptr<Context>& context_of(const std::vector<Arg>& args, Op op) {
+  const std::shared_ptr<Context>* ctx = nullptr;
+  for (const Arg& a : args) {
+    if (!a.array()) continue;
+    if (ctx && a.array()->context() != *ctx) {
+      throw ShapeError("[" + std::string(name(op)) +
+                       "] operands live on different contexts; move one with to_device() or "
+                       "evaluate it on the other context first");
+    }
+    ctx = &a.array()->context();
+  }
+  if (!ctx) throw InternalError("[" + std::string(name(op)) + "] needs at least one array");
+  return *ctx;
+}
+
+}  // namespace
+
+Array::Array()
+    : Array(default_graph().full(Scalar::of_double(0, DType::kFloat32)),
+            Context::default_context()) {}
+
+Array::Array(NodePtr node, std::shared_ptr<Context> context)
+    : state_(std::make_shared<State>(State{std::move(node), std::move(context)})) {
+  VKA_ASSERT(state_->node && state_->context);
+}
+
+Array Array::from_host(const void* data, const Shape& shape, DType dtype,
+                       std::shared_ptr<Context> context) {
+  for (int64_t d : shape) {
+    if (d < 0) throw ShapeError("[asarray] negative dimension " + std::to_string(d));
+  }
+  require_dtype(*context, dtype, "asarray");
+  auto ref = allocate_for(context, dtype, shape);
+  const uint64_t nbytes = static_cast<uint64_t>(vka::size(shape)) * vka::itemsize(dtype);
+  device_buffer(*ref)->write(data, 0, nbytes, std::nullopt);
+  return Array(default_graph().buffer(ref, dtype, View::contiguous(shape)), std::move(context));
+}
+
+Array& Array::eval(std::optional<int> replica) {
+  if (is_lazy()) state_->node = realize(context(), {state_->node}, replica)[0];
+  return *this;
+}
+
+void eval(const std::vector<Array*>& arrays) {
+  std::vector<NodePtr> lazy;
+  std::vector<Array*> owners;
+  for (Array* a : arrays) {
+    if (!a->is_lazy()) continue;
+    if (!owners.empty() && a->context() != owners[0]->context()) {
+      throw ShapeError("[eval] arrays live on different contexts");
+    }
+    lazy.push_back(a->node());
+    owners.push_back(a);
+  }
+  if (lazy.empty()) return;
+  std::vector<NodePtr> leaves = realize(owners[0]->context(), lazy);
+  for (size_t i = 0; i < owners.size(); ++i) owners[i]->assign(leaves[i]);
+}
+
+void Array::read(void* out, uint64_t n, int replica) const {
+  if (n != nbytes()) {
+    throw ShapeError("[read] destination of " + std::to_string(n) + " bytes does not match " +
+                     std::string(name(dtype())) + " array of " + std::to_string(nbytes()) +
+                     " bytes");
+  }
+  context()->replica(replica);  // IndexError before any work
+  NodePtr leaf = state_->node;
+  if (!leaf->is_leaf()) {
+    leaf = realize(context(), {leaf})[0];
+    state_->node = leaf;
+  }
+  if (!leaf->view().is_contiguous()) {  // a strided view: gather it on the device first
+    leaf = realize(context(), {default_graph().elementwise(Op::kAstype, dtype(), {leaf})})[0];
+  }
+  device_buffer(*leaf->buffer())->read(out, leaf->view().offset * itemsize(), n, replica);
+}
+
+void Array::write(const void* data, uint64_t n, std::optional<int> replica) {
+  if (n != nbytes()) {
+    throw ShapeError("[write] data of " + std::to_string(n) + " bytes does not match " +
+                     std::string(name(dtype())) + " array of " + std::to_string(nbytes()) +
+                     " bytes");
+  }
+  if (replica) context()->replica(*replica);
+  // Writing every replica replaces the value outright; writing one keeps the others, so the
+  // current value is computed first into a buffer this array owns.
+  auto ref = allocate_for(context(), dtype(), shape());
+  if (replica) {
+    Array current = astype(dtype());
+    current.eval();
+    NodePtr old = current.node();
+    auto src = device_buffer(*old->buffer());
+    auto dst = device_buffer(*ref);
+    for (int r = 0; r < context()->num_replicas(); ++r) {
+      context()->replica(r).stream->copy(src->vk_buffer(r), old->view().offset * itemsize(),
+                                         dst->vk_buffer(r), 0, n);
+    }
+  }
+  device_buffer(*ref)->write(data, 0, n, replica);
+  assign(default_graph().buffer(ref, dtype(), View::contiguous(shape())));
+}
+
+void Array::check_host_type(DType requested) const {
+  if (requested != dtype()) {
+    throw DTypeError("[read] array holds " + std::string(name(dtype())) + ", not " +
+                     std::string(name(requested)));
+  }
+}
+
+Array Array::astype(DType t) const {
+  require_dtype(*context(), t, "astype");
+  return Array(default_graph().astype(node(), t), context());
+}
+
+void Array::assign(NodePtr node) {
+  VKA_ASSERT(node->shape() == shape());
+  state_->node = std::move(node);
+}
+
+void Array::inplace(Op op, const Array& o) {
+  Array result = apply(op, {*this, o});
+  const DType t = dtype();
+  if (result.dtype() != t && !can_cast(result.dtype(), t, Casting::kSameKind)) {
+    throw DTypeError("[" + std::string(name(op)) + "] cannot cast the result from " +
+                     std::string(name(result.dtype())) + " to " + std::string(name(t)) +
+                     " in place (numpy's same_kind rule)");
+  }
+  if (result.shape() != shape()) {
+    throw ShapeError("[" + std::string(name(op)) +
+                     "] non-broadcastable output operand with shape " + to_string(shape()) +
+                     " doesn't match the broadcast shape " + to_string(result.shape()));
+  }
+  assign(default_graph().astype(result.node(), t));
+}
+
+Array& Array::operator+=(const Array& o) {
+  inplace(Op::kAdd, o);
+  return *this;
+}
+Array& Array::operator-=(const Array& o) {
+  inplace(Op::kSubtract, o);
+  return *this;
+}
+Array& Array::operator*=(const Array& o) {
+  inplace(Op::kMultiply, o);
+  return *this;
+}
+Array& Array::operator/=(const Array& o) {
+  inplace(Op::kDivide, o);
+  return *this;
+}
+
+Array apply(Op op, const std::vector<Arg>& args) {
+  const std::shared_ptr<Context>& ctx = context_of(args, op);
+  std::vector<Operand> operands;
+  for (const Arg& a : args) {
+    if (a.array()) {
+      operands.emplace_back(a.array()->node());
+    } else {
+      operands.emplace_back(a.weak());
+    }
+  }
+  NodePtr node = apply(default_graph(), op, operands);
+  require_dtype(*ctx, node->dtype(), std::string(name(op)));
+  return Array(std::move(node), ctx);
+}
+
+Array full(const Shape& shape, Scalar value, std::shared_ptr<Context> context) {
+  require_dtype(*context, value.dtype(), "full");
+  return Array(default_graph().full(value, shape), std::move(context));
+}
+
+Array zeros(const Shape& shape, DType dtype, std::shared_ptr<Context> context) {
+  return full(shape, Scalar::of_int(0, dtype), std::move(context));
+}
+
+Array ones(const Shape& shape, DType dtype, std::shared_ptr<Context> context) {
+  return full(shape, Scalar::of_int(1, dtype), std::move(context));
+}
+
+Array arange(double start, double stop, double step, DType dtype,
+             std::shared_ptr<Context> context) {
+  if (step == 0) throw ShapeError("[arange] step must not be zero");
+  const double span = std::ceil((stop - start) / step);
+  const int64_t n = span > 0 ? static_cast<int64_t>(span) : 0;
+  require_dtype(*context, dtype, "arange");
+  std::vector<Scalar> params = {Scalar::of_double(start, dtype), Scalar::of_double(step, dtype)};
+  return Array(default_graph().source(Op::kArange, dtype, {n}, params), std::move(context));
+}
+
+Array linspace(double start, double stop, int64_t num, bool endpoint, DType dtype,
+               std::shared_ptr<Context> context) {
+  if (num < 0) {
+    throw ShapeError("[linspace] number of samples, " + std::to_string(num) +
+                     ", must be non-negative");
+  }
+  require_dtype(*context, dtype, "linspace");
+  const DType c = linspace_compute_dtype(dtype);
+  const int64_t div = endpoint ? num - 1 : num;
+  const double step = div > 0 ? (stop - start) / static_cast<double>(div) : 0.0;
+  std::vector<Scalar> params = {Scalar::of_double(start, c), Scalar::of_double(step, c),
+                                Scalar::of_double(stop, c),
+                                Scalar::of_int(endpoint && num > 0 ? num - 1 : -1, DType::kInt64)};
+  return Array(default_graph().source(Op::kLinspace, dtype, {num}, params), std::move(context));
+}
+
+Array eye(int64_t n, std::optional<int64_t> m, int64_t k, DType dtype,
+          std::shared_ptr<Context> context) {
+  const int64_t cols = m.value_or(n);
+  if (n < 0 || cols < 0) {
+    throw ShapeError("[eye] negative dimensions (" + std::to_string(n) + ", " +
+                     std::to_string(cols) + ")");
+  }
+  require_dtype(*context, dtype, "eye");
+  std::vector<Scalar> params = {Scalar::of_int(k, DType::kInt64),
+                                Scalar::of_int(cols, DType::kInt64)};
+  return Array(default_graph().source(Op::kEye, dtype, {n, cols}, params), std::move(context));
+}
+
+}  // namespace vka

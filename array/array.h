@@ -1,0 +1,130 @@
+// vka::Array: the lazy array. Operators and functions build graph nodes; nothing runs on the
+// device until a value is needed (read, to_host, eval); then the whole expression becomes as
+// few generated kernels as possible (array/realize.h).
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "array/graph.h"
+#include "array/node_ops.h"
+#include "device/context.h"
+
+namespace vka {
+
+class Array {
+ public:
+  // A 0-d float32 zero on the default context (so that `Array a;` is a valid array).
+  Array();
+  // Wraps a node; every array operand of one expression must share `context`.
+  Array(NodePtr node, std::shared_ptr<Context> context);
+
+  // Uploads host data (C order) to every replica.
+  static Array from_host(const void* data, const Shape& shape, DType dtype,
+                         std::shared_ptr<Context> context = Context::default_context());
+
+  const Shape& shape() const { return state_->node->shape(); }
+  DType dtype() const { return state_->node->dtype(); }
+  int ndim() const { return static_cast<int>(shape().size()); }
+  int64_t size() const { return vka::size(shape()); }
+  std::size_t itemsize() const { return vka::itemsize(dtype()); }
+  uint64_t nbytes() const { return static_cast<uint64_t>(size()) * itemsize(); }
+  const std::shared_ptr<Context>& context() const { return state_->context; }
+  const NodePtr& node() const { return state_->node; }
+  // True until the value has been computed (or when it was uploaded, false from the start).
+  bool is_lazy() const { return !state_->node->is_leaf(); }
+
+  // Computes the value (on every replica, or the one named) and keeps it; returns *this.
+  Array& eval(std::optional<int> replica = std::nullopt);
+  // Downloads replica `replica` in C order; `nbytes` must equal this->nbytes().
+  void read(void* out, uint64_t nbytes, int replica = 0) const;
+  template <typename T>
+  std::vector<T> to_vector(int replica = 0) const {
+    check_host_type(dtype_of_v<T>);
+    std::vector<T> out(static_cast<size_t>(size()));
+    read(out.data(), out.size() * sizeof(T), replica);
+    return out;
+  }
+  // Downloads into an xtensor array (defined in array/xtensor.h, which callers include).
+  template <typename T>
+  auto to_xtensor(int replica = 0) const;
+  // Replaces the contents with host data of this shape and dtype: every replica, or one.
+  void write(const void* data, uint64_t nbytes, std::optional<int> replica = std::nullopt);
+
+  Array astype(DType dtype) const;
+
+  // In place (numpy's `a += b`): the array, and every copy of this Array object, takes the
+  // new value; the result must cast back to this dtype under numpy's same_kind rule.
+  Array& operator+=(const Array& o);
+  Array& operator-=(const Array& o);
+  Array& operator*=(const Array& o);
+  Array& operator/=(const Array& o);
+
+  // Rebinds this array (and its copies) to `node`; used by in-place ops and `out=`.
+  void assign(NodePtr node);
+
+ private:
+  void check_host_type(DType requested) const;
+  void inplace(Op op, const Array& o);
+
+  struct State {
+    NodePtr node;
+    std::shared_ptr<Context> context;
+  };
+  // Copies of an Array share one State, like Python names bound to one numpy array.
+  std::shared_ptr<State> state_;
+};
+
+// Evaluates several arrays together: one schedule, so they share kernels where possible.
+void eval(const std::vector<Array*>& arrays);
+template <typename... A>
+void eval(A&... arrays) {
+  eval(std::vector<Array*>{&arrays...});
+}
+
+// An operand: an Array, or a Python-like scalar, which is weak (NEP 50): `a * 2.0` keeps a's
+// float32, `a + 1` keeps a's int8.
+class Arg {
+ public:
+  Arg(const Array& a) : array_(&a) {}                 // NOLINT: implicit, like numpy's operands
+  Arg(double v) : weak_(WeakScalar::of_float(v)) {}   // NOLINT
+  Arg(float v) : weak_(WeakScalar::of_float(v)) {}    // NOLINT
+  Arg(int v) : weak_(WeakScalar::of_int(v)) {}        // NOLINT
+  Arg(int64_t v) : weak_(WeakScalar::of_int(v)) {}    // NOLINT
+  Arg(uint64_t v) : weak_(WeakScalar::of_uint(v)) {}  // NOLINT
+  Arg(bool v) : weak_(WeakScalar::of_bool(v)) {}      // NOLINT
+  Arg(std::complex<double> v) : weak_(WeakScalar::of_complex(v)) {}  // NOLINT
+  const Array* array() const { return array_; }
+  const WeakScalar& weak() const { return weak_; }
+
+ private:
+  const Array* array_ = nullptr;
+  WeakScalar weak_;
+};
+
+// op(operands...) with numpy 2 semantics (array/node_ops.h); at least one operand is an Array.
+Array apply(Op op, const std::vector<Arg>& operands);
+
+// Creation, computed on the device (never uploaded).
+Array full(const Shape& shape, Scalar value,
+           std::shared_ptr<Context> context = Context::default_context());
+Array zeros(const Shape& shape, DType dtype = DType::kFloat64,
+            std::shared_ptr<Context> context = Context::default_context());
+Array ones(const Shape& shape, DType dtype = DType::kFloat64,
+           std::shared_ptr<Context> context = Context::default_context());
+Array arange(double start, double stop, double step = 1, DType dtype = DType::kFloat64,
+             std::shared_ptr<Context> context = Context::default_context());
+Array linspace(double start, double stop, int64_t num = 50, bool endpoint = true,
+               DType dtype = DType::kFloat64,
+               std::shared_ptr<Context> context = Context::default_context());
+Array eye(int64_t n, std::optional<int64_t> m = std::nullopt, int64_t k = 0,
+          DType dtype = DType::kFloat64,
+          std::shared_ptr<Context> context = Context::default_context());
+
+}  // namespace vka
+
+#include "array/functions.h"  // the operators and numpy-named functions

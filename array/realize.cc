@@ -1,0 +1,198 @@
+// The evaluation pipeline, one stage a line in realize(); the helpers below keep it that way.
+#include "array/realize.h"
+
+#include <atomic>
+#include <cstdio>
+#include <mutex>
+#include <unordered_map>
+
+#include "array/debug.h"
+#include "device/errors.h"
+#include "device/pipeline.h"
+#include "device/stream.h"
+#include "kernels/compile.h"
+#include "kernels/elementwise.h"
+
+namespace vka {
+namespace {
+
+constexpr uint32_t kWorkgroupSize = 256;
+
+std::atomic<uint64_t> kernels_dispatched{0}, realizations{0};
+
+// Nodes computed earlier, by node id, for as long as their buffers live: an array evaluated
+// once is never recomputed because another lazy expression still refers to its old node.
+class RealizedTable {
+ public:
+  std::shared_ptr<BufferRef> find(const Node& n) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = table_.find(n.id());
+    return it == table_.end() ? nullptr : it->second.lock();
+  }
+  void add(const Node& n, const std::shared_ptr<BufferRef>& buf) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (++inserts_ % 4096 == 0) {  // purge entries whose buffers are gone
+      for (auto it = table_.begin(); it != table_.end();) {
+        it = it->second.expired() ? table_.erase(it) : std::next(it);
+      }
+    }
+    table_[n.id()] = buf;
+  }
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<uint64_t, std::weak_ptr<BufferRef>> table_;
+  uint64_t inserts_ = 0;
+};
+
+// Pipelines by spec, per device (a Device attachment, so they die with their device).
+// Interim: replaced by kernels/cache.h's KernelCache.
+struct DevicePipelines {
+  struct Hash {
+    std::size_t operator()(const KernelSpec& s) const { return s.hash(); }
+  };
+  std::mutex mu;
+  std::unordered_map<KernelSpec, std::shared_ptr<const Pipeline>, Hash> map;
+};
+
+std::shared_ptr<const Pipeline> pipeline_for(Device& device, const KernelSpec& spec) {
+  DevicePipelines& cache = device.attachment<DevicePipelines>();
+  std::lock_guard<std::mutex> lock(cache.mu);
+  auto& p = cache.map[spec];
+  if (!p) {
+    const std::string glsl = emit_elementwise(spec, EmitOptions{kWorkgroupSize});
+    p = std::make_shared<Pipeline>(device, compile_glsl(glsl, spec.name()), spec.num_bindings(),
+                                   push_layout(spec).size, spec.name());
+  }
+  return p;
+}
+
+RealizedTable& realized() {
+  static RealizedTable t;
+  return t;
+}
+
+NodePtr leaf_for(const Node& n, const std::shared_ptr<BufferRef>& buf) {
+  return default_graph().buffer(buf, n.dtype(), View::contiguous(n.shape()));
+}
+
+// Replaces every already-realized node under `roots` by a leaf over its buffer, rebuilding
+// the nodes above it (hash-consing makes unchanged parts the same nodes again).
+std::vector<NodePtr> substitute_realized(const std::vector<NodePtr>& roots) {
+  std::unordered_map<const Node*, NodePtr> done;
+  for (const NodePtr& n : topological_order(roots)) {
+    NodePtr out = n;
+    if (!n->is_leaf() && !n->is_constant()) {
+      if (auto buf = realized().find(*n)) {
+        out = leaf_for(*n, buf);
+      } else {
+        std::vector<NodePtr> inputs;
+        bool changed = false;
+        for (const NodePtr& in : n->inputs()) {
+          inputs.push_back(done.at(in.get()));
+          changed = changed || inputs.back() != in;
+        }
+        if (changed) {
+          out = n->op() == Op::kAstype ? default_graph().astype(inputs[0], n->dtype())
+                                       : default_graph().elementwise(n->op(), n->dtype(), inputs);
+        }
+      }
+    }
+    done[n.get()] = out;
+  }
+  std::vector<NodePtr> result;
+  for (const NodePtr& r : roots) result.push_back(done.at(r.get()));
+  return result;
+}
+
+// Binding for one operand: the whole buffer; views' offsets travel in push constants.
+Binding bind(const ReplicatedBuffer& buf, int replica, const Caps& caps, const KernelSpec& spec) {
+  if (buf.nbytes() > caps.max_storage_buffer_range) {
+    throw DeviceError("[" + spec.name() + "] an operand of " + std::to_string(buf.nbytes()) +
+                      " bytes exceeds maxStorageBufferRange (" +
+                      std::to_string(caps.max_storage_buffer_range) + ") of '" + caps.device_name +
+                      "'; fused kernels over such arrays are not supported yet");
+  }
+  return {buf.vk_buffer(replica), 0, VK_WHOLE_SIZE};
+}
+
+void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
+            std::unordered_map<const Node*, std::shared_ptr<BufferRef>>& buffers,
+            std::optional<int> only) {
+  const KernelSpec& spec = k.spec;
+  const PushLayout layout = push_layout(spec);
+  const std::vector<uint8_t> push = pack_push_constants(spec, layout, k.params);
+  std::vector<const ReplicatedBuffer*> args;
+  for (const NodePtr& in : k.inputs) {
+    args.push_back(device_buffer(in->is_leaf() ? *in->buffer() : *buffers.at(in.get())).get());
+  }
+  for (const NodePtr& out : k.outputs) {
+    auto buf = allocate_for(ctx, out->dtype(), out->shape());
+    buffers[out.get()] = buf;
+    args.push_back(device_buffer(*buf).get());
+  }
+  const int64_t n = k.params.count();
+  if (n == 0) return;
+  std::vector<bool> writes(args.size(), false);
+  for (size_t j = k.inputs.size(); j < args.size(); ++j) writes[j] = true;
+  for (int r = 0; r < ctx->num_replicas(); ++r) {
+    if (only && *only != r) continue;
+    Replica& rep = ctx->replica(r);
+    const Caps& caps = rep.device->caps();
+    auto pipeline = pipeline_for(*rep.device, spec);
+    std::vector<Binding> bindings;
+    for (const ReplicatedBuffer* b : args) bindings.push_back(bind(*b, r, caps, spec));
+    const uint64_t groups = std::min<uint64_t>((n + kWorkgroupSize - 1) / kWorkgroupSize,
+                                               caps.max_compute_work_group_count[0]);
+    rep.stream->dispatch(*pipeline, bindings, writes, push.data(), static_cast<uint32_t>(groups));
+  }
+  ++kernels_dispatched;
+}
+
+}  // namespace
+
+std::shared_ptr<ReplicatedBuffer> device_buffer(const BufferRef& ref) {
+  return std::static_pointer_cast<ReplicatedBuffer>(ref.payload());
+}
+
+std::shared_ptr<BufferRef> allocate_for(const std::shared_ptr<Context>& context, DType dtype,
+                                        const Shape& shape) {
+  auto buf = std::make_shared<ReplicatedBuffer>(context, size(shape) * itemsize(dtype));
+  return std::make_shared<BufferRef>(std::move(buf));
+}
+
+Limits limits_of(const Caps& caps) {
+  Limits l;
+  l.max_storage_buffers =
+      static_cast<int>(std::min<uint32_t>(caps.max_per_stage_storage_buffers, 32));
+  l.max_push_constant_bytes = static_cast<int>(caps.max_push_constants_size);
+  return l;
+}
+
+std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
+                             const std::vector<NodePtr>& targets, std::optional<int> replica) {
+  if (replica) context->replica(*replica);  // IndexError before any work
+  ++realizations;
+  std::vector<NodePtr> roots = substitute_realized(targets);
+  Schedule plan = schedule(roots, limits_of(context->device(0).caps()));
+  debug_schedule(plan);
+  std::unordered_map<const Node*, std::shared_ptr<BufferRef>> buffers;
+  for (const ScheduledKernel& k : plan.kernels) launch(context, k, buffers, replica);
+  std::vector<NodePtr> leaves;
+  for (size_t i = 0; i < roots.size(); ++i) {
+    const NodePtr& r = roots[i];
+    if (r->is_leaf()) {
+      leaves.push_back(r);
+      continue;
+    }
+    const std::shared_ptr<BufferRef>& buf = buffers.at(r.get());
+    realized().add(*targets[i], buf);
+    realized().add(*r, buf);
+    leaves.push_back(leaf_for(*r, buf));
+  }
+  return leaves;
+}
+
+RealizeStats realize_stats() { return {kernels_dispatched.load(), realizations.load()}; }
+
+}  // namespace vka
