@@ -81,15 +81,16 @@ std::string_view short_name(DType t) {
 }
 
 bool KernelSpec::operator==(const KernelSpec& o) const {
-  return kind == o.kind && rank == o.rank && index64 == o.index64 && inputs == o.inputs &&
-         outputs == o.outputs && sources == o.sources && tape == o.tape && results == o.results &&
-         slots == o.slots;
+  return kind == o.kind && rank == o.rank && index64 == o.index64 &&
+         vector_width == o.vector_width && inputs == o.inputs && outputs == o.outputs &&
+         sources == o.sources && tape == o.tape && results == o.results && slots == o.slots;
 }
 
 std::size_t KernelSpec::hash() const {
   std::size_t h = static_cast<std::size_t>(kind);
   mix(h, rank);
   mix(h, index64);
+  mix(h, vector_width);
   for (const Accessor& a : inputs) mix(h, static_cast<int>(a.dtype) * 8 + int(a.layout));
   mix(h, 0xfeed);
   for (const Accessor& a : outputs) mix(h, static_cast<int>(a.dtype) * 8 + int(a.layout));
@@ -112,6 +113,7 @@ std::string KernelSpec::name() const {
   s += "_" + std::to_string(inputs.size()) + "in_" + std::to_string(outputs.size()) + "out";
   s += any_strided(*this) ? "_strided" : "_contig";
   if (index64) s += "_i64";
+  if (vector_width > 1) s += "_v" + std::to_string(vector_width);
   return s;
 }
 
@@ -214,6 +216,32 @@ std::vector<uint8_t> pack_push_constants(const KernelSpec& spec, const PushLayou
     }
   }
   return bytes;
+}
+
+}  // namespace vka
+
+namespace vka {
+
+int choose_vector_width(const KernelSpec& spec, const LaunchParams& params) {
+  if (spec.rank > 1 || params.count() < 4) return 1;
+  auto fits = [](const Accessor& a, const View& v) {
+    if (is_complex(a.dtype)) return false;
+    if (a.layout == Layout::kScalar) return true;
+    return a.layout == Layout::kContiguous && v.offset % 4 == 0;
+  };
+  for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
+    if (!fits(spec.inputs[i], params.inputs[i])) return 1;
+  }
+  for (std::size_t i = 0; i < spec.outputs.size(); ++i) {
+    if (!fits(spec.outputs[i], params.outputs[i]) ||
+        spec.outputs[i].layout != Layout::kContiguous) {
+      return 1;
+    }
+  }
+  for (Layout l : spec.sources) {
+    if (l == Layout::kStrided) return 1;
+  }
+  return 4;
 }
 
 }  // namespace vka

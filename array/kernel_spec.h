@@ -47,8 +47,12 @@ struct TapeEntry {
 
 struct KernelSpec {
   KernelKind kind = KernelKind::kElementwise;
-  int rank = 0;                   // dimensions of the (collapsed) iteration space
-  bool index64 = false;           // 64-bit index math: some count or offset exceeds 2^31 - 1
+  int rank = 0;          // dimensions of the (collapsed) iteration space
+  bool index64 = false;  // 64-bit index math: some count or offset exceeds 2^31 - 1
+  // 4: each invocation loads and stores whole 4-element vectors (every operand contiguous or
+  // a broadcast scalar in a 1-d iteration space, contiguous offsets divisible by 4); the tape
+  // runs once per lane and a scalar loop does the n % 4 tail. 1: one element at a time.
+  int vector_width = 1;
   std::vector<Accessor> inputs;   // binding i = inputs[i]
   std::vector<Accessor> outputs;  // binding inputs.size() + j
   std::vector<Layout> sources;    // index layouts of arange/linspace/eye values
@@ -96,6 +100,10 @@ struct PushLayout {
 // Fields: n; dim0..dim{rank-1} (only when some accessor is strided); for every accessor in
 // the order inputs, outputs, sources: off{a} and, when strided, st{a}_{d}; then c{s} per slot.
 PushLayout push_layout(const KernelSpec& spec);
+
+// The widest vector_width a launch allows (see KernelSpec::vector_width): 4 or 1. Decided per
+// launch because offsets are launch values; it enters the spec, so both variants are cached.
+int choose_vector_width(const KernelSpec& spec, const LaunchParams& params);
 std::vector<uint8_t> pack_push_constants(const KernelSpec& spec, const PushLayout& layout,
                                          const LaunchParams& p);
 

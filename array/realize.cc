@@ -119,7 +119,8 @@ Binding bind(const ReplicatedBuffer& buf, int replica, const Caps& caps, const K
 void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
             std::unordered_map<const Node*, std::shared_ptr<BufferRef>>& buffers,
             std::optional<int> only) {
-  const KernelSpec& spec = k.spec;
+  KernelSpec spec = k.spec;
+  spec.vector_width = choose_vector_width(spec, k.params);
   const PushLayout layout = push_layout(spec);
   const std::vector<uint8_t> push = pack_push_constants(spec, layout, k.params);
   std::vector<const ReplicatedBuffer*> args;

@@ -71,26 +71,19 @@ class Emitter {
   std::string run() {
     VKA_ASSERT(s_.kind == KernelKind::kElementwise);
     VKA_ASSERT(s_.results.size() == s_.outputs.size());
+    VKA_ASSERT(s_.vector_width == 1 || s_.vector_width == 4);
     GlslWriter body;
     body.open("void main()");
-    open_grid_loop(s_, opt_.workgroup_size, body);
-    emit_nd_index(s_, body);
-    for (std::size_t i = 0; i < s_.tape.size(); ++i) emit_entry(static_cast<int>(i), body);
-    int n_in = static_cast<int>(s_.inputs.size());
-    for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
-      const Accessor& out = s_.outputs[j];
-      int r = s_.results[j];
-      DType from = s_.tape[r].dtype;
-      std::string val = v(r);
-      if (from != out.dtype) {
-        val = from_compute(out.dtype, emit_cast(from, out.dtype, to_compute(from, val), &h_));
-      }
-      if (is_bool(out.dtype)) val = "uint8_t(" + val + " ? 1 : 0)";
-      std::string idx = element_index(s_, n_in + static_cast<int>(j), out.layout);
-      body.line("out" + std::to_string(j) + ".v[" + idx + "] = " + val + ";");
+    if (s_.vector_width == 1) {
+      open_grid_loop(s_, opt_.workgroup_size, body);
+      emit_nd_index(s_, body);
+      emit_element(body);
+      body.close();
+    } else {
+      emit_vector_loops(body);
     }
     body.close();
-    body.close();
+    int n_in = static_cast<int>(s_.inputs.size());
 
     GlslWriter w;
     w.line("#version 450");
@@ -111,14 +104,13 @@ class Emitter {
     w.line("layout(local_size_x = " + std::to_string(opt_.workgroup_size) + ") in;");
     for (std::size_t i = 0; i < s_.inputs.size(); ++i) {
       w.line("layout(std430, set = 0, binding = " + std::to_string(i) + ") readonly buffer In" +
-             std::to_string(i) + " { " + std::string(storage_type(s_.inputs[i].dtype)) +
-             " v[]; } in" + std::to_string(i) + ";");
+             std::to_string(i) + " { " + declared_type(s_.inputs[i].dtype) + " v[]; } in" +
+             std::to_string(i) + ";");
     }
     for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
       w.line("layout(std430, set = 0, binding = " + std::to_string(n_in + j) +
              ") writeonly buffer Out" + std::to_string(j) + " { " +
-             std::string(storage_type(s_.outputs[j].dtype)) + " v[]; } out" + std::to_string(j) +
-             ";");
+             declared_type(s_.outputs[j].dtype) + " v[]; } out" + std::to_string(j) + ";");
     }
     emit_push_block(s_, w);
     w.raw(h_.str());
@@ -127,6 +119,94 @@ class Emitter {
   }
 
  private:
+  enum class Mode { kScalar, kLane, kTail };
+
+  // The element type in a storage buffer, or its 4-vector in the vectorized variant.
+  std::string declared_type(DType t) const {
+    std::string e(storage_type(t));
+    if (s_.vector_width == 1) return e;
+    if (e == "float") return "vec4";
+    if (e == "double") return "dvec4";
+    if (e == "int") return "ivec4";
+    if (e == "uint") return "uvec4";
+    if (e == "float16_t") return "f16vec4";
+    // int8_t → i8vec4, uint8_t → u8vec4, int16_t → i16vec4, ... int64_t → i64vec4.
+    const bool is_unsigned = e[0] == 'u';
+    std::string bits = e.substr(is_unsigned ? 4 : 3, e.size() - (is_unsigned ? 6 : 5));
+    return std::string(is_unsigned ? "u" : "i") + bits + "vec4";
+  }
+
+  // Buffer element `index` of binding `prefix` (in0, out1, ...), as an lvalue.
+  std::string element(const std::string& prefix, const std::string& index) const {
+    if (s_.vector_width == 1) return prefix + ".v[" + index + "]";
+    return prefix + ".v[" + index + " / 4][" + index + " % 4]";
+  }
+
+  // One element: every tape entry, then every output. In kLane mode loads come from the
+  // vectors loaded before the lanes and results go to the o<j>[] arrays.
+  void emit_element(GlslWriter& body) {
+    for (std::size_t i = 0; i < s_.tape.size(); ++i) emit_entry(static_cast<int>(i), body);
+    int n_in = static_cast<int>(s_.inputs.size());
+    for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
+      const Accessor& out = s_.outputs[j];
+      int r = s_.results[j];
+      DType from = s_.tape[r].dtype;
+      std::string val = v(r);
+      if (from != out.dtype) {
+        val = from_compute(out.dtype, emit_cast(from, out.dtype, to_compute(from, val), &h_));
+      }
+      if (is_bool(out.dtype)) val = "uint8_t(" + val + " ? 1 : 0)";
+      if (mode_ == Mode::kLane) {
+        body.line("o" + std::to_string(j) + "[" + std::to_string(lane_) + "] = " + val + ";");
+      } else {
+        std::string idx = element_index(s_, n_in + static_cast<int>(j), out.layout);
+        body.line(element("out" + std::to_string(j), idx) + " = " + val + ";");
+      }
+    }
+  }
+
+  // vector_width 4: a grid-stride loop over 4-element groups (whole-vector loads and stores,
+  // the tape once per lane), then a grid-stride loop over the n % 4 tail.
+  void emit_vector_loops(GlslWriter& body) {
+    const std::string it = index_type(s_);
+    const int n_in = static_cast<int>(s_.inputs.size());
+    body.line(it + " grid = " + it + "(gl_NumWorkGroups.x) * " + it + "(" +
+              std::to_string(opt_.workgroup_size) + ");");
+    body.line(it + " groups = pc.n / 4;");
+    body.open("for (" + it + " q = " + it + "(gl_GlobalInvocationID.x); q < groups; q += grid)");
+    for (int a = 0; a < n_in; ++a) {
+      if (s_.inputs[a].layout != Layout::kContiguous) continue;
+      std::string at = "(pc.off" + std::to_string(a) + " / 4 + q)";
+      if (s_.index64) at = "uint" + at;
+      body.line(declared_type(s_.inputs[a].dtype) + " l" + std::to_string(a) + " = in" +
+                std::to_string(a) + ".v[" + at + "];");
+    }
+    for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
+      body.line(std::string(storage_type(s_.outputs[j].dtype)) + " o" + std::to_string(j) + "[4];");
+    }
+    mode_ = Mode::kLane;
+    for (lane_ = 0; lane_ < 4; ++lane_) {
+      body.open("");
+      body.line(it + " i = q * 4 + " + std::to_string(lane_) + ";");
+      emit_element(body);
+      body.close();
+    }
+    for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
+      std::string o = "o" + std::to_string(j);
+      std::string at = "(pc.off" + std::to_string(n_in + j) + " / 4 + q)";
+      if (s_.index64) at = "uint" + at;
+      body.line("out" + std::to_string(j) + ".v[" + at +
+                "] = " + declared_type(s_.outputs[j].dtype) + "(" + o + "[0], " + o + "[1], " + o +
+                "[2], " + o + "[3]);");
+    }
+    body.close();
+    mode_ = Mode::kTail;
+    body.open("for (" + it + " i = groups * 4 + " + it +
+              "(gl_GlobalInvocationID.x); i < pc.n; i += grid)");
+    emit_element(body);
+    body.close();
+  }
+
   void emit_entry(int i, GlslWriter& w) {
     const TapeEntry& e = s_.tape[i];
     std::string vt(value_type(e.dtype));
@@ -134,8 +214,12 @@ class Emitter {
     std::string expr;  // in value type
     switch (kind(e.op)) {
       case OpKind::kLeaf: {
-        std::string load = "in" + std::to_string(e.accessor) + ".v[" +
-                           element_index(s_, e.accessor, s_.inputs[e.accessor].layout) + "]";
+        const Accessor& in = s_.inputs[e.accessor];
+        std::string load =
+            mode_ == Mode::kLane && in.layout == Layout::kContiguous
+                ? "l" + std::to_string(e.accessor) + "[" + std::to_string(lane_) + "]"
+                : element("in" + std::to_string(e.accessor),
+                          element_index(s_, e.accessor, in.layout));
         expr = is_bool(e.dtype) ? "(" + load + " != uint8_t(0))" : load;
         break;
       }
@@ -193,6 +277,8 @@ class Emitter {
 
   const KernelSpec& s_;
   EmitOptions opt_;
+  Mode mode_ = Mode::kScalar;
+  int lane_ = 0;
   HelperSet h_;
   Features f_;
 };

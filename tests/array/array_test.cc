@@ -87,6 +87,17 @@ TEST(ArrayTest, ARealizedValueIsNotComputedAgain) {
   for (size_t i = 0; i < 100; ++i) ASSERT_EQ(zv[i], yv[i] + 1);
 }
 
+// Sizes around the vector width: the whole-vector loop, the scalar tail, and both together.
+TEST(ArrayTest, VectorLoopAndTailCoverEveryElement) {
+  for (int n : {1, 3, 4, 5, 7, 8, 1001, 4099}) {
+    std::vector<int32_t> h(n);
+    std::iota(h.begin(), h.end(), -n / 2);
+    Array a = Array::from_host(h.data(), {n}, DType::kInt32);
+    auto out = (a * 3 - 1).to_vector<int32_t>();
+    for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], h[i] * 3 - 1) << "n=" << n << " i=" << i;
+  }
+}
+
 TEST(ArrayTest, WeakScalarsKeepTheArrayDtype) {
   std::vector<int8_t> h = {1, -2, 100, 127};
   Array a = Array::from_host(h.data(), {4}, DType::kInt8);
