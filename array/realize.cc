@@ -10,7 +10,7 @@
 #include "device/errors.h"
 #include "device/pipeline.h"
 #include "device/stream.h"
-#include "kernels/compile.h"
+#include "kernels/cache.h"
 #include "kernels/elementwise.h"
 
 namespace vka {
@@ -44,28 +44,6 @@ class RealizedTable {
   std::unordered_map<uint64_t, std::weak_ptr<BufferRef>> table_;
   uint64_t inserts_ = 0;
 };
-
-// Pipelines by spec, per device (a Device attachment, so they die with their device).
-// Interim: replaced by kernels/cache.h's KernelCache.
-struct DevicePipelines {
-  struct Hash {
-    std::size_t operator()(const KernelSpec& s) const { return s.hash(); }
-  };
-  std::mutex mu;
-  std::unordered_map<KernelSpec, std::shared_ptr<const Pipeline>, Hash> map;
-};
-
-std::shared_ptr<const Pipeline> pipeline_for(Device& device, const KernelSpec& spec) {
-  DevicePipelines& cache = device.attachment<DevicePipelines>();
-  std::lock_guard<std::mutex> lock(cache.mu);
-  auto& p = cache.map[spec];
-  if (!p) {
-    const std::string glsl = emit_elementwise(spec, EmitOptions{kWorkgroupSize});
-    p = std::make_shared<Pipeline>(device, compile_glsl(glsl, spec.name()), spec.num_bindings(),
-                                   push_layout(spec).size, spec.name());
-  }
-  return p;
-}
 
 RealizedTable& realized() {
   static RealizedTable t;
@@ -140,7 +118,7 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
     if (only && *only != r) continue;
     Replica& rep = ctx->replica(r);
     const Caps& caps = rep.device->caps();
-    auto pipeline = pipeline_for(*rep.device, spec);
+    auto pipeline = KernelCache::instance().get(*rep.device, spec);
     std::vector<Binding> bindings;
     for (const ReplicatedBuffer* b : args) bindings.push_back(bind(*b, r, caps, spec));
     const uint64_t groups = std::min<uint64_t>((n + kWorkgroupSize - 1) / kWorkgroupSize,

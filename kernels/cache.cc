@@ -1,0 +1,404 @@
+// The kernel cache: in-memory map per device, SPIR-V files and VkPipelineCache blobs on disk.
+#include "kernels/cache.h"
+
+#include <unistd.h>
+#include <algorithm>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <future>
+#include <vector>
+
+#include "array/ops.h"
+#include "device/context.h"
+#include "device/errors.h"
+#include "device/handle.h"
+#include "device/vk_check.h"
+#include "kernels/cache_file.h"
+#include "kernels/compile.h"
+#include "kernels/elementwise.h"
+
+namespace vka {
+namespace {
+
+int debug_level() {
+  static const int level = [] {
+    const char* v = std::getenv("VKA_DEBUG");
+    return v ? std::atoi(v) : 0;
+  }();
+  return level;
+}
+
+std::string hex(uint64_t v, int digits) {
+  char buf[24];
+  std::snprintf(buf, sizeof(buf), "%0*llx", digits, static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// Everything about the device that can change generated code or its SPIR-V.
+std::string device_key(const Device& device) {
+  const Caps& c = device.caps();
+  auto bit = [](const char* name, bool v) { return std::string(" ") + name + (v ? "=1" : "=0"); };
+  return "vkarray kernel cache v" + std::to_string(kCacheFormatVersion) + "\nops " +
+         hex(ops_table_fingerprint(), 16) + "\ndevice " + c.device_name + "\nvendor 0x" +
+         hex(c.vendor_id, 4) + " device 0x" + hex(c.device_id, 4) + " api " +
+         std::to_string(VK_API_VERSION_MAJOR(c.api_version)) + "." +
+         std::to_string(VK_API_VERSION_MINOR(c.api_version)) + "." +
+         std::to_string(VK_API_VERSION_PATCH(c.api_version)) + " driver " + c.driver_name +
+         "\ncaps subgroup=" + std::to_string(c.subgroup_size) + bit("cpu", c.is_cpu) +
+         bit("f64", c.shader_float64) + bit("i64", c.shader_int64) + bit("i16", c.shader_int16) +
+         bit("i8", c.shader_int8) + bit("f16", c.shader_float16) +
+         bit("sb8", c.storage_buffer_8bit) + bit("sb16", c.storage_buffer_16bit) +
+         bit("bda", c.buffer_device_address) + bit("f32atomic", c.shader_float32_atomic_add) + "\n";
+}
+
+// to_string() leaves out the kind, the source layouts and the slot dtypes; the key needs all.
+std::string spec_key(const KernelSpec& spec) {
+  std::string s = "spec kind=" + std::to_string(static_cast<int>(spec.kind)) + " sources=";
+  for (Layout l : spec.sources) s += std::string(name(l)) + ",";
+  s += " slots=";
+  for (DType t : spec.slots) s += std::string(short_name(t)) + ",";
+  return s + "\n" + spec.to_string();
+}
+
+// Destroying a dead device's pipelines would call into a freed VkDevice: keep them forever.
+template <typename T>
+void leak(std::unique_ptr<T> state) {
+  static auto* graveyard = new std::vector<std::unique_ptr<T>>();
+  graveyard->push_back(std::move(state));
+}
+
+}  // namespace
+
+struct KernelCache::DeviceState {
+  VkDevice vk_device = VK_NULL_HANDLE;  // tells a reused Device* from the one seen before
+  std::string key_prefix;               // device_key()
+  PipelineCacheIdentity identity;
+  std::string pipeline_file;  // pipelines-<vendor>-<device>-<driver hash>.bin
+
+  std::mutex save_mutex;    // serializes saves of vk_cache
+  bool file_valid = false;  // the file holds what vk_cache held at saved_size
+  std::size_t saved_size = 0;
+  Handle<VkPipelineCache> vk_cache;
+
+  // An entry is in the map from the first get() on; `future` is ready once built. Declared
+  // last so pipelines are destroyed before the VkPipelineCache.
+  struct Entry {
+    uint64_t id;
+    std::shared_future<std::shared_ptr<const Pipeline>> future;
+  };
+  std::unordered_map<KernelSpec, Entry, SpecHash> pipelines;
+};
+
+KernelCache::KernelCache(std::string dir) : dir_(std::move(dir)) {
+  if (dir_.empty()) return;
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  if (ec) {
+    disable_disk("cannot create " + dir_ + ": " + ec.message());
+  } else if (::access(dir_.c_str(), W_OK | X_OK) != 0) {
+    disable_disk(dir_ + " is not writable: " + std::strerror(errno));
+  }
+}
+
+// Lives in each Device (an attachment) that a KernelCache holds pipelines for. It is destroyed
+// in ~Device while the VkDevice still exists, and tells each such cache to save and drop that
+// device's state: no pipeline outlives its device, and no later Device at the same address
+// finds stale state.
+struct KernelCache::DeviceToken {
+  Device* device = nullptr;
+  std::vector<KernelCache*> caches;
+  ~DeviceToken() {
+    for (KernelCache* c : caches) c->drop_device(device);
+  }
+};
+
+KernelCache::~KernelCache() {
+  for (auto& [device, state] : devices_) {
+    // The device outlives this cache: it must no longer call back into it.
+    auto& token = device->attachment<DeviceToken>();
+    token.caches.erase(std::remove(token.caches.begin(), token.caches.end(), this),
+                       token.caches.end());
+    try {
+      save_pipeline_cache(*state);
+    } catch (const std::exception& e) {
+      if (debug_level() >= 1) std::fprintf(stderr, "[cache] saving failed: %s\n", e.what());
+    }
+  }
+}
+
+KernelCache& KernelCache::instance() {
+  static KernelCache* cache = new KernelCache(default_dir());
+  return *cache;
+}
+
+std::string KernelCache::default_dir() {
+  if (const char* v = std::getenv("VKA_CACHE_DIR")) return v;
+  if (const char* v = std::getenv("XDG_CACHE_HOME"); v && *v) return std::string(v) + "/vkarray";
+  if (const char* v = std::getenv("HOME"); v && *v) return std::string(v) + "/.cache/vkarray";
+  return "";
+}
+
+std::string KernelCache::dir() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return dir_;
+}
+
+KernelCache::Stats KernelCache::stats() const {
+  return Stats{memory_hits_.load(), disk_hits_.load(),     compiles_.load(),
+               disk_writes_.load(), corrupt_files_.load(), pipeline_cache_loads_.load()};
+}
+
+std::shared_ptr<const Pipeline> KernelCache::get(Device& device, const KernelSpec& spec) {
+  return get(device, spec, [&spec] { return emit_elementwise(spec); });
+}
+
+std::shared_ptr<const Pipeline> KernelCache::get(Device& device, const KernelSpec& spec,
+                                                 const std::function<std::string()>& glsl) {
+  std::promise<std::shared_ptr<const Pipeline>> promise;
+  DeviceState* state = nullptr;
+  uint64_t id = 0;
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    state = &state_for(device);
+    auto it = state->pipelines.find(spec);
+    if (it != state->pipelines.end()) {
+      auto future = it->second.future;
+      lock.unlock();
+      std::shared_ptr<const Pipeline> p = future.get();  // waits for a build in flight
+      ++memory_hits_;
+      return p;
+    }
+    id = ++next_entry_id_;
+    state->pipelines.emplace(spec, DeviceState::Entry{id, promise.get_future().share()});
+  }
+  try {
+    std::shared_ptr<const Pipeline> p = build(*state, device, spec, glsl);
+    promise.set_value(p);
+    return p;
+  } catch (...) {
+    {
+      // Not cached: the next get() tries again. clear_memory() may have replaced the entry.
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto it = state->pipelines.find(spec);
+      if (it != state->pipelines.end() && it->second.id == id) state->pipelines.erase(it);
+    }
+    promise.set_exception(std::current_exception());  // for the get()s waiting on this build
+    throw;
+  }
+}
+
+KernelCache::DeviceState& KernelCache::state_for(Device& device) {
+  auto it = devices_.find(&device);
+  if (it != devices_.end()) {
+    if (it->second->vk_device == device.get()) return *it->second;
+    // The Device at this address was destroyed without forget_device().
+    leak(std::move(it->second));
+    devices_.erase(it);
+  }
+  auto state = std::make_unique<DeviceState>();
+  state->vk_device = device.get();
+  state->key_prefix = device_key(device);
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(device.physical(), &props);
+  state->identity.vendor_id = props.vendorID;
+  state->identity.device_id = props.deviceID;
+  std::memcpy(state->identity.uuid, props.pipelineCacheUUID, VK_UUID_SIZE);
+  const std::string driver =
+      device.caps().driver_name + " " + std::to_string(props.driverVersion) + " " +
+      std::string(reinterpret_cast<const char*>(props.pipelineCacheUUID), VK_UUID_SIZE);
+  state->pipeline_file = "pipelines-" + hex(props.vendorID, 4) + "-" + hex(props.deviceID, 4) +
+                         "-" + hex(fnv1a64(driver), 16) + ".bin";
+  load_pipeline_cache(*state);
+  DeviceToken& token = device.attachment<DeviceToken>();
+  token.device = &device;
+  if (std::find(token.caches.begin(), token.caches.end(), this) == token.caches.end()) {
+    token.caches.push_back(this);
+  }
+  return *devices_.emplace(&device, std::move(state)).first->second;
+}
+
+void KernelCache::load_pipeline_cache(DeviceState& state) {
+  std::vector<uint8_t> data;
+  if (!dir_.empty()) {
+    const std::string path = dir_ + "/" + state.pipeline_file;
+    if (std::optional<std::string> bytes = read_whole_file(path)) {
+      std::string why;
+      if (auto decoded = decode_pipeline_cache_file(*bytes, state.identity, &why)) {
+        data = std::move(*decoded);
+      } else {
+        ++corrupt_files_;
+        if (debug_level() >= 1) {
+          std::fprintf(stderr, "[cache] ignoring %s: %s\n", path.c_str(), why.c_str());
+        }
+      }
+    }
+  }
+  VkPipelineCacheCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  info.initialDataSize = data.size();
+  info.pInitialData = data.empty() ? nullptr : data.data();
+  VkPipelineCache cache = VK_NULL_HANDLE;
+  try {
+    VK_CHECK(vkCreatePipelineCache(state.vk_device, &info, nullptr, &cache));
+    if (!data.empty()) {
+      ++pipeline_cache_loads_;
+      state.file_valid = true;
+      state.saved_size = data.size();
+    }
+  } catch (const DeviceError&) {
+    if (data.empty()) throw;
+    // Our checks passed but the driver refused the data: start empty, rewrite the file later.
+    ++corrupt_files_;
+    info.initialDataSize = 0;
+    info.pInitialData = nullptr;
+    VK_CHECK(vkCreatePipelineCache(state.vk_device, &info, nullptr, &cache));
+  }
+  state.vk_cache = Handle<VkPipelineCache>(state.vk_device, cache);
+}
+
+void KernelCache::save_pipeline_cache(DeviceState& state) {
+  if (dir().empty()) return;
+  std::lock_guard<std::mutex> lock(state.save_mutex);
+  std::size_t size = 0;
+  VK_CHECK(vkGetPipelineCacheData(state.vk_device, state.vk_cache, &size, nullptr));
+  if (state.file_valid && size == state.saved_size) return;  // the cache only grows
+  std::vector<uint8_t> data;
+  VkResult r = VK_INCOMPLETE;
+  // Pipelines created by other threads meanwhile can grow it between the two calls.
+  for (int attempt = 0; attempt < 4 && r == VK_INCOMPLETE; ++attempt) {
+    data.resize(size + 4096 * attempt);
+    size = data.size();
+    VK_CHECK(r = vkGetPipelineCacheData(state.vk_device, state.vk_cache, &size, data.data()));
+  }
+  if (r != VK_SUCCESS) return;  // still growing: a later save catches up
+  data.resize(size);
+  write(state.pipeline_file, encode_pipeline_cache_file(data));
+  state.file_valid = true;
+  state.saved_size = size;
+}
+
+std::shared_ptr<const Pipeline> KernelCache::build(DeviceState& state, Device& device,
+                                                   const KernelSpec& spec,
+                                                   const std::function<std::string()>& glsl) {
+  const std::string source = glsl();
+  const std::string key =
+      state.key_prefix + spec_key(spec) + "glsl " + digest128(source).hex() + "\n";
+  const std::string file = digest128(key).hex() + ".spv";
+  if (!dir().empty()) {
+    if (auto p = from_disk(state, device, spec, key, file)) return p;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<uint32_t> spirv = compile_glsl(source, spec.name());
+  const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start;
+  ++compiles_;
+  if (debug_level() >= 2) {
+    std::fprintf(stderr, "[cache] compile %s: %.1f ms\n", spec.name().c_str(), ms.count());
+  }
+  if (debug_level() >= 3) std::fprintf(stderr, "%s", numbered_source(source).c_str());
+  if (!dir().empty()) write(file, encode_spirv_file(key, spirv));
+  auto p = std::make_shared<const Pipeline>(device, spirv, spec.num_bindings(),
+                                            push_layout(spec).size, spec.name(), state.vk_cache);
+  save_pipeline_cache(state);
+  return p;
+}
+
+std::shared_ptr<const Pipeline> KernelCache::from_disk(DeviceState& state, Device& device,
+                                                       const KernelSpec& spec,
+                                                       const std::string& key,
+                                                       const std::string& file) {
+  const std::string path = dir() + "/" + file;
+  std::optional<std::string> bytes = read_whole_file(path);
+  if (!bytes) return nullptr;
+  std::string why;
+  std::optional<std::vector<uint32_t>> spirv = decode_spirv_file(*bytes, key, &why);
+  std::shared_ptr<const Pipeline> p;
+  if (spirv) {
+    try {
+      p = std::make_shared<const Pipeline>(device, *spirv, spec.num_bindings(),
+                                           push_layout(spec).size, spec.name(), state.vk_cache);
+    } catch (const DeviceError& e) {
+      why = e.what();  // checks passed, the driver still refused it: compile afresh
+    }
+  }
+  if (!p) {
+    ++corrupt_files_;
+    if (debug_level() >= 1) {
+      std::fprintf(stderr, "[cache] ignoring %s: %s\n", path.c_str(), why.c_str());
+    }
+    return nullptr;
+  }
+  ++disk_hits_;
+  save_pipeline_cache(state);
+  return p;
+}
+
+void KernelCache::write(const std::string& name, const std::string& bytes) {
+  const std::string d = dir();
+  if (d.empty()) return;
+  std::string error = write_file_atomically(d, name, bytes);
+  if (error.empty()) {
+    ++disk_writes_;
+  } else {
+    disable_disk(error);
+  }
+}
+
+void KernelCache::disable_disk(const std::string& why) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (dir_.empty()) return;
+  if (debug_level() >= 1) {
+    std::fprintf(stderr, "[cache] disk cache off (kernels are compiled per process): %s\n",
+                 why.c_str());
+  }
+  dir_.clear();
+}
+
+void KernelCache::flush() {
+  std::vector<DeviceState*> states;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& [device, state] : devices_) states.push_back(state.get());
+  }
+  for (DeviceState* s : states) save_pipeline_cache(*s);
+}
+
+void KernelCache::forget_device(Device* device) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (devices_.count(device) == 0) return;
+  }
+  // This cache no longer holds the device's state, so the device must not call back.
+  auto& token = device->attachment<DeviceToken>();
+  token.caches.erase(std::remove(token.caches.begin(), token.caches.end(), this),
+                     token.caches.end());
+  drop_device(device);
+}
+
+void KernelCache::drop_device(Device* device) {
+  std::unique_ptr<DeviceState> state;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = devices_.find(device);
+    if (it == devices_.end()) return;
+    state = std::move(it->second);
+    devices_.erase(it);
+  }
+  if (state->vk_device != device->get()) return leak(std::move(state));
+  // Called on the way to destroying the device, which must go on even when saving fails.
+  try {
+    save_pipeline_cache(*state);
+  } catch (const std::exception& e) {
+    if (debug_level() >= 1) std::fprintf(stderr, "[cache] saving failed: %s\n", e.what());
+  }
+}
+
+void KernelCache::clear_memory() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& [device, state] : devices_) state->pipelines.clear();
+}
+
+}  // namespace vka
