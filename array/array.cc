@@ -214,7 +214,7 @@ Array linspace(double start, double stop, int64_t num, bool endpoint, DType dtyp
   const double step = div > 0 ? (stop - start) / static_cast<double>(div) : 0.0;
   std::vector<Scalar> params = {Scalar::of_double(start, c), Scalar::of_double(step, c),
                                 Scalar::of_double(stop, c),
-                                Scalar::of_int(endpoint && num > 0 ? num - 1 : -1, DType::kInt64)};
+                                Scalar::of_int(endpoint && num > 1 ? num - 1 : -1, DType::kInt64)};
   return Array(default_graph().source(Op::kLinspace, dtype, {num}, params), std::move(context));
 }
 

@@ -10,4 +10,8 @@ PYBIND11_MODULE(_vkarray, m) {
   vka::register_error_check(m);
   vka::register_context(m);
   vka::register_buffer(m);
+  vka::register_ndarray(m);
+  vka::register_ndarray_operators(m);
+  vka::register_ops(m);
+  vka::register_creation(m);
 }

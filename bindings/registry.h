@@ -5,7 +5,11 @@
 
 namespace vka {
 
-void register_context(pybind11::module_& m);  // context_py.cc
-void register_buffer(pybind11::module_& m);   // buffer_py.cc
+void register_context(pybind11::module_& m);            // context_py.cc
+void register_buffer(pybind11::module_& m);             // buffer_py.cc
+void register_ndarray(pybind11::module_& m);            // array_py.cc
+void register_ndarray_operators(pybind11::module_& m);  // operators_py.cc (after ndarray)
+void register_ops(pybind11::module_& m);                // ops_py.cc
+void register_creation(pybind11::module_& m);           // creation_py.cc
 
 }  // namespace vka

@@ -1,12 +1,17 @@
 """vkarray: lazy GPU arrays on Vulkan compute.
 
-``import vkarray as vk``. This first surface is the seed Buffer API: ``vk.Buffer``,
-``vk.asbuffer``, ``buf.write(data, index=None)``, ``buf.read(index=None)``, and the context
-functions. dtypes are numpy's own objects (``vk.float32 is numpy.float32``).
+``import vkarray as vk``. Lazy arrays: ``vk.ndarray`` with numpy's operators, the ufunc-named
+functions (``vk.add``, ``vk.sin``, ``vk.where``, ... generated from the op table), creation
+functions (``vk.asarray``, ``vk.zeros``, ``vk.arange``, ...), ``vk.eval`` and
+``vk.kernel_count``. Expressions run on the device, fused into as few kernels as possible,
+when a value is needed. The seed Buffer API stays: ``vk.Buffer``, ``vk.asbuffer``,
+``buf.write(data, index=None)``, ``buf.read(index=None)``, and the context functions. dtypes
+are numpy's own objects (``vk.float32 is numpy.float32``).
 """
 
 import numpy as _np
 
+from . import _vkarray
 from ._vkarray import (
     Buffer,
     Context,
@@ -16,6 +21,29 @@ from ._vkarray import (
     list_devices,
     set_context,
     synchronize,
+    ndarray,
+    asarray,
+    array,
+    empty,
+    zeros,
+    ones,
+    full,
+    empty_like,
+    zeros_like,
+    ones_like,
+    full_like,
+    arange,
+    linspace,
+    eye,
+    identity,
+    astype,
+    clip,
+    round,
+    around,
+    result_type,
+    can_cast,
+    eval,
+    kernel_count,
 )
 
 # The dtypes vkarray holds, as numpy's own scalar types, so that they compare and hash
@@ -39,6 +67,57 @@ dtype = _np.dtype
 
 __version__ = "0.1.0"
 
+pi = _np.pi
+e = _np.e
+inf = _np.inf
+nan = _np.nan
+
+# The elementwise functions of the op table, under vkarray's and numpy's names (abs and
+# absolute, bitwise_not and invert, conj and conjugate, ...).
+_UFUNCS = dict(_vkarray._ufuncs)
+globals().update(_UFUNCS)
+
+# numpy's other spellings and the array API standard's names for the same functions.
+_ALIASES = {
+    "true_divide": "divide", "mod": "remainder", "pow": "power", "acos": "arccos",
+    "acosh": "arccosh", "asin": "arcsin", "asinh": "arcsinh", "atan": "arctan",
+    "atan2": "arctan2", "atanh": "arctanh", "bitwise_invert": "bitwise_not",
+    "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift",
+}
+for _alias, _target in _ALIASES.items():
+    globals()[_alias] = _UFUNCS[_alias] = _UFUNCS[_target]
+del _alias, _target
+
+
+def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    """numpy ufunc calls on vkarray arrays stay on the device: ``np.sin(x)``, and the numpy
+    side of mixed operators (``numpy_array + x``), run vkarray's function of the same name.
+    Anything vkarray does not implement (ufunc methods such as reduce, where=, casting=,
+    several outputs) returns NotImplemented, so numpy raises its usual TypeError."""
+    fn = _UFUNCS.get(ufunc.__name__)
+    if method != "__call__" or fn is None:
+        return NotImplemented
+    out = kwargs.pop("out", None)
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            return NotImplemented
+        out = out[0]
+    dtype = kwargs.pop("dtype", None)
+    if kwargs or not (out is None or isinstance(out, ndarray)):
+        return NotImplemented
+    return fn(*inputs, out=out, dtype=dtype)
+
+
+def _array_namespace(self, api_version=None):
+    """The array API namespace of vkarray arrays: the vkarray module."""
+    import vkarray
+    return vkarray
+
+
+ndarray.__module__ = "vkarray"  # the public home of the class, as numpy.ndarray's is numpy
+ndarray.__array_ufunc__ = _array_ufunc
+ndarray.__array_namespace__ = _array_namespace
+
 
 def make_context(devices=None, queues_per_device=1, validate=None, host_access="auto"):
     """Create a Context with these options, make it the process default, and return it.
@@ -56,5 +135,8 @@ __all__ = [
     "Buffer", "Context", "Replica", "asbuffer", "context", "list_devices", "make_context",
     "set_context", "synchronize", "dtype", "bool_", "bool", "int8", "uint8", "int16", "uint16",
     "int32", "uint32", "int64", "uint64", "float16", "float32", "float64", "complex64",
-    "complex128",
-]
+    "complex128", "ndarray", "asarray", "array", "empty", "zeros", "ones", "full",
+    "empty_like", "zeros_like", "ones_like", "full_like", "arange", "linspace", "eye", "identity",
+    "astype", "clip", "round", "around", "result_type", "can_cast", "eval", "kernel_count",
+    "pi", "e", "inf", "nan",
+] + sorted(_UFUNCS)

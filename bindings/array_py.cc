@@ -1,0 +1,202 @@
+// Python binding of vka::Array as vkarray.ndarray: attributes, host transfers, conversion to
+// Python values, printing. Operators are in operators_py.cc.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "array/array.h"
+#include "array/realize.h"
+#include "bindings/convert.h"
+#include "bindings/operands_py.h"
+#include "bindings/registry.h"
+#include "device/errors.h"
+
+namespace vka {
+namespace {
+
+py::module_ numpy() { return py::module_::import("numpy"); }
+
+py::array download(const Array& a, int replica) {
+  py::array out(to_numpy_dtype(a.dtype()),
+                std::vector<py::ssize_t>(a.shape().begin(), a.shape().end()));
+  a.read(out.mutable_data(), a.nbytes(), replica);
+  return out;
+}
+
+// read(index): replica `index`, or with None every replica stacked on a new leading axis.
+py::array read(const Array& a, py::handle index) {
+  if (std::optional<int> r = to_replica_index(index, "read")) return download(a, *r);
+  const int n = a.context()->num_replicas();
+  std::vector<py::ssize_t> stacked = {n};
+  stacked.insert(stacked.end(), a.shape().begin(), a.shape().end());
+  py::array out(to_numpy_dtype(a.dtype()), stacked);
+  auto* bytes = static_cast<uint8_t*>(out.mutable_data());
+  for (int r = 0; r < n; ++r) a.read(bytes + r * a.nbytes(), a.nbytes(), r);
+  return out;
+}
+
+void write(Array& a, py::handle data, py::handle index) {
+  // Everything is converted and checked first: a write that raises changes no replica.
+  std::optional<int> replica = to_replica_index(index, "write");
+  if (replica) a.context()->replica(*replica);  // IndexError naming the range
+  HostData host = host_data_for_write(data, a.shape(), a.dtype(), "write");
+  a.write(host.ptr, host.nbytes, replica);
+}
+
+// A leaf over the same buffer as `a` (evaluated first) seen through `view`.
+Array view_of(Array& a, const View& view) {
+  a.eval();
+  const NodePtr& leaf = a.node();
+  return Array(default_graph().buffer(leaf->buffer(), a.dtype(), view), a.context());
+}
+
+Array transposed(Array& a) {
+  if (a.ndim() < 2) return Array(a.node(), a.context());  // numpy's .T is the array itself
+  a.eval();
+  return view_of(a, transpose(a.node()->view()));
+}
+
+// numpy's conversions of a size-1 array to a Python number (float(), int(), complex()).
+py::object to_python_number(const Array& a, const char* method) {
+  if (a.size() != 1) throw py::type_error("only size-1 arrays can be converted to Python scalars");
+  return download(a, 0).attr(method)();
+}
+
+bool to_bool(const Array& a) {
+  if (a.size() == 0) {
+    throw py::value_error(
+        "The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an "
+        "array is not empty.");
+  }
+  if (a.size() > 1) {
+    throw py::value_error(
+        "The truth value of an array with more than one element is ambiguous. Use a.any() or "
+        "a.all()");
+  }
+  return download(a, 0).attr("__bool__")().cast<bool>();
+}
+
+int64_t length(const Array& a) {
+  if (a.ndim() == 0) throw py::type_error("len() of unsized object");
+  return a.shape()[0];
+}
+
+// Iteration over the first axis: a 1-d array yields numpy scalars from one download; a
+// higher-rank array yields ndarray views of its rows (one evaluation, no copies).
+py::iterator iterate(Array& a) {
+  if (a.ndim() == 0) throw py::type_error("iteration over a 0-d array");
+  if (a.ndim() == 1) return py::iter(download(a, 0));
+  a.eval();
+  py::list rows;
+  for (int64_t i = 0; i < a.shape()[0]; ++i) {
+    rows.append(view_of(a, index_axis(a.node()->view(), 0, i)));
+  }
+  return py::iter(rows);
+}
+
+std::string device_of(const Array& a) {
+  const Context& c = *a.context();
+  std::string s = "vulkan:";
+  for (int i = 0; i < c.num_devices(); ++i) {
+    s += (i ? "," : "") + std::to_string(c.device(i).physical_index());
+  }
+  return s;
+}
+
+py::array to_numpy(const Array& a, py::handle dtype, py::handle copy) {
+  if (!copy.is_none() && !copy.cast<bool>()) {
+    throw py::value_error(
+        "[__array__] a vkarray.ndarray lives on the device: converting it to numpy always "
+        "copies, so copy=False cannot be honored");
+  }
+  py::array out = download(a, 0);
+  if (dtype.is_none()) return out;
+  return out.attr("astype")(dtype);
+}
+
+}  // namespace
+
+void register_ndarray(py::module_& m) {
+  py::class_<Array>(m, "ndarray", R"doc(
+A lazy N-dimensional array on a vkarray context (vkarray.asarray, vkarray.zeros, ... make
+them). Operators and functions build a graph; values are computed, fused into as few kernels
+as possible, when needed: reading (get, numpy.asarray, float, bool, print), x.eval(),
+vkarray.eval(a, b, ...). Python names bound to one ndarray see in-place updates (a += 1),
+as with numpy; views (.T, rows yielded by iteration) are snapshots taken when made.
+)doc")
+      .def_property_readonly("shape", [](const Array& a) { return to_tuple(a.shape()); })
+      .def_property_readonly("ndim", &Array::ndim)
+      .def_property_readonly("size", &Array::size)
+      .def_property_readonly("dtype", [](const Array& a) { return to_numpy_dtype(a.dtype()); })
+      .def_property_readonly("itemsize", &Array::itemsize)
+      .def_property_readonly("nbytes", &Array::nbytes)
+      .def_property_readonly("T", &transposed, "The axes reversed (a view of the evaluated array).")
+      .def_property_readonly("context", &Array::context)
+      .def_property_readonly("device", &device_of,
+                             "'vulkan:' and the physical device indices of the context.")
+      .def_property_readonly("is_lazy", &Array::is_lazy,
+                             "True while the value is an unevaluated expression.")
+      .def(
+          "get", [](const Array& a) { return download(a, 0); },
+          "Download replica 0 as a numpy array (evaluating first if needed).")
+      .def("read", &read, py::arg("index") = py::none(), R"doc(
+Download replica `index` as a numpy array; with index None every replica, stacked on a new
+leading axis: shape (num_replicas, *shape).
+)doc")
+      .def("write", &write, py::arg("data"), py::arg("index") = py::none(), R"doc(
+Replace the contents with host data, on every replica (index None) or on replica `index`
+only. data is bytes of exactly nbytes, or an array-like of this shape (or 1-d of this size)
+whose values convert without change (the same checks as vkarray.Buffer.write).
+)doc")
+      .def("__array__", &to_numpy, py::arg("dtype") = py::none(), py::arg("copy") = py::none(),
+           "numpy.asarray(x): download replica 0 (always a copy).")
+      .def(
+          "eval",
+          [](py::object self) {
+            self.cast<Array&>().eval();
+            return self;
+          },
+          "Compute the value now (on every replica) and keep it; returns self.")
+      .def(
+          "astype",
+          [](py::object self, py::handle dtype, bool copy) -> py::object {
+            const Array& a = self.cast<const Array&>();
+            DType t = to_dtype(dtype, "astype");
+            if (!copy && t == a.dtype()) return self;
+            return py::cast(a.astype(t));
+          },
+          py::arg("dtype"), py::arg("copy") = true,
+          "The array converted to `dtype` (numpy's casting results); copy=False returns self "
+          "when the dtype already matches.")
+      .def(
+          "copy", [](const Array& a) { return Array(a.node(), a.context()); },
+          "A new array with the same value (free: values are immutable until rebound).")
+      .def("__copy__", [](const Array& a) { return Array(a.node(), a.context()); })
+      .def("__deepcopy__", [](const Array& a, py::handle) { return Array(a.node(), a.context()); })
+      .def(
+          "item", [](const Array& a, py::args args) { return download(a, 0).attr("item")(*args); },
+          "numpy's item(): one element as a Python scalar.")
+      .def(
+          "tolist", [](const Array& a) { return download(a, 0).attr("tolist")(); },
+          "The values as nested Python lists (numpy's tolist()).")
+      .def("__float__", [](const Array& a) { return to_python_number(a, "__float__"); })
+      .def("__int__", [](const Array& a) { return to_python_number(a, "__int__"); })
+      .def("__complex__", [](const Array& a) { return to_python_number(a, "__complex__"); })
+      .def("__index__", [](const Array& a) { return download(a, 0).attr("__index__")(); })
+      .def("__bool__", &to_bool)
+      .def("__len__", &length)
+      .def("__iter__", &iterate,
+           "Over the first axis: numpy scalars for a 1-d array (one download), ndarray views "
+           "of the rows otherwise.")
+      .def("__repr__", [](const Array& a) { return numpy().attr("array_repr")(download(a, 0)); })
+      .def("__str__", [](const Array& a) { return numpy().attr("array_str")(download(a, 0)); })
+      .def("__format__",
+           [](const Array& a, py::handle spec) { return download(a, 0).attr("__format__")(spec); });
+}
+
+}  // namespace vka
