@@ -179,6 +179,7 @@ Graph& default_graph() {
 std::vector<NodePtr> topological_order(const std::vector<NodePtr>& roots) {
   std::vector<NodePtr> order;
   std::unordered_set<const Node*> seen;
+  seen.reserve(64);
   // Iterative DFS: expression chains can be thousands of nodes deep (x = x*a + b in a loop).
   std::vector<std::pair<NodePtr, std::size_t>> stack;
   for (const NodePtr& r : roots) {

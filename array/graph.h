@@ -55,6 +55,11 @@ class Node {
   // One line: "%5 = add float32 (3, 4) %3 %4".
   std::string to_string() const;
 
+  // Set once this node's value has been computed into a buffer (array/realize.cc keeps the
+  // buffers): evaluation looks the node up only when this is set. Not part of the structure.
+  bool was_realized() const { return realized_.load(std::memory_order_relaxed); }
+  void mark_realized() const { realized_.store(true, std::memory_order_relaxed); }
+
  private:
   friend class Graph;
   Node() = default;
@@ -69,6 +74,7 @@ class Node {
   View view_;
   uint64_t id_ = 0;
   std::size_t hash_ = 0;
+  mutable std::atomic<bool> realized_{false};
 };
 
 // The parameter dtypes a source op's node carries (and the kernel reads from push constants):

@@ -2,6 +2,7 @@
 #include "array/realize.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <mutex>
 #include <unordered_map>
@@ -30,6 +31,7 @@ class RealizedTable {
     return it == table_.end() ? nullptr : it->second.lock();
   }
   void add(const Node& n, const std::shared_ptr<BufferRef>& buf) {
+    n.mark_realized();
     std::lock_guard<std::mutex> lock(mu_);
     if (++inserts_ % 4096 == 0) {  // purge entries whose buffers are gone
       for (auto it = table_.begin(); it != table_.end();) {
@@ -45,6 +47,29 @@ class RealizedTable {
   uint64_t inserts_ = 0;
 };
 
+// VKA_DEBUG=2: how long each stage of one realize() took, on one line.
+class StageTimer {
+ public:
+  StageTimer() : on_(debug_level() >= 2), last_(std::chrono::steady_clock::now()) {}
+  void mark(const char* stage) {
+    if (!on_) return;
+    auto now = std::chrono::steady_clock::now();
+    line_ +=
+        std::string(" ") + stage + " " +
+        std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(now - last_).count()) +
+        " us";
+    last_ = now;
+  }
+  void report(size_t kernels) const {
+    if (on_) std::fprintf(stderr, "[vkarray] realize %zu kernel(s):%s\n", kernels, line_.c_str());
+  }
+
+ private:
+  bool on_;
+  std::chrono::steady_clock::time_point last_;
+  std::string line_;
+};
+
 RealizedTable& realized() {
   static RealizedTable t;
   return t;
@@ -57,11 +82,15 @@ NodePtr leaf_for(const Node& n, const std::shared_ptr<BufferRef>& buf) {
 // Replaces every already-realized node under `roots` by a leaf over its buffer, rebuilding
 // the nodes above it (hash-consing makes unchanged parts the same nodes again).
 std::vector<NodePtr> substitute_realized(const std::vector<NodePtr>& roots) {
+  const std::vector<NodePtr> order = topological_order(roots);
+  bool any = false;
+  for (const NodePtr& n : order) any = any || (n->was_realized() && !n->is_leaf());
+  if (!any) return roots;  // the common case: nothing under the roots was computed before
   std::unordered_map<const Node*, NodePtr> done;
-  for (const NodePtr& n : topological_order(roots)) {
+  for (const NodePtr& n : order) {
     NodePtr out = n;
     if (!n->is_leaf() && !n->is_constant()) {
-      if (auto buf = realized().find(*n)) {
+      if (auto buf = n->was_realized() ? realized().find(*n) : nullptr) {
         out = leaf_for(*n, buf);
       } else {
         std::vector<NodePtr> inputs;
@@ -91,7 +120,8 @@ Binding bind(const ReplicatedBuffer& buf, int replica, const Caps& caps, const K
                       std::to_string(caps.max_storage_buffer_range) + ") of '" + caps.device_name +
                       "'; fused kernels over such arrays are not supported yet");
   }
-  return {buf.vk_buffer(replica), 0, VK_WHOLE_SIZE};
+  // The allocation may be larger (a pool size class); the kernel sees exactly the array.
+  return {buf.vk_buffer(replica), 0, buf.nbytes()};
 }
 
 void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
@@ -121,7 +151,10 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
     auto pipeline = KernelCache::instance().get(*rep.device, spec);
     std::vector<Binding> bindings;
     for (const ReplicatedBuffer* b : args) bindings.push_back(bind(*b, r, caps, spec));
-    const uint64_t groups = std::min<uint64_t>((n + kWorkgroupSize - 1) / kWorkgroupSize,
+    // One invocation per vector of `vector_width` elements: more would only start workgroups
+    // that find nothing to do.
+    const int64_t items = (n + spec.vector_width - 1) / spec.vector_width;
+    const uint64_t groups = std::min<uint64_t>((items + kWorkgroupSize - 1) / kWorkgroupSize,
                                                caps.max_compute_work_group_count[0]);
     rep.stream->dispatch(*pipeline, bindings, writes, push.data(), static_cast<uint32_t>(groups));
   }
@@ -152,11 +185,16 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
                              const std::vector<NodePtr>& targets, std::optional<int> replica) {
   if (replica) context->replica(*replica);  // IndexError before any work
   ++realizations;
+  StageTimer timer;
   std::vector<NodePtr> roots = substitute_realized(targets);
+  timer.mark("substitute");
   Schedule plan = schedule(roots, limits_of(context->device(0).caps()));
+  timer.mark("schedule");
   debug_schedule(plan);
   std::unordered_map<const Node*, std::shared_ptr<BufferRef>> buffers;
   for (const ScheduledKernel& k : plan.kernels) launch(context, k, buffers, replica);
+  timer.mark("launch");
+  timer.report(plan.kernels.size());
   std::vector<NodePtr> leaves;
   for (size_t i = 0; i < roots.size(); ++i) {
     const NodePtr& r = roots[i];

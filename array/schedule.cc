@@ -19,7 +19,7 @@ bool needs_accessor(Op op) { return op == Op::kArange || op == Op::kLinspace || 
 class Scheduler {
  public:
   Scheduler(const std::vector<NodePtr>& targets, const Limits& limits)
-      : targets_(targets), limits_(limits) {}
+      : targets_(targets), order_(topological_order(targets)), limits_(limits) {}
 
   Schedule run() {
     for (const NodePtr& t : targets_) {
@@ -68,10 +68,13 @@ class Scheduler {
 
   // Rule 3: a non-materialized computed node reached from materialized roots of two different
   // shapes becomes materialized. Iterated to a fixpoint: each addition changes reachability.
+  // When every computed node has one shape (the common case: no broadcasting inside the
+  // expression), no node can be reached from two shapes, and there is nothing to settle.
   void settle_shared() {
+    if (single_shape()) return;
     for (bool changed = true; changed;) {
       changed = false;
-      std::vector<NodePtr> order = topological_order(targets_);
+      const std::vector<NodePtr>& order = order_;
       std::unordered_map<const Node*, std::set<Shape>> reach;
       for (auto it = order.rbegin(); it != order.rend(); ++it) {
         const Node* n = it->get();
@@ -89,6 +92,14 @@ class Scheduler {
         }
       }
     }
+  }
+
+  bool single_shape() const {
+    const Shape& shape = targets_.front()->shape();
+    for (const NodePtr& n : order_) {
+      if (is_computed_raw(n.get()) && n->shape() != shape) return false;
+    }
+    return true;
   }
 
   // Materialized computed nodes the kernel body of `root` reads.
@@ -116,7 +127,7 @@ class Scheduler {
     std::unordered_map<const Node*, int> stage;
     std::map<std::tuple<int, Shape, int>, std::size_t> index;
     std::vector<Group> groups;
-    for (const NodePtr& n : topological_order(targets_)) {
+    for (const NodePtr& n : order_) {
       if (!materialized_.count(n.get())) continue;
       int st = 0;
       for (const Node* d : frontier(n)) {
@@ -301,6 +312,7 @@ class Scheduler {
   }
 
   std::vector<NodePtr> targets_;
+  std::vector<NodePtr> order_;  // every node under the targets, inputs first (fixed per run)
   Limits limits_;
   std::unordered_set<const Node*> materialized_;
   std::unordered_set<const Node*> forced_;

@@ -17,7 +17,7 @@ ReplicatedBuffer::ReplicatedBuffer(std::shared_ptr<Context> context, uint64_t nb
   VKA_ASSERT(context_ != nullptr);
   replicas_.reserve(context_->num_replicas());
   for (int r = 0; r < context_->num_replicas(); ++r) {
-    replicas_.push_back(allocate(*context_->replica(r).device, nbytes, MemoryUse::kDevice));
+    replicas_.push_back(context_->replica(r).device->pool().take(nbytes, MemoryUse::kDevice));
   }
 }
 

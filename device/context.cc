@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "device/errors.h"
+#include "device/memory.h"
 #include "device/staging.h"
 #include "device/stream.h"
 #include "device/vk_check.h"
@@ -245,7 +246,10 @@ Context::~Context() {
     }
   }
   replicas_.clear();
-  for (auto& d : devices_) d->staging().release_all();
+  for (auto& d : devices_) {
+    d->staging().release_all();
+    d->pool().release();
+  }
 }
 
 std::shared_ptr<Context> Context::create(ContextOptions options) {
@@ -289,6 +293,11 @@ const Replica& Context::replica(int i) const {
 void Context::synchronize() {
   for (auto& r : replicas_) r.stream->submit();
   for (auto& r : replicas_) r.stream->finish();
+}
+
+void Context::release_cached_memory() {
+  synchronize();
+  for (auto& d : devices_) d->pool().release();
 }
 
 std::string Context::describe() const {

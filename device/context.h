@@ -15,6 +15,7 @@
 
 namespace vka {
 
+class AllocationPool;
 class Stream;
 class StagingPool;
 
@@ -72,6 +73,7 @@ class Device {
   int num_queues() const { return static_cast<int>(queues_.size()); }
   VkQueue queue(int i) const { return queues_[i]; }
   StagingPool& staging() { return *staging_; }
+  AllocationPool& pool() { return *pool_; }
   PFN_vkCmdPushDescriptorSetKHR push_descriptor_fn() const { return push_descriptor_; }
 
   // Per-device state of an upper layer (the kernel cache's pipelines, say), created on first
@@ -96,6 +98,7 @@ class Device {
   std::vector<VkQueue> queues_;
   PFN_vkCmdPushDescriptorSetKHR push_descriptor_ = nullptr;
   std::unique_ptr<StagingPool> staging_;
+  std::unique_ptr<AllocationPool> pool_;
   std::unordered_map<std::type_index, std::shared_ptr<void>> attachments_;
 };
 
@@ -133,6 +136,8 @@ class Context {
 
   // Submits recorded work on every replica and waits for all of it.
   void synchronize();
+  // Waits for all work, then gives every allocation cached for reuse back to the driver.
+  void release_cached_memory();
 
   std::string describe() const;  // one line per replica
 

@@ -5,6 +5,7 @@
 
 #include "device/context.h"
 #include "device/errors.h"
+#include "device/memory.h"
 #include "device/staging.h"
 #include "device/vk_check.h"
 
@@ -205,12 +206,14 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
       vkGetDeviceProcAddr(dev, "vkCmdPushDescriptorSetKHR"));
   VKA_ASSERT(push_descriptor_ != nullptr);
   staging_ = std::make_unique<StagingPool>(*this);
+  pool_ = std::make_unique<AllocationPool>(*this);
 }
 
 Device::~Device() {
   if (device_) vkDeviceWaitIdle(device_);
   attachments_.clear();
   staging_.reset();
+  pool_.reset();
 }
 
 }  // namespace vka

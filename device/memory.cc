@@ -70,6 +70,8 @@ Allocation allocate(Device& device, uint64_t size, MemoryUse use) {
   Allocation a;
   a.buffer = Handle<VkBuffer>(dev, buffer);
   a.size = size;
+  a.capacity = alloc_size;
+  a.use = use;
 
   VkMemoryRequirements req;
   vkGetBufferMemoryRequirements(dev, buffer, &req);
@@ -119,6 +121,63 @@ Allocation allocate(Device& device, uint64_t size, MemoryUse use) {
     a.device_address = vkGetBufferDeviceAddress(dev, &ai);
   }
   return a;
+}
+
+uint64_t AllocationPool::size_class(uint64_t size) {
+  constexpr uint64_t kSmall = 1ull << 20, kLargeStep = 2ull << 20;
+  if (size <= 256) return 256;
+  if (size <= kSmall) {
+    uint64_t c = 256;
+    while (c < size) c <<= 1;
+    return c;
+  }
+  return (size + kLargeStep - 1) / kLargeStep * kLargeStep;
+}
+
+Allocation AllocationPool::take(uint64_t size, MemoryUse use) {
+  const uint64_t cls = size_class(size);
+  for (auto it = free_.rbegin(); it != free_.rend(); ++it) {  // most recently used first
+    if (it->first == cls && it->second.use == use) {
+      Allocation a = std::move(it->second);
+      free_.erase(std::next(it).base());
+      cached_bytes_ -= cls;
+      a.size = size;
+      return a;
+    }
+  }
+  // Where rounding up would cross the device's limits, allocate exactly (and let allocate()
+  // report the real size when it is too large).
+  const Caps& caps = device_->caps();
+  const uint64_t want = cls <= caps.max_buffer_size && cls <= caps.device_local_bytes ? cls : size;
+  Allocation a;
+  try {
+    a = allocate(*device_, want, use);
+  } catch (const OutOfMemory&) {
+    if (free_.empty()) throw;
+    release();  // memory held for reuse goes back to the driver, then once more
+    a = allocate(*device_, want, use);
+  }
+  a.size = size;
+  return a;
+}
+
+void AllocationPool::give(Allocation a) {
+  if (!a) return;
+  const uint64_t cls = a.capacity;
+  if (cls != size_class(cls)) return;  // an exact-size allocation: not reusable by class
+  const uint64_t limit = device_->caps().device_local_bytes / 4;
+  if (cls > limit) return;
+  while (!free_.empty() && cached_bytes_ + cls > limit) {
+    cached_bytes_ -= free_.front().first;
+    free_.erase(free_.begin());
+  }
+  cached_bytes_ += cls;
+  free_.emplace_back(cls, std::move(a));
+}
+
+void AllocationPool::release() {
+  free_.clear();
+  cached_bytes_ = 0;
 }
 
 }  // namespace vka

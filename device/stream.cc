@@ -1,6 +1,8 @@
 // Command recording, hazard barriers, submission on a timeline semaphore, and timestamps.
 #include "device/stream.h"
 
+#include <chrono>
+#include <cstdlib>
 #include <limits>
 
 #include "device/context.h"
@@ -231,6 +233,18 @@ uint64_t Stream::completed_value() {
 void Stream::wait(uint64_t value) {
   if (value > last_submitted_) submit();
   VKA_ASSERT(value <= last_submitted_);
+  // Short GPU work finishes in microseconds, while a blocking wait wakes through an interrupt
+  // that can add tens of them: poll first, then block. Not on a CPU device (lavapipe), whose
+  // worker threads would lose the core the poll spins on.
+  static const int poll_us = [] {
+    const char* v = std::getenv("VKA_POLL_US");  // a tuning knob; 0 turns polling off
+    return v ? std::atoi(v) : 200;
+  }();
+  if (!device_->caps().is_cpu && poll_us > 0) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(poll_us);
+    while (completed_value() < value && std::chrono::steady_clock::now() < deadline) {
+    }
+  }
   VkSemaphore sem = timeline_;
   VkSemaphoreWaitInfo wi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
   wi.semaphoreCount = 1;
@@ -252,7 +266,10 @@ void Stream::release_later(Allocation allocation) {
   read_.erase(allocation.buffer.get());
   // Work recorded but not yet submitted will signal last_submitted_ + 1.
   const uint64_t value = current_ ? last_submitted_ + 1 : last_submitted_;
-  if (value == 0 || value <= completed_value()) return;  // destroyed here, unused or idle
+  if (value == 0 || value <= completed_value()) {  // unused, or the stream is idle
+    if (allocation.use == MemoryUse::kDevice) device_->pool().give(std::move(allocation));
+    return;
+  }
   garbage_.emplace_back(value, std::move(allocation));
 }
 
@@ -263,7 +280,12 @@ void Stream::recycle() {
     free_.push_back(in_flight_.front().cb);
     in_flight_.pop_front();
   }
-  while (!garbage_.empty() && garbage_.front().first <= done) garbage_.pop_front();
+  while (!garbage_.empty() && garbage_.front().first <= done) {
+    if (garbage_.front().second.use == MemoryUse::kDevice) {
+      device_->pool().give(std::move(garbage_.front().second));
+    }
+    garbage_.pop_front();
+  }
 }
 
 }  // namespace vka

@@ -4,9 +4,13 @@
 # device call runs everything:  run(command="bash benchmarks/gpu/run.sh", carry=[".gpu"])
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-PATH=/usr/bin:$PATH bazel build //benchmarks:all //tests/device/...
-rm -rf .gpu/bin && mkdir -p .gpu/bin .gpu/debs
-cp .bazel/bin/benchmarks/roofline .bazel/bin/benchmarks/transfer .gpu/bin/
+PATH=/usr/bin:$PATH bazel build //benchmarks:all //tests/device/... //bindings:python_package
+rm -rf .gpu/bin .gpu/pkg && mkdir -p .gpu/bin .gpu/debs .gpu/py .gpu/pkg
+cp .bazel/bin/benchmarks/roofline .bazel/bin/benchmarks/transfer \
+  .bazel/bin/benchmarks/elementwise .gpu/bin/
+cp -r .bazel/bin/bindings/python/vkarray .gpu/pkg/ && chmod -R u+w .gpu/pkg .gpu/bin
+# Debug info is not needed there, and what travels is limited to 64 MiB.
+strip .gpu/bin/* .gpu/pkg/vkarray/_vkarray.so
 cp .bazel/bin/tests/device/*_test .gpu/bin/
 if ! ls .gpu/debs/libvulkan1_*.deb >/dev/null 2>&1; then
   lists=/tmp/vkarray-apt-amd64
@@ -16,6 +20,19 @@ if ! ls .gpu/debs/libvulkan1_*.deb >/dev/null 2>&1; then
   # The loader, and the glvnd libraries the NVIDIA ICD (libGLX_nvidia) loads.
   (cd .gpu/debs && apt-get $o download libvulkan1 libglvnd0 libgl1 libglx0 libegl1 libgles2 \
     libopengl0 2>/dev/null)
+fi
+# Debian's Python 3.11 and numpy: the GPU machine's python3 is 3.12, and _vkarray is built for
+# 3.11. run.sh unpacks these into a private prefix.
+if ! ls .gpu/py/python3.11-minimal_*.deb >/dev/null 2>&1; then
+  lists=/tmp/vkarray-apt-amd64
+  mkdir -p "$lists/partial"
+  o="-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=$lists"
+  apt-get $o update >/dev/null
+  (cd .gpu/py && for p in python3.11-minimal libpython3.11-minimal libpython3.11-stdlib \
+      python3-numpy libblas3 liblapack3 libgfortran5 libquadmath0 libffi8 libexpat1 libssl3 \
+      zlib1g libbz2-1.0 liblzma5 libsqlite3-0 libncursesw6 libtinfo6 libreadline8 libuuid1 \
+      libnsl2 libtirpc3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libcom-err2 \
+      libkeyutils1 libcrypt1 libdb5.3; do apt-get $o download "$p" >/dev/null; done)
 fi
 du -sh .gpu
 echo 'staged in .gpu/: now run  bash benchmarks/gpu/run.sh  on the GPU machine, carrying .gpu'

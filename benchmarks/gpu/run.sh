@@ -3,32 +3,57 @@
 # installs the Vulkan loader, runs the device tests and every benchmark, and writes the results
 # tables (markdown) to $OUT (or ./gpu-results).
 set -uo pipefail
+# $OUT receives only the final tables and the log (the device tool returns at most 8 files);
+# everything intermediate goes to $WORK.
 OUT=${OUT:-gpu-results}
-mkdir -p "$OUT"
+WORK=${WORK:-/tmp/vka-gpu-work}
+mkdir -p "$OUT" "$WORK"
 for f in .gpu/debs/*.deb; do dpkg -x "$f" /; done
 ldconfig
 icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 if [ -f "$icd" ] && ! ls /usr/share/vulkan/icd.d/*nvidia* /etc/vulkan/icd.d/*nvidia* >/dev/null 2>&1; then
   export VK_DRIVER_FILES=$icd
 fi
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$OUT/gpu.txt"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$WORK/gpu.txt"
 
 status=0
-: > "$OUT/device_tests.txt"
+: > "$WORK/device_tests.txt"
 for t in .gpu/bin/*_test; do
-  if "$t" --gtest_brief=1 >> "$OUT/device_tests.txt" 2>&1; then
-    echo "PASS $(basename "$t")" | tee -a "$OUT/device_tests.txt"
+  if "$t" --gtest_brief=1 >> "$WORK/device_tests.txt" 2>&1; then
+    echo "PASS $(basename "$t")" | tee -a "$WORK/device_tests.txt"
   else
-    echo "FAIL $(basename "$t")" | tee -a "$OUT/device_tests.txt"
+    echo "FAIL $(basename "$t")" | tee -a "$WORK/device_tests.txt"
     status=1
   fi
 done
 
 for access in auto staging; do
   .gpu/bin/roofline --elements 268435456 --runs 20 --host-access $access \
-    --markdown "$OUT/roofline_$access.md" || status=1
+    --markdown "$WORK/roofline_$access.md" || status=1
 done
-.gpu/bin/transfer --mib 1024 --runs 7 --markdown "$OUT/transfer.md" || status=1
+.gpu/bin/transfer --mib 1024 --runs 7 --markdown "$WORK/transfer.md" || status=1
+
+# Fused elementwise kernels (C++), twice on one fresh cache directory: the second process shows
+# the warm (cached) cost of a kernel's first use.
+export VKA_CACHE_DIR=/tmp/vka-cache
+rm -rf "$VKA_CACHE_DIR"
+.gpu/bin/elementwise --elements 268435456 --runs 20 --markdown "$WORK/elementwise_cold.md" || status=1
+.gpu/bin/elementwise --elements 268435456 --runs 20 --markdown "$WORK/elementwise.md" || status=1
+
+# Python: vkarray under Debian's Python 3.11 (private prefix), peers under the machine's python3.
+py=/opt/vkpy
+mkdir -p $py
+for f in .gpu/py/*.deb; do dpkg -x "$f" $py; done
+lib=$py/usr/lib/x86_64-linux-gnu
+py311() {
+  LD_LIBRARY_PATH=$lib:$lib/blas:$lib/lapack:$py/lib/x86_64-linux-gnu PYTHONHOME=$py/usr \
+    PYTHONPATH=$PWD/.gpu/pkg:$py/usr/lib/python3/dist-packages $py/usr/bin/python3.11 "$@"
+}
+: > "$WORK/peers.jsonl"
+py311 benchmarks/elementwise_peers.py vkarray >> "$WORK/peers.jsonl" || status=1
+python3 benchmarks/elementwise_peers.py cupy torch numpy >> "$WORK/peers.jsonl" || status=1
+cp "$WORK/peers.jsonl" "$OUT/"
+python3 benchmarks/gpu/report_elementwise.py "$WORK" > "$OUT/elementwise_report.md" || status=1
 
 # One results file: what to commit under benchmarks/results/<device>/.
 {
@@ -38,17 +63,18 @@ done
   echo '`bash benchmarks/gpu/run.sh` (carrying `.gpu/`).'
   echo
   echo '```'
-  cat "$OUT/gpu.txt"
+  cat "$WORK/gpu.txt"
   echo '```'
   echo
   echo "Device tests (the same GoogleTest binaries CI runs on lavapipe):"
   echo
-  grep -E '^(PASS|FAIL)' "$OUT/device_tests.txt" | sed 's/^/- /'
+  grep -E '^(PASS|FAIL)' "$WORK/device_tests.txt" | sed 's/^/- /'
   echo
-  sed 's/^## Bandwidth roofline$/## Bandwidth roofline: buffers in host-visible device-local memory (the default where the device offers it)/' "$OUT/roofline_auto.md"
+  sed 's/^## Bandwidth roofline$/## Bandwidth roofline: buffers in host-visible device-local memory (the default where the device offers it)/' "$WORK/roofline_auto.md"
   echo
-  sed 's/^## Bandwidth roofline$/## Bandwidth roofline: buffers in device-local memory that is not host-visible (`--host-access staging`)/' "$OUT/roofline_staging.md"
+  sed 's/^## Bandwidth roofline$/## Bandwidth roofline: buffers in device-local memory that is not host-visible (`--host-access staging`)/' "$WORK/roofline_staging.md"
   echo
-  cat "$OUT/transfer.md"
+  cat "$WORK/transfer.md"
 } > "$OUT/results.md"
+cat "$OUT/elementwise_report.md"
 exit $status

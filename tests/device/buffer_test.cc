@@ -152,3 +152,42 @@ TEST(BufferPathTest, StagedUploadUsesCopiesAndDestructionIsDeferred) {
 
 }  // namespace
 }  // namespace vka
+
+namespace vka {
+namespace {
+
+TEST(AllocationPoolTest, FreedBuffersAreReusedBySizeClass) {
+  auto ctx = Context::create();
+  AllocationPool& pool = ctx->device(0).pool();
+  EXPECT_EQ(AllocationPool::size_class(1), 256u);
+  EXPECT_EQ(AllocationPool::size_class(1000), 1024u);
+  EXPECT_EQ(AllocationPool::size_class((1 << 20) + 1), 2u << 20);
+  VkBuffer first;
+  {
+    ReplicatedBuffer a(ctx, 1000);
+    first = a.vk_buffer(0);
+  }
+  ctx->synchronize();  // the stream passes the buffer's last use: it returns to the pool
+  EXPECT_EQ(pool.cached_bytes(), 1024u);
+  ReplicatedBuffer b(ctx, 900);  // same size class: the same VkBuffer again
+  EXPECT_EQ(b.vk_buffer(0), first);
+  EXPECT_EQ(pool.cached_bytes(), 0u);
+  std::vector<uint8_t> data(900, 7), out(900);
+  b.write(data.data(), 0, 900, std::nullopt);
+  b.read(out.data(), 0, 900, 0);
+  EXPECT_EQ(out, data);
+  ReplicatedBuffer c(ctx, 5000);  // another class: a new buffer
+  EXPECT_NE(c.vk_buffer(0), first);
+}
+
+TEST(AllocationPoolTest, ReleaseGivesCachedMemoryBack) {
+  auto ctx = Context::create();
+  { ReplicatedBuffer a(ctx, 1 << 16); }
+  ctx->synchronize();
+  EXPECT_GT(ctx->device(0).pool().cached_bytes(), 0u);
+  ctx->release_cached_memory();
+  EXPECT_EQ(ctx->device(0).pool().cached_bytes(), 0u);
+}
+
+}  // namespace
+}  // namespace vka
