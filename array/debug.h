@@ -1,12 +1,11 @@
-// VKA_DEBUG: one variable with levels. 1: the schedule (one line per kernel, with split
-// reasons); 2: + compile and kernel timings; 3: + generated GLSL; 4: + SPIR-V disassembly.
+// The schedule printer of VKA_DEBUG (levels in device/debug.h).
 #pragma once
 
 #include "array/schedule.h"
+#include "device/debug.h"
 
 namespace vka {
 
-int debug_level();  // read once from VKA_DEBUG (0 when unset or not a number)
 void debug_schedule(const Schedule& schedule);  // prints at level >= 1, to stderr
 
 }  // namespace vka

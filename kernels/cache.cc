@@ -15,6 +15,7 @@
 
 #include "array/ops.h"
 #include "device/context.h"
+#include "device/debug.h"
 #include "device/errors.h"
 #include "device/handle.h"
 #include "device/vk_check.h"
@@ -24,14 +25,6 @@
 
 namespace vka {
 namespace {
-
-int debug_level() {
-  static const int level = [] {
-    const char* v = std::getenv("VKA_DEBUG");
-    return v ? std::atoi(v) : 0;
-  }();
-  return level;
-}
 
 std::string hex(uint64_t v, int digits) {
   char buf[24];
@@ -299,6 +292,7 @@ std::shared_ptr<const Pipeline> KernelCache::build(DeviceState& state, Device& d
     std::fprintf(stderr, "[cache] compile %s: %.1f ms\n", spec.name().c_str(), ms.count());
   }
   if (debug_level() >= 3) std::fprintf(stderr, "%s", numbered_source(source).c_str());
+  if (debug_level() >= 4) std::fprintf(stderr, "%s", disassemble(spirv).c_str());
   if (!dir().empty()) write(file, encode_spirv_file(key, spirv));
   auto p = std::make_shared<const Pipeline>(device, spirv, spec.num_bindings(),
                                             push_layout(spec).size, spec.name(), state.vk_cache);

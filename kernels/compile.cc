@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include <shaderc/shaderc.hpp>
+#include <spirv-tools/libspirv.hpp>
 
 #include "device/errors.h"
 
@@ -43,6 +44,17 @@ std::vector<uint32_t> compile_glsl(const std::string& source, const std::string&
                        numbered_source(source));
   }
   return {result.cbegin(), result.cend()};
+}
+
+std::string disassemble(const std::vector<uint32_t>& spirv) {
+  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_2);
+  std::string text;
+  if (!tools.Disassemble(
+          spirv, &text,
+          SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT)) {
+    return "(the SPIR-V does not disassemble)\n";
+  }
+  return text;
 }
 
 uint64_t compile_count() { return compilations.load(); }

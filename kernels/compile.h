@@ -14,6 +14,9 @@ std::vector<uint32_t> compile_glsl(const std::string& source, const std::string&
 // "   1| #version 450\n   2| ..." — for error messages and VKA_DEBUG=3.
 std::string numbered_source(const std::string& source);
 
+// The SPIR-V as text (spirv-dis), for VKA_DEBUG=4.
+std::string disassemble(const std::vector<uint32_t>& spirv);
+
 // shaderc compilations performed by this process (the cache tests count them).
 uint64_t compile_count();
 

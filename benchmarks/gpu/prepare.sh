@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 PATH=/usr/bin:$PATH bazel build //benchmarks:all //tests/device/... //bindings:python_package
 rm -rf .gpu/bin .gpu/pkg && mkdir -p .gpu/bin .gpu/debs .gpu/py .gpu/pkg
 cp .bazel/bin/benchmarks/roofline .bazel/bin/benchmarks/transfer \
-  .bazel/bin/benchmarks/elementwise .gpu/bin/
+  .bazel/bin/benchmarks/elementwise .bazel/bin/benchmarks/dispatch_overhead .gpu/bin/
 cp -r .bazel/bin/bindings/python/vkarray .gpu/pkg/ && chmod -R u+w .gpu/pkg .gpu/bin
 # Debug info is not needed there, and what travels is limited to 64 MiB.
 strip .gpu/bin/* .gpu/pkg/vkarray/_vkarray.so
