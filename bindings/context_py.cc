@@ -40,9 +40,10 @@ std::vector<int> to_device_list(py::handle devices) {
 }
 
 std::shared_ptr<Context> make_context(py::handle devices, int queues_per_device,
-                                      std::optional<bool> validate,
-                                      const std::string& host_access) {
+                                      std::optional<bool> validate, const std::string& host_access,
+                                      std::vector<std::string> disable_features) {
   ContextOptions options;
+  options.disable_features = std::move(disable_features);
   options.devices = to_device_list(devices);
   options.queues_per_device = queues_per_device;
   options.validate = validate;
@@ -109,15 +110,18 @@ void register_context(py::module_& m) {
 Vulkan devices and their compute queues; each (device, queue) pair is a replica slot, and
 every buffer has one copy per replica.
 
-Context(devices=None, queues_per_device=1, validate=None, host_access="auto"): devices is a
+Context(devices=None, queues_per_device=1, validate=None, host_access="auto",
+disable_features=()): devices is a
 list of indices into vkarray.list_devices() (an index may repeat: several logical devices on
 one physical device), default VKA_DEVICE or the best device; validate turns on the Khronos
 validation layer (default: VKA_VALIDATE); host_access "staging" sends every transfer through
-the staging pool even where device memory is host-visible.
+the staging pool even where device memory is host-visible; disable_features leaves optional
+device features off ("float64", "int64", "int16", "int8", "float16"), as a smaller device would.
 )doc")
       .def(py::init(&make_context), py::arg("devices") = py::none(),
            py::arg("queues_per_device") = 1, py::arg("validate") = py::none(),
-           py::arg("host_access") = "auto")
+           py::arg("host_access") = "auto",
+           py::arg("disable_features") = std::vector<std::string>{})
       .def_property_readonly("num_replicas", &Context::num_replicas)
       .def_property_readonly("num_devices", &Context::num_devices)
       .def_property_readonly("replicas", &replicas_of)

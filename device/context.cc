@@ -222,7 +222,8 @@ Context::Context(ContextOptions options) {
                        std::to_string(pds.size()) + " Vulkan device(s) exist");
     }
     devices_.push_back(std::make_unique<Device>(instance_, pds[index], index,
-                                                options.queues_per_device, options.host_access));
+                                                options.queues_per_device, options.host_access,
+                                                options.disable_features));
   }
   for (size_t d = 0; d < devices_.size(); ++d) {
     for (int q = 0; q < devices_[d]->num_queues(); ++q) {

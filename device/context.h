@@ -32,6 +32,9 @@ struct ContextOptions {
   int queues_per_device = 1;
   std::optional<bool> validate;  // unset: VKA_VALIDATE
   HostAccess host_access = HostAccess::kAuto;
+  // Optional features to leave off even where the device has them ("float64", "int64",
+  // "int16", "int8", "float16"): runs the code paths of a smaller device on a larger one.
+  std::vector<std::string> disable_features;
 };
 
 struct PhysicalDeviceInfo {
@@ -58,7 +61,8 @@ class Instance {
 class Device {
  public:
   Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, int physical_index,
-         int num_queues, HostAccess host_access);
+         int num_queues, HostAccess host_access,
+         const std::vector<std::string>& disable_features = {});
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;

@@ -52,7 +52,8 @@ uint32_t choose_queue_family(VkPhysicalDevice pd, int num_queues, const std::str
 }  // namespace
 
 Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, int physical_index,
-               int num_queues, HostAccess host_access)
+               int num_queues, HostAccess host_access,
+               const std::vector<std::string>& disable_features)
     : instance_(std::move(instance)),
       physical_(physical),
       physical_index_(physical_index),
@@ -156,6 +157,31 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
   caps_.storage_buffer_16bit = f11.storageBuffer16BitAccess;
   caps_.buffer_device_address = f12.bufferDeviceAddress;
   caps_.shader_float32_atomic_add = has_atomic_float && atomic_float.shaderBufferFloat32AtomicAdd;
+
+  // Features the context asked to leave off: cleared in what is enabled and in the caps.
+  for (const std::string& f : disable_features) {
+    if (f == "float64") {
+      avail.features.shaderFloat64 = VK_FALSE;
+    } else if (f == "int64") {
+      avail.features.shaderInt64 = VK_FALSE;
+    } else if (f == "int16") {
+      avail.features.shaderInt16 = VK_FALSE;
+    } else if (f == "int8") {
+      f12.shaderInt8 = VK_FALSE;
+      f12.storageBuffer8BitAccess = VK_FALSE;
+    } else if (f == "float16") {
+      f12.shaderFloat16 = VK_FALSE;
+    } else {
+      throw DeviceError("[context] unknown feature '" + f +
+                        "' in disable_features (float64, int64, int16, int8, float16)");
+    }
+  }
+  caps_.shader_float64 = avail.features.shaderFloat64;
+  caps_.shader_int64 = avail.features.shaderInt64;
+  caps_.shader_int16 = avail.features.shaderInt16;
+  caps_.shader_int8 = f12.shaderInt8;
+  caps_.shader_float16 = f12.shaderFloat16;
+  caps_.storage_buffer_8bit = f12.storageBuffer8BitAccess;
 
   VkPhysicalDeviceFeatures2 enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   VkPhysicalDeviceVulkan11Features e11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};

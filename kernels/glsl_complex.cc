@@ -1,109 +1,238 @@
-// Complex op emission: complex64 is vec2 (re, im), complex128 is dvec2, formulas as numpy's
-// npymath (Smith's division, robust sqrt), using the accurate real math library.
+// Complex op emission: complex64 is vec2 (re, im), complex128 is dvec2. The functions follow
+// numpy's loops (nc_pow's integer powers, Smith's division, lexicographic order with its NaN
+// rule) and, where numpy calls the C library (cexp, clog, cpow, ctanh), glibc's formulas, so
+// that rounding matches; they are math-library templates (glsl_math_templates.h).
 #include "device/errors.h"
+#include "kernels/glsl_math_templates.h"
 #include "kernels/glsl_ops.h"
 
 namespace vka {
-namespace {
+namespace math_internal {
 
-struct Ctx {
-  std::string C;  // vec2 / dvec2
-  std::string T;  // float / double
-  std::string sfx;
-  DType m;
-  HelperSet* h;
-  std::string fn(const char* f) { return math_function(f, m, h); }
-};
-
-// Adds a complex helper `vka_c<name>_<sfx>` with body `body` (uses C, T) and returns its name.
-std::string helper(Ctx& x, const std::string& name, const std::string& params,
-                   const std::string& body) {
-  std::string full = "vka_c" + name + "_" + x.sfx;
-  if (!x.h->has(full)) x.h->add(full, x.C + " " + full + "(" + params + ") {\n" + body + "}\n");
-  return full;
+void add_complex_templates(Templates* m) {
+  m->insert({
+      {"cmul", {"", R"(C vka_cmul_F(C a, C b) {
+  C r = C(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+  return r;
+}
+)"}},
+      // Smith's algorithm: scale by the larger component of b to avoid overflow.
+      {"cdiv", {"", R"(C vka_cdiv_F(C a, C b) {
+  if (abs(b.x) >= abs(b.y)) {
+    if (b.x == T(0) && b.y == T(0)) return C(a.x / abs(b.x), a.y / abs(b.x));
+    T r = b.y / b.x;
+    T d = b.x + b.y * r;
+    C q = C((a.x + a.y * r) / d, (a.y - a.x * r) / d);
+    return q;
+  }
+  T r = b.x / b.y;
+  T d = b.x * r + b.y;
+  C q = C((a.x * r + a.y) / d, (a.y * r - a.x) / d);
+  return q;
+}
+)"}},
+      // e^x (cos y, sin y); e^x split in two halves where it alone would overflow.
+      {"cexp", {"exp sincos", R"(C vka_cexp_F(C z) {
+  if (z.y == T(0)) return C(vka_exp_F(z.x), z.y);
+  T s;
+  T c;
+  vka_sincos_F(z.y, s, c);
+  if (z.x > @EXP_MAX@$) {
+    T h = vka_exp_F(0.5$ * z.x);
+    C big = C((h * c) * h, (h * s) * h);
+    return big;
+  }
+  T r = vka_exp_F(z.x);
+  C w = C(r * c, r * s);
+  return w;
+}
+)"}},
+      // numpy's nc_expm1: (expm1(x) cos y - 2 sin^2(y/2), e^x sin y), no cancellation near 0.
+      {"cexpm1", {"exp expm1 sin sincos", R"(C vka_cexpm1_F(C z) {
+  T a = vka_sin_F(0.5$ * z.y);
+  T s;
+  T c;
+  vka_sincos_F(z.y, s, c);
+  C w = C(vka_expm1_F(z.x) * c - T(2) * a * a, vka_exp_F(z.x) * s);
+  return w;
+}
+)"}},
+      // log|z| as glibc's clog: near |z| = 1, log1p of the exactly computed x^2 + y^2 - 1.
+      {"clog", {"log log1p logx hypot arctan2 twosum", R"(C vka_clog_F(C z) {
+  T h = vka_hypot_F(z.x, z.y);
+  T re;
+  if (h > 0.70703125$ && h < 1.4140625$) {
+    T a = max(abs(z.x), abs(z.y));
+    T b = min(abs(z.x), abs(z.y));
+    T al;
+    T bl;
+    T e1;
+    T e2;
+    T a2 = vka_twoprod_F(a, a, al);
+    T b2 = vka_twoprod_F(b, b, bl);
+    T s1 = vka_twosum_F(a2, T(-1), e1);
+    T s2 = vka_twosum_F(s1, b2, e2);
+    T d = s2 + (((e1 + e2) + al) + bl);
+    re = 0.5$ * vka_log1p_F(d);
+  } else if (h == T(0) || isinf(h) || isnan(h)) {
+    re = vka_log_F(h);
+  } else {
+    T l;
+    T lh = vka_logx_F(h, l);
+    re = lh + l;
+  }
+  return C(re, vka_arctan2_F(z.y, z.x));
+}
+)"}},
+      // npymath's csqrt: t = sqrt((|re| + |z|) / 2), branch on the sign of re.
+      {"csqrt", {"hypot copysign inf", R"(C vka_csqrt_F(C z) {
+  if (z.x == T(0) && z.y == T(0)) return C(T(0), z.y);
+  if (isinf(z.y)) return C(INF, z.y);
+  T t = sqrt((abs(z.x) + vka_hypot_F(z.x, z.y)) * 0.5$);
+  if (z.x >= T(0)) return C(t, z.y / (T(2) * t));
+  return C(abs(z.y) / (T(2) * t), vka_copysign_F(t, z.y));
+}
+)"}},
+      // numpy's nc_pow: integer exponents |n| < 100 by repeated squaring (n = 1, 2, 3
+      // unrolled), others glibc's cpow, e^(b log a).
+      {"cpow", {"cmul cdiv cexp clog", R"(C vka_cpow_F(C a, C b) {
+  if (b.x == T(0) && b.y == T(0)) return C(1, 0);
+  if (a.x == T(0) && a.y == T(0)) {
+    if (b.x > T(0) && b.y == T(0)) return C(0);
+    return C(NAN, NAN);
+  }
+  if (b.y == T(0) && abs(b.x) < 100.0$ && trunc(b.x) == b.x) {
+    int n = int(b.x);
+    if (n == 1) return a;
+    if (n == 2) return vka_cmul_F(a, a);
+    if (n == 3) return vka_cmul_F(a, vka_cmul_F(a, a));
+    int k = abs(n);
+    C acc = C(1, 0);
+    C p = a;
+    for (int i = 0; i < 7; ++i) {
+      if ((k & (1 << i)) != 0) acc = vka_cmul_F(acc, p);
+      if (k < (2 << i)) break;
+      p = vka_cmul_F(p, p);
+    }
+    if (n < 0) acc = vka_cdiv_F(C(1, 0), acc);
+    return acc;
+  }
+  return vka_cexp_F(vka_cmul_F(b, vka_clog_F(a)));
+}
+)"}},
+      // glibc's ctanh: (sinh x cosh x + i sin y cos y) / (sinh^2 x + cos^2 y); for large |x|
+      // the real part is +-1 and the imaginary part 4 sin y cos y e^(-2|x|), without the
+      // overflowing sinh * cosh.
+      {"ctanh", {"exp sinh cosh sincos copysign", R"(C vka_ctanh_F(C z) {
+  T s;
+  T c;
+  vka_sincos_F(z.y, s, c);
+  if (abs(z.x) > @TANH_BIG@$) {
+    T e = vka_exp_F(-abs(z.x));
+    C big = C(vka_copysign_F(T(1), z.x), T(4) * s * c * e * e);
+    return big;
+  }
+  T sh = vka_sinh_F(z.x);
+  T ch = vka_cosh_F(z.x);
+  T den = sh * sh + c * c;
+  C w = C(sh * ch / den, s * c / den);
+  return w;
+}
+)"}},
+      {"ctrig", {"sincos sinh cosh", R"(C vka_csin_F(C z) {
+  T s;
+  T c;
+  vka_sincos_F(z.x, s, c);
+  C w = C(s * vka_cosh_F(z.y), c * vka_sinh_F(z.y));
+  return w;
+}
+C vka_ccos_F(C z) {
+  T s;
+  T c;
+  vka_sincos_F(z.x, s, c);
+  C w = C(c * vka_cosh_F(z.y), -s * vka_sinh_F(z.y));
+  return w;
+}
+C vka_csinh_F(C z) {
+  T s;
+  T c;
+  vka_sincos_F(z.y, s, c);
+  C w = C(vka_sinh_F(z.x) * c, vka_cosh_F(z.x) * s);
+  return w;
+}
+C vka_ccosh_F(C z) {
+  T s;
+  T c;
+  vka_sincos_F(z.y, s, c);
+  C w = C(vka_cosh_F(z.x) * c, vka_sinh_F(z.x) * s);
+  return w;
+}
+)"}},
+      // numpy's complex abs on x86 with AVX512F (its SIMD loop, used for whole arrays):
+      // larger * sqrt(fma(r, r, 1)), r = smaller / larger, after mapping inf + nan to inf.
+      // (Hosts without AVX512F use glibc's hypot instead: the answer is platform-defined.)
+      // Not glibc's correctly rounded hypot, and differs from it by an ulp at times.
+      {"cabs", {"inf twosum", R"(T vka_cabs_F(C z) {
+  T re = abs(z.x);
+  T im = abs(z.y);
+  if (isinf(re) || isinf(im)) return INF;
+  if (isnan(re) || isnan(im)) return re + im;
+  T larger = max(re, im);
+  T smaller = min(re, im);
+  if (larger == T(0)) return T(0);
+  T ratio = smaller / larger;
+  // fma(ratio, ratio, 1) rounded once, without trusting fma(): lavapipe does not fuse it.
+  T e1;
+  T e2;
+  T p = vka_twoprod_F(ratio, ratio, e1);
+  T s = vka_twosum_F(T(1), p, e2);
+  T h = sqrt(s + (e1 + e2));
+  return h * larger;
+}
+)"}},
+      // numpy 2's sign: z / |z|; for infinite |z|, the unit vector along the infinite part
+      // (NaN when both are infinite); 0 for 0; NaN when |z| is.
+      {"csign", {"hypot", R"(C vka_csign_F(C z) {
+  T a = vka_hypot_F(z.x, z.y);
+  if (isnan(a)) return C(NAN, NAN);
+  if (isinf(a)) {
+    if (isinf(z.x)) return isinf(z.y) ? C(NAN, NAN) : C(z.x > T(0) ? T(1) : T(-1), T(0));
+    return C(T(0), z.y > T(0) ? T(1) : T(-1));
+  }
+  if (a == T(0)) return C(0);
+  C w = C(z.x / a, z.y / a);
+  return w;
+}
+)"}},
+  });
 }
 
-std::string cmul(Ctx& x) {
-  return helper(x, "mul", x.C + " a, " + x.C + " b",
-                "  return " + x.C + "(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);\n");
-}
-
-std::string cdiv(Ctx& x) {
-  // Smith's algorithm: scale by the larger component of b to avoid overflow.
-  return helper(x, "div", x.C + " a, " + x.C + " b",
-                "  if (abs(b.x) >= abs(b.y)) {\n"
-                "    if (b.x == " +
-                    x.T + "(0) && b.y == " + x.T + "(0)) return " + x.C +
-                    "(a.x / abs(b.x), a.y / abs(b.x));\n"
-                    "    " +
-                    x.T +
-                    " r = b.y / b.x, d = b.x + b.y * r;\n"
-                    "    return " +
-                    x.C +
-                    "((a.x + a.y * r) / d, (a.y - a.x * r) / d);\n"
-                    "  }\n"
-                    "  " +
-                    x.T +
-                    " r = b.x / b.y, d = b.x * r + b.y;\n"
-                    "  return " +
-                    x.C + "((a.x * r + a.y) / d, (a.y * r - a.x) / d);\n");
-}
-
-std::string cexp(Ctx& x) {
-  std::string e = x.fn("exp"), s = x.fn("sin"), c = x.fn("cos");
-  return helper(x, "exp", x.C + " z",
-                "  if (z.y == " + x.T + "(0)) return " + x.C + "(" + e +
-                    "(z.x), z.y);\n"
-                    "  " +
-                    x.T + " r = " + e +
-                    "(z.x);\n"
-                    "  return " +
-                    x.C + "(r * " + c + "(z.y), r * " + s + "(z.y));\n");
-}
-
-std::string clog(Ctx& x) {
-  std::string l = x.fn("log"), hy = x.fn("hypot"), at = x.fn("arctan2");
-  return helper(x, "log", x.C + " z",
-                "  return " + x.C + "(" + l + "(" + hy + "(z.x, z.y)), " + at + "(z.y, z.x));\n");
-}
-
-std::string csqrt(Ctx& x) {
-  // npymath's csqrt: t = sqrt((|re| + |z|) / 2), branch on the sign of re.
-  std::string hy = x.fn("hypot"), cs = x.fn("copysign"), inf = x.fn("inf");
-  return helper(x, "sqrt", x.C + " z",
-                "  if (z.x == " + x.T + "(0) && z.y == " + x.T + "(0)) return " + x.C + "(" + x.T +
-                    "(0), z.y);\n"
-                    "  if (isinf(z.y)) return " +
-                    x.C + "(" + inf +
-                    "(), z.y);\n"
-                    "  " +
-                    x.T + " t = sqrt((abs(z.x) + " + hy + "(z.x, z.y)) * 0.5" +
-                    (x.m == DType::kFloat64 ? "LF" : "") +
-                    ");\n"
-                    "  if (z.x >= " +
-                    x.T + "(0)) return " + x.C + "(t, z.y / (" + x.T +
-                    "(2) * t));\n"
-                    "  return " +
-                    x.C + "(abs(z.y) / (" + x.T + "(2) * t), " + cs + "(t, z.y));\n");
-}
-
-}  // namespace
+}  // namespace math_internal
 
 std::string emit_complex_op(Op op, DType t, const std::vector<std::string>& a, HelperSet* h) {
-  Ctx x{std::string(compute_type(t)), t == DType::kComplex64 ? "float" : "double",
-        t == DType::kComplex64 ? "f32" : "f64", math_dtype(t), h};
+  const std::string C(compute_type(t));
+  const std::string T = t == DType::kComplex64 ? "float" : "double";
+  const DType m = math_dtype(t);
   const std::string& z = a[0];
-  auto call = [&](const std::string& f, const std::string& arg) { return f + "(" + arg + ")"; };
+  auto fn = [&](const char* f) { return math_function(f, m, h); };
+  auto call = [&](const char* f, const std::string& args) { return fn(f) + "(" + args + ")"; };
+  auto named = [&](const char* group, const char* f, const std::string& args) {
+    fn(group);
+    return std::string(f) + (m == DType::kFloat64 ? "_f64" : "_f32") + "(" + args + ")";
+  };
   auto scale = [&](const std::string& v, const char* k) {
-    return x.C + "(" + v + ") * " + x.T + "(" + k + (x.m == DType::kFloat64 ? "LF" : "") + ")";
+    return C + "(" + v + ") * " + T + "(" + k + (m == DType::kFloat64 ? "LF" : "") + ")";
   };
   auto eq = [&]() { return "all(equal(" + a[0] + ", " + a[1] + "))"; };
-  // Lexicographic order, numpy's for complex: real parts first, then imaginary parts.
+  // numpy's order for complex: real parts first, then imaginary parts; a NaN imaginary part
+  // makes the real-part comparison false (CLT/CLE/CGT/CGE in numpy's loops).
   auto lex = [&](const char* strict, const char* tie) {
-    return "(" + a[0] + ".x " + strict + " " + a[1] + ".x || (" + a[0] + ".x == " + a[1] +
-           ".x && " + a[0] + ".y " + tie + " " + a[1] + ".y))";
+    const std::string& x = a[0];
+    const std::string& y = a[1];
+    return "((" + x + ".x " + strict + " " + y + ".x && !isnan(" + x + ".y) && !isnan(" + y +
+           ".y)) || (" + x + ".x == " + y + ".x && " + x + ".y " + tie + " " + y + ".y))";
   };
-  std::string one = x.C + "(1, 0)";
+  std::string one = C + "(1, 0)";
   switch (op) {
     case Op::kBuffer:
     case Op::kFull:
@@ -117,81 +246,64 @@ std::string emit_complex_op(Op op, DType t, const std::vector<std::string>& a, H
     case Op::kPositive:
       return z;
     case Op::kConj:
-      return x.C + "((" + z + ").x, -(" + z + ").y)";
+      return C + "((" + z + ").x, -(" + z + ").y)";
     case Op::kReal:
       return "(" + z + ").x";
     case Op::kImag:
       return "(" + z + ").y";
     case Op::kAbs:
-      return x.fn("hypot") + "((" + z + ").x, (" + z + ").y)";
+      return call("cabs", z);
     case Op::kSign:
-      // numpy 2: z / |z|, and 0 for 0.
-      return "((" + z + ") == " + x.C + "(0) ? " + x.C + "(0) : (" + z + ") / " + x.fn("hypot") +
-             "((" + z + ").x, (" + z + ").y))";
+      return call("csign", z);
     case Op::kSquare:
-      return cmul(x) + "(" + z + ", " + z + ")";
+      return call("cmul", z + ", " + z);
     case Op::kReciprocal:
-      return cdiv(x) + "(" + one + ", " + z + ")";
+      return call("cdiv", one + ", " + z);
     case Op::kAdd:
       return "(" + a[0] + " + " + a[1] + ")";
     case Op::kSubtract:
       return "(" + a[0] + " - " + a[1] + ")";
     case Op::kMultiply:
-      return cmul(x) + "(" + a[0] + ", " + a[1] + ")";
+      return call("cmul", a[0] + ", " + a[1]);
     case Op::kDivide:
-      return cdiv(x) + "(" + a[0] + ", " + a[1] + ")";
-    case Op::kPower: {
-      std::string f = helper(x, "pow", x.C + " a, " + x.C + " b",
-                             "  if (b == " + x.C + "(0)) return " + one +
-                                 ";\n"
-                                 "  if (a == " +
-                                 x.C + "(0)) return " + x.C +
-                                 "(0);\n"
-                                 "  return " +
-                                 cexp(x) + "(" + cmul(x) + "(b, " + clog(x) + "(a)));\n");
-      return f + "(" + a[0] + ", " + a[1] + ")";
-    }
+      return call("cdiv", a[0] + ", " + a[1]);
+    case Op::kPower:
+      return call("cpow", a[0] + ", " + a[1]);
     case Op::kSqrt:
-      return call(csqrt(x), z);
+      return call("csqrt", z);
     case Op::kExp:
-      return call(cexp(x), z);
+      return call("cexp", z);
     case Op::kExp2:
-      return call(cexp(x), scale(z, "0.6931471805599453"));
+      return call("cexp", scale(z, "0.6931471805599453"));
     case Op::kExpm1:
-      return "(" + call(cexp(x), z) + " - " + one + ")";
+      return call("cexpm1", z);
     case Op::kLog:
-      return call(clog(x), z);
+      return call("clog", z);
     case Op::kLog2:
-      return scale(call(clog(x), z), "1.4426950408889634");
+      return scale(call("clog", z), "1.4426950408889634");
     case Op::kLog10:
-      return scale(call(clog(x), z), "0.43429448190325182");
-    case Op::kLog1p:
-      return call(clog(x), "(" + z + ") + " + one);
+      return scale(call("clog", z), "0.43429448190325182");
+    case Op::kLog1p: {
+      // numpy's nc_log1p: (log(hypot(x + 1, y)), atan2(y, x + 1)), plainly (inaccurate near
+      // z = 0, and matched as such).
+      std::string w = "(" + z + ") + " + one;
+      return C + "(" + call("log", fn("hypot") + "((" + w + ").x, (" + w + ").y)") + ", " +
+             call("arctan2", "(" + z + ").y, (" + w + ").x") + ")";
+    }
     case Op::kSin:
+      return named("ctrig", "vka_csin", z);
     case Op::kCos:
+      return named("ctrig", "vka_ccos", z);
     case Op::kSinh:
+      return named("ctrig", "vka_csinh", z);
     case Op::kCosh:
-    case Op::kTan:
-    case Op::kTanh: {
-      std::string s = x.fn("sin"), c = x.fn("cos"), sh = x.fn("sinh"), ch = x.fn("cosh");
-      std::string sin_ = helper(x, "sin", x.C + " z",
-                                "  return " + x.C + "(" + s + "(z.x) * " + ch + "(z.y), " + c +
-                                    "(z.x) * " + sh + "(z.y));\n");
-      std::string cos_ = helper(x, "cos", x.C + " z",
-                                "  return " + x.C + "(" + c + "(z.x) * " + ch + "(z.y), -" + s +
-                                    "(z.x) * " + sh + "(z.y));\n");
-      std::string sinh_ = helper(x, "sinh", x.C + " z",
-                                 "  return " + x.C + "(" + sh + "(z.x) * " + c + "(z.y), " + ch +
-                                     "(z.x) * " + s + "(z.y));\n");
-      std::string cosh_ = helper(x, "cosh", x.C + " z",
-                                 "  return " + x.C + "(" + ch + "(z.x) * " + c + "(z.y), " + sh +
-                                     "(z.x) * " + s + "(z.y));\n");
-      if (op == Op::kSin) return call(sin_, z);
-      if (op == Op::kCos) return call(cos_, z);
-      if (op == Op::kSinh) return call(sinh_, z);
-      if (op == Op::kCosh) return call(cosh_, z);
-      if (op == Op::kTan) return cdiv(x) + "(" + call(sin_, z) + ", " + call(cos_, z) + ")";
-      return cdiv(x) + "(" + call(sinh_, z) + ", " + call(cosh_, z) + ")";
+      return named("ctrig", "vka_ccosh", z);
+    case Op::kTanh:
+      return call("ctanh", z);
+    case Op::kTan: {
+      // tan z = -i tanh(i z)
+      std::string w = call("ctanh", C + "(-(" + z + ").y, (" + z + ").x)");
+      return "(" + C + "(" + w + ".y, -" + w + ".x))";
     }
     case Op::kRound:
     case Op::kRint:

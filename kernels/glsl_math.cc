@@ -1,17 +1,20 @@
-// The math library templates. Algorithms (fdlibm/Cephes style, simplified): Cody-Waite range
-// reduction, then Taylor/atanh series with enough terms for the type (float or double).
-// Measured error against float64 numpy is asserted by the device tests; the bounds targeted
-// are ≤ 2 ulp for exp/log families and ≤ 4 ulp for trig with |x| < 2^20 (beyond that the
-// three-part π/2 reduction loses accuracy; documented in docs/ as a known difference).
+// The GLSL math library's machinery (per-precision constants, template instantiation, the
+// helper registry) and its basic functions: two-sum/two-product (double-word arithmetic),
+// hypot, and numpy's fmod/floor_divide/remainder. Transcendentals: glsl_math_exp.cc and
+// glsl_math_trig.cc. Error bounds, measured against numpy: docs/accuracy.md.
 #include "kernels/glsl_math.h"
 
 #include <cctype>
 #include <map>
 
 #include "device/errors.h"
+#include "kernels/glsl_math_templates.h"
 
 namespace vka {
 namespace {
+
+using math_internal::Template;
+using math_internal::Templates;
 
 struct Precision {
   const char* type;  // float, double
@@ -19,34 +22,60 @@ struct Precision {
   const char* lit;   // literal suffix: "", "LF"
   const char* inf;
   const char* nan;
+  const char* ctype;                     // complex: vec2, dvec2
   std::map<std::string, std::string> k;  // per-precision constants and term counts
 };
 
+// Constants split for exact products (Cody-Waite): a part with n significant bits times an
+// integer k of m bits is exact when n + m <= the type's 24 or 53 bits.
 const Precision& precision(DType t) {
   static const Precision f32{"float",
                              "f32",
                              "",
                              "uintBitsToFloat(0x7f800000u)",
                              "uintBitsToFloat(0x7fc00000u)",
+                             "vec2",
                              {{"EXP_MAX", "88.72283905206835"},
                               {"EXP_MIN", "-103.97207708"},
                               {"EXP2_MAX", "128.0"},
                               {"EXP2_MIN", "-150.0"},
+                              // ln2 = LN2_HI (15 bits: k * LN2_HI exact for |k| < 2^9) + LN2_LO
                               {"LN2_HI", "0.693145751953125"},
-                              {"LN2_LO", "1.428606765330187045e-06"},
+                              {"LN2_LO", "1.428606765330187e-06"},
+                              {"TT_HI", "0.6666666865348816"},  // 2/3 as two floats
+                              {"TT_LO", "-1.9868215517249155e-08"},
                               {"EXP_TERMS", "7"},
                               {"EXPM1_TERMS", "8"},
                               {"LOG_TERMS", "5"},
                               {"MIN_NORMAL", "1.1754943508222875e-38"},
                               {"SUBNORMAL_SCALE", "16777216.0"},
                               {"SUBNORMAL_EXP", "24"},
-                              {"PIO2_1", "1.5703125"},
-                              {"PIO2_2", "4.837512969970703125e-4"},
-                              {"PIO2_3", "7.54978995489188216e-8"},
+                              {"MANT_BITS", "24"},
+                              {"SPLIT", "4097.0"},  // Dekker: 2^12 + 1
+                              {"SPLIT_SAFE", "1.0e30"},
+                              {"SPLIT_SHIFT", "40"},
+                              // pi/2 in 12-bit parts (k < 2^12) and a float tail
+                              {"PIO2_1", "1.57080078125"},
+                              {"PIO2_2", "-4.453584551811218e-06"},
+                              {"PIO2_3", "-8.706138032721356e-10"},
+                              {"PIO2_4", "6.223371969669989e-14"},
+                              {"CW_MAX", "6000.0"},
+                              // pi, pi/2, pi/4 as the nearest float plus its error
+                              {"PI_HI", "3.1415927410125732"},
+                              {"PI_LO", "-8.742277657347586e-08"},
+                              {"PIO2_HI", "1.5707963705062866"},
+                              {"PIO2_LO", "-4.371138828673793e-08"},
+                              {"PIO4_HI", "0.7853981852531433"},
+                              {"PIO4_LO", "-2.1855694143368964e-08"},
+                              {"PH_WORDS", "4"},
+                              {"RH_M0", "0xFFFFFF00u"},
+                              {"RH_M1", "0x0u"},
                               {"SIN_TERMS", "5"},
                               {"COS_TERMS", "6"},
                               {"ATAN_TERMS", "9"},
+                              {"FMOD_STEPS", "300"},
                               {"HYP_BIG", "9.0"},
+                              {"TANH_BIG", "12.0"},
                               {"HUGE", "4096.0"},
                               {"BITS_HI", "floatBitsToUint(x)"}}};
   static const Precision f64{"double",
@@ -54,339 +83,179 @@ const Precision& precision(DType t) {
                              "LF",
                              "packDouble2x32(uvec2(0u, 0x7ff00000u))",
                              "packDouble2x32(uvec2(0u, 0x7ff80000u))",
+                             "dvec2",
                              {{"EXP_MAX", "709.782712893384"},
                               {"EXP_MIN", "-745.1332191019412"},
                               {"EXP2_MAX", "1024.0"},
                               {"EXP2_MIN", "-1075.0"},
+                              // LN2_HI: 32 bits, k * LN2_HI exact for |k| < 2^21
                               {"LN2_HI", "6.93147180369123816490e-01"},
                               {"LN2_LO", "1.90821492927058770002e-10"},
+                              {"TT_HI", "0.6666666666666666"},
+                              {"TT_LO", "3.700743415417188e-17"},
                               {"EXP_TERMS", "13"},
                               {"EXPM1_TERMS", "15"},
                               {"LOG_TERMS", "10"},
                               {"MIN_NORMAL", "2.2250738585072014e-308"},
                               {"SUBNORMAL_SCALE", "18014398509481984.0"},
                               {"SUBNORMAL_EXP", "54"},
-                              {"PIO2_1", "1.57079632673412561417e+00"},
-                              {"PIO2_2", "6.07710050630396597660e-11"},
-                              {"PIO2_3", "2.02226624871116645580e-21"},
+                              {"MANT_BITS", "53"},
+                              {"SPLIT", "134217729.0"},  // Dekker: 2^27 + 1
+                              {"SPLIT_SAFE", "1.0e290"},
+                              {"SPLIT_SHIFT", "300"},
+                              // pi/2 in 33-bit parts (k < 2^20) and a double tail
+                              {"PIO2_1", "1.570796326734125614166e+00"},
+                              {"PIO2_2", "6.077100506303965976596e-11"},
+                              {"PIO2_3", "2.022266248711166455796e-21"},
+                              {"PIO2_4", "8.478427660368899569974e-32"},
+                              {"CW_MAX", "1.5e6"},
+                              {"PI_HI", "3.141592653589793"},
+                              {"PI_LO", "1.2246467991473532e-16"},
+                              {"PIO2_HI", "1.5707963267948966"},
+                              {"PIO2_LO", "6.123233995736766e-17"},
+                              {"PIO4_HI", "0.7853981633974483"},
+                              {"PIO4_LO", "3.061616997868383e-17"},
+                              {"PH_WORDS", "7"},
+                              {"RH_M0", "0xFFFFFFFFu"},
+                              {"RH_M1", "0xFFFFF800u"},
                               {"SIN_TERMS", "8"},
                               {"COS_TERMS", "9"},
                               {"ATAN_TERMS", "20"},
+                              {"FMOD_STEPS", "2100"},
                               {"HYP_BIG", "22.0"},
+                              {"TANH_BIG", "22.0"},
                               {"HUGE", "268435456.0"},
                               {"BITS_HI", "unpackDouble2x32(x).y"}}};
   VKA_ASSERT(t == DType::kFloat32 || t == DType::kFloat64);
   return t == DType::kFloat32 ? f32 : f64;
 }
 
-// Template language: T type, _F suffix, INF, NAN, @KEY@ constants, `$` after a literal adds
-// the precision's literal suffix (GLSL literals are float unless suffixed LF).
-struct Template {
-  const char* deps;  // space-separated functions this one calls
-  const char* code;
-};
-
-const std::map<std::string, Template>& templates() {
-  static const std::map<std::string, Template> m = {
+void add_basic_templates(Templates* m) {
+  m->insert({
       {"inf", {"", "T vka_inf_F() { return INF; }\n"}},
       {"nan", {"", "T vka_nan_F() { return NAN; }\n"}},
       {"signbit", {"", "bool vka_signbit_F(T x) { return (@BITS_HI@ >> 31) != 0u; }\n"}},
       {"copysign",
        {"signbit", "T vka_copysign_F(T x, T y) { return vka_signbit_F(y) ? -abs(x) : abs(x); }\n"}},
-      // e^r for |r| <= ln2/2: Horner form of the Taylor series.
-      {"expcore", {"", R"(T vka_expcore_F(T r) {
-  T p = T(1);
-  for (int i = @EXP_TERMS@; i >= 1; --i) p = T(1) + p * r / T(i);
-  return p;
+      // Error-free transformations: a + b = s + err and a * b = p + err exactly (Knuth,
+      // Dekker; no fma needed, so no reliance on the driver fusing it). twoprod needs
+      // |a|, |b| < SPLIT_SAFE.
+      {"twosum", {"", R"(T vka_twosum_F(T a, T b, out T err) {
+  T s = a + b;
+  T bb = s - a;
+  T e = (a - (s - bb)) + (b - bb);
+  err = e;
+  return s;
 }
-// 2^k * p without overflowing the intermediate when k is near the exponent limits.
-T vka_scale_F(T p, int k) { return ldexp(ldexp(p, k / 2), k - k / 2); }
-)"}},
-      {"exp", {"expcore", R"(T vka_exp_F(T x) {
-  if (isnan(x)) return x;
-  if (x > @EXP_MAX@$) return INF;
-  if (x < @EXP_MIN@$) return T(0);
-  T k = roundEven(x * 1.4426950408889634$);
-  T r = (x - k * @LN2_HI@$) - k * @LN2_LO@$;
-  return vka_scale_F(vka_expcore_F(r), int(k));
+T vka_split_F(T a, out T lo) {
+  T c = @SPLIT@$ * a;
+  T hi = c - (c - a);
+  T l = a - hi;
+  lo = l;
+  return hi;
 }
-)"}},
-      {"exp2", {"expcore", R"(T vka_exp2_F(T x) {
-  if (isnan(x)) return x;
-  if (x >= @EXP2_MAX@$) return INF;
-  if (x < @EXP2_MIN@$) return T(0);
-  T k = roundEven(x);
-  return vka_scale_F(vka_expcore_F((x - k) * 0.6931471805599453$), int(k));
-}
-)"}},
-      {"expm1", {"exp", R"(T vka_expm1_F(T x) {
-  if (abs(x) >= 0.35$ || isnan(x)) return x > T(40) ? vka_exp_F(x) : vka_exp_F(x) - T(1);
-  // Series without the leading 1: no cancellation near 0.
-  T p = T(1);
-  for (int i = @EXPM1_TERMS@; i >= 2; --i) p = T(1) + p * x / T(i);
-  return x * p;
-}
-)"}},
-      // log(m) for x = m * 2^e, m in [sqrt(1/2), sqrt(2)): 2*atanh(s), s = (m-1)/(m+1).
-      {"logcore", {"", R"(T vka_logcore_F(T x, out int e) {
-  e = 0;
-  if (x < @MIN_NORMAL@$) {
-    x *= @SUBNORMAL_SCALE@$;
-    e = -@SUBNORMAL_EXP@;
-  }
-  int e2;
-  T m = frexp(x, e2);
-  e += e2;
-  if (m < 0.7071067811865476$) {
-    m *= T(2);
-    e -= 1;
-  }
-  T f = m - T(1);
-  T s = f / (T(2) + f);
-  T z = s * s;
-  T q = T(1) / T(2 * @LOG_TERMS@ + 1);
-  for (int i = @LOG_TERMS@ - 1; i >= 0; --i) q = T(1) / T(2 * i + 1) + z * q;
-  return 2.0$ * s * q;
-}
-)"}},
-      {"log", {"logcore", R"(T vka_log_F(T x) {
-  if (isnan(x) || x < T(0)) return NAN;
-  if (x == T(0)) return -INF;
-  if (isinf(x)) return x;
-  int e;
-  T lm = vka_logcore_F(x, e);
-  return T(e) * @LN2_HI@$ + (lm + T(e) * @LN2_LO@$);
-}
-)"}},
-      {"log2", {"logcore", R"(T vka_log2_F(T x) {
-  if (isnan(x) || x < T(0)) return NAN;
-  if (x == T(0)) return -INF;
-  if (isinf(x)) return x;
-  int e;
-  T lm = vka_logcore_F(x, e);
-  return T(e) + lm * 1.4426950408889634$;
-}
-)"}},
-      {"log10", {"logcore", R"(T vka_log10_F(T x) {
-  if (isnan(x) || x < T(0)) return NAN;
-  if (x == T(0)) return -INF;
-  if (isinf(x)) return x;
-  int e;
-  T lm = vka_logcore_F(x, e);
-  return T(e) * 0.30102999566398120$ + lm * 0.43429448190325182$;
-}
-)"}},
-      {"log1p", {"log", R"(T vka_log1p_F(T x) {
-  if (isnan(x) || x < T(-1)) return NAN;
-  if (x == T(-1)) return -INF;
-  if (isinf(x)) return x;
-  T u = T(1) + x;
-  if (u == T(1)) return x;
-  // log(u) * x / (u - 1) cancels the rounding error of 1 + x (Goldberg's trick).
-  return vka_log_F(u) * (x / (u - T(1)));
-}
-)"}},
-      // x - k*pi/2 in three parts; q = k mod 4.
-      {"trigcore", {"", R"(T vka_reduce_F(T x, out int q) {
-  T k = roundEven(x * 0.63661977236758134$);
-  q = int(mod(k, 4.0$));
-  return ((x - k * @PIO2_1@$) - k * @PIO2_2@$) - k * @PIO2_3@$;
-}
-T vka_sincore_F(T r) {
-  T z = r * r;
-  T p = T(1);
-  for (int i = @SIN_TERMS@; i >= 1; --i) p = T(1) - p * z / T((2 * i) * (2 * i + 1));
-  return r * p;
-}
-T vka_coscore_F(T r) {
-  T z = r * r;
-  T p = T(1);
-  for (int i = @COS_TERMS@; i >= 1; --i) p = T(1) - p * z / T((2 * i - 1) * (2 * i));
+T vka_twoprod_F(T a, T b, out T err) {
+  T p = a * b;
+  T al;
+  T bl;
+  T ah = vka_split_F(a, al);
+  T bh = vka_split_F(b, bl);
+  T e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+  err = e;
   return p;
 }
 )"}},
-      {"sin", {"trigcore", R"(T vka_sin_F(T x) {
-  if (isinf(x) || isnan(x)) return NAN;
-  if (x == T(0)) return x;
-  int q;
-  T r = vka_reduce_F(x, q);
-  T v = (q & 1) == 0 ? vka_sincore_F(r) : vka_coscore_F(r);
-  return q >= 2 ? -v : v;
-}
-)"}},
-      {"cos", {"trigcore", R"(T vka_cos_F(T x) {
-  if (isinf(x) || isnan(x)) return NAN;
-  int q;
-  T r = vka_reduce_F(x, q);
-  T v = (q & 1) == 0 ? vka_coscore_F(r) : vka_sincore_F(r);
-  return (q == 1 || q == 2) ? -v : v;
-}
-)"}},
-      {"tan", {"trigcore", R"(T vka_tan_F(T x) {
-  if (isinf(x) || isnan(x)) return NAN;
-  if (x == T(0)) return x;
-  int q;
-  T r = vka_reduce_F(x, q);
-  T s = vka_sincore_F(r), c = vka_coscore_F(r);
-  return (q & 1) == 0 ? s / c : -c / s;
-}
-)"}},
-      {"arctan", {"", R"(T vka_arctan_F(T x) {
-  if (isnan(x)) return x;
-  T a = abs(x), t, base = T(0), lo = T(0);
-  if (a > 2.4142135623730950$) {
-    t = T(-1) / a;
-    base = 1.57079632679489655800$;
-    lo = 6.12323399573676603587e-17$;
-  } else if (a > 0.41421356237309503$) {
-    t = (a - T(1)) / (a + T(1));
-    base = 7.85398163397448278999e-01$;
-    lo = 3.06161699786838301793e-17$;
-  } else {
-    t = a;
-  }
-  T z = t * t;
-  T p = T(1) / T(2 * @ATAN_TERMS@ + 1);
-  for (int i = @ATAN_TERMS@ - 1; i >= 0; --i) p = T(1) / T(2 * i + 1) - z * p;
-  T r = base + (t * p + lo);
-  return x < T(0) ? -r : (x == T(0) ? x : r);
-}
-)"}},
-      {"arctan2", {"arctan copysign", R"(T vka_arctan2_F(T y, T x) {
-  const T PI = 3.14159265358979311600$;
-  if (isnan(x) || isnan(y)) return NAN;
-  if (y == T(0)) return vka_signbit_F(x) ? vka_copysign_F(PI, y) : y;
-  if (x == T(0)) return vka_copysign_F(PI * 0.5$, y);
-  if (isinf(x)) {
-    if (isinf(y)) return vka_copysign_F(x > T(0) ? PI * 0.25$ : PI * 0.75$, y);
-    return x > T(0) ? vka_copysign_F(T(0), y) : vka_copysign_F(PI, y);
-  }
-  if (isinf(y)) return vka_copysign_F(PI * 0.5$, y);
-  T a = vka_arctan_F(abs(y / x));
-  T r = x > T(0) ? a : (PI - a) + 1.22464679914735317720e-16$;
-  return vka_copysign_F(r, y);
-}
-)"}},
-      {"arcsin", {"arctan", R"(T vka_arcsin_F(T x) {
-  T a = abs(x);
-  if (isnan(x) || a > T(1)) return NAN;
-  if (a < 0.5$) return vka_arctan_F(x / sqrt(T(1) - x * x));
-  T z = sqrt((T(1) - a) * 0.5$);
-  T r = 1.57079632679489655800$ - T(2) * vka_arctan_F(z / sqrt(T(1) - z * z));
-  return x < T(0) ? -r : r;
-}
-)"}},
-      {"arccos", {"arctan", R"(T vka_arccos_F(T x) {
-  if (isnan(x) || abs(x) > T(1)) return NAN;
-  return T(2) * vka_arctan_F(sqrt((T(1) - x) / (T(1) + x)));
-}
-)"}},
-      {"sinh", {"exp expm1", R"(T vka_sinh_F(T x) {
-  if (isnan(x) || isinf(x) || x == T(0)) return x;
-  T a = abs(x), h = x < T(0) ? -0.5$ : 0.5$;
-  if (a < @HYP_BIG@$) {
-    T t = vka_expm1_F(a);
-    if (a < T(1)) return h * (T(2) * t - t * t / (t + T(1)));
-    return h * (t + t / (t + T(1)));
-  }
-  T w = vka_exp_F(0.5$ * a);
-  return (h * w) * w;
-}
-)"}},
-      {"cosh", {"exp", R"(T vka_cosh_F(T x) {
-  if (isnan(x)) return x;
-  T a = abs(x);
-  if (a < @HYP_BIG@$) {
-    T t = vka_exp_F(a);
-    return 0.5$ * t + 0.5$ / t;
-  }
-  T w = vka_exp_F(0.5$ * a);
-  return (0.5$ * w) * w;
-}
-)"}},
-      {"tanh", {"expm1 copysign", R"(T vka_tanh_F(T x) {
-  if (isnan(x)) return x;
-  T a = abs(x), r = T(1);
-  if (a < @HYP_BIG@$) {
-    T t = vka_expm1_F(T(2) * a);
-    r = t / (t + T(2));
-  }
-  return vka_copysign_F(r, x);
-}
-)"}},
-      {"arcsinh", {"log log1p copysign", R"(T vka_arcsinh_F(T x) {
-  if (isnan(x) || isinf(x)) return x;
-  T a = abs(x), r;
-  if (a > @HUGE@$) {
-    r = vka_log_F(a) + 0.6931471805599453$;
-  } else if (a > T(2)) {
-    r = vka_log_F(T(2) * a + T(1) / (sqrt(a * a + T(1)) + a));
-  } else {
-    T t = a * a;
-    r = vka_log1p_F(a + t / (T(1) + sqrt(T(1) + t)));
-  }
-  return vka_copysign_F(r, x);
-}
-)"}},
-      {"arccosh", {"log log1p", R"(T vka_arccosh_F(T x) {
-  if (isnan(x) || x < T(1)) return NAN;
-  if (isinf(x)) return x;
-  if (x > @HUGE@$) return vka_log_F(x) + 0.6931471805599453$;
-  if (x > T(2)) return vka_log_F(T(2) * x - T(1) / (x + sqrt(x * x - T(1))));
-  T t = x - T(1);
-  return vka_log1p_F(t + sqrt(T(2) * t + t * t));
-}
-)"}},
-      {"arctanh", {"log1p copysign inf", R"(T vka_arctanh_F(T x) {
-  T a = abs(x);
-  if (isnan(x) || a > T(1)) return NAN;
-  if (a == T(1)) return vka_copysign_F(INF, x);
-  T r;
-  if (a < 0.5$) {
-    T t = a + a;
-    r = 0.5$ * vka_log1p_F(t + t * a / (T(1) - a));
-  } else {
-    r = 0.5$ * vka_log1p_F((a + a) / (T(1) - a));
-  }
-  return vka_copysign_F(r, x);
-}
-)"}},
-      {"hypot", {"", R"(T vka_hypot_F(T x, T y) {
+      // sqrt(x^2 + y^2) from the exact double-word sum of squares plus one correction step:
+      // correctly rounded but for near-ties, like glibc's hypot (numpy's complex abs).
+      {"hypot", {"twosum", R"(T vka_hypot_F(T x, T y) {
   if (isinf(x) || isinf(y)) return INF;
   if (isnan(x) || isnan(y)) return NAN;
-  T a = max(abs(x), abs(y)), b = min(abs(x), abs(y));
-  if (a == T(0)) return a;
-  T r = b / a;
-  return a * sqrt(T(1) + r * r);
+  T a = max(abs(x), abs(y));
+  T b = min(abs(x), abs(y));
+  if (b == T(0)) return a;
+  int e;
+  T m = frexp(a, e);
+  T as = ldexp(a, -e);
+  T bs = ldexp(b, -e);
+  T pl;
+  T ql;
+  T sl;
+  T ph = vka_twoprod_F(as, as, pl);
+  T qh = vka_twoprod_F(bs, bs, ql);
+  T sh = vka_twosum_F(ph, qh, sl);
+  T slo = sl + (pl + ql);
+  T r = sqrt(sh);
+  T rl;
+  T rh = vka_twoprod_F(r, r, rl);
+  T d = ((sh - rh) - rl) + slo;
+  T res = r + d / (T(2) * r);
+  return ldexp(res, e);
 }
 )"}},
-      // C99 pow special cases (what numpy's float power follows), then exp(y*log|x|).
-      {"power", {"exp log copysign", R"(T vka_power_F(T x, T y) {
-  if (y == T(0) || x == T(1)) return T(1);
-  if (isnan(x) || isnan(y)) return NAN;
-  bool yint = !isinf(y) && trunc(y) == y;
-  bool yodd = yint && abs(y) < 9007199254740992.0$ && mod(y, 2.0$) == T(1);
-  if (isinf(y)) {
-    T ax = abs(x);
-    if (ax == T(1)) return T(1);
-    return ((ax > T(1)) == (y > T(0))) ? INF : T(0);
+      // C's fmod, exact: long division, each step subtracting y * 2^j with y * 2^j <= x <
+      // 2 * y * 2^j, an exact subtraction (Sterbenz). A quotient a / b rounded to T is not
+      // exact (fmod(1, 0.1) needs the remainder of 1 by the double nearest 0.1).
+      {"fmod", {"copysign", R"(T vka_fmod_F(T a, T b) {
+  if (isinf(a) || isnan(a) || isnan(b) || b == T(0)) return NAN;
+  T x = abs(a);
+  T y = abs(b);
+  if (isinf(b) || x < y) return a;
+  int ey;
+  T my = frexp(y, ey);
+  for (int i = 0; i < @FMOD_STEPS@ && x >= y; ++i) {
+    int ex;
+    T mx = frexp(x, ex);
+    T ys = ldexp(y, ex - ey);
+    if (ys > x) ys = ldexp(y, ex - ey - 1);
+    x = x - ys;
   }
-  if (x == T(0)) {
-    if (y < T(0)) return yodd ? vka_copysign_F(INF, x) : INF;
-    return yodd ? x : T(0);
-  }
-  if (isinf(x)) {
-    if (x > T(0)) return y > T(0) ? INF : T(0);
-    if (y > T(0)) return yodd ? -INF : INF;
-    return yodd ? -T(0) : T(0);
-  }
-  if (x < T(0) && !yint) return NAN;
-  T r = vka_exp_F(y * vka_log_F(abs(x)));
-  return (x < T(0) && yodd) ? -r : r;
+  return vka_copysign_F(x, a);
 }
 )"}},
-  };
+      // numpy's npy_divmod (npymath): the quotient is rounded from (a - fmod(a, b)) / b.
+      {"floordiv", {"fmod copysign", R"(T vka_floordiv_F(T a, T b) {
+  if (b == T(0)) return a / b;
+  T mod = vka_fmod_F(a, b);
+  T div = (a - mod) / b;
+  if (mod != T(0) && ((b < T(0)) != (mod < T(0)))) div -= T(1);
+  if (div == T(0)) return vka_copysign_F(T(0), a / b);
+  T fl = floor(div);
+  if (div - fl > 0.5$) fl += T(1);
+  return fl;
+}
+)"}},
+      {"remainder", {"fmod copysign", R"(T vka_remainder_F(T a, T b) {
+  T mod = vka_fmod_F(a, b);
+  if (b == T(0)) return mod;
+  if (mod != T(0)) {
+    if ((b < T(0)) != (mod < T(0))) mod += b;
+  } else {
+    mod = vka_copysign_F(T(0), b);
+  }
+  return mod;
+}
+)"}},
+  });
+}
+
+const Templates& templates() {
+  static const Templates m = [] {
+    Templates t;
+    add_basic_templates(&t);
+    math_internal::add_exp_templates(&t);
+    math_internal::add_trig_templates(&t);
+    math_internal::add_complex_templates(&t);
+    return t;
+  }();
   return m;
+}
+
+// True when `code[i]` starts a line's first token (after indentation): a declaration there
+// is a local of a function body when indented.
+bool indented_line_start(const std::string& code, std::size_t i) {
+  std::size_t ls = code.rfind('\n', i == 0 ? 0 : i - 1);
+  if (ls == std::string::npos || i <= ls + 1) return false;
+  return code.find_first_not_of(' ', ls + 1) == i;
 }
 
 std::string instantiate(const std::string& code, const Precision& p) {
@@ -407,8 +276,12 @@ std::string instantiate(const std::string& code, const Precision& p) {
       std::size_t end = code.find('@', i + 1);
       out += p.k.at(code.substr(i + 1, end - i - 1));
       i = end;
-    } else if (word_at("T")) {
-      out += p.type;
+    } else if (word_at("T") || word_at("C")) {
+      // Locals are precise (glsl_math_templates.h says why).
+      if (indented_line_start(code, i) && i + 2 < code.size() && code[i + 1] == ' ') {
+        out += "precise ";
+      }
+      out += c == 'T' ? p.type : p.ctype;
     } else if (word_at("INF")) {
       out += p.inf;
       i += 2;
@@ -444,9 +317,10 @@ std::string math_function(std::string_view fn, DType t, HelperSet* helpers) {
   const Precision& p = precision(t);
   auto it = templates().find(std::string(fn));
   VKA_ASSERT(it != templates().end());
-  std::string key = std::string(fn) + "_" + p.sfx;
+  const Template& tmpl = it->second;
+  std::string key = tmpl.shared ? std::string(fn) : std::string(fn) + "_" + p.sfx;
   if (!helpers->has(key)) {
-    std::string deps = it->second.deps;
+    std::string deps = tmpl.deps;
     std::size_t start = 0;
     while (start < deps.size()) {
       std::size_t end = deps.find(' ', start);
@@ -454,9 +328,9 @@ std::string math_function(std::string_view fn, DType t, HelperSet* helpers) {
       if (end > start) math_function(deps.substr(start, end - start), t, helpers);
       start = end + 1;
     }
-    helpers->add(key, instantiate(it->second.code, p));
+    helpers->add(key, tmpl.shared ? std::string(tmpl.code) : instantiate(tmpl.code, p));
   }
-  return "vka_" + std::string(fn) + "_" + p.sfx;
+  return "vka_" + std::string(fn) + (tmpl.shared ? "" : "_" + std::string(p.sfx));
 }
 
 }  // namespace vka

@@ -78,40 +78,35 @@ std::string int_helper(const std::string& fn, DType t, HelperSet* h) {
   return name;
 }
 
+// numpy's float floor_divide/remainder (npy_divmod), from the math library; float16 computes
+// in float, as numpy's half loops do.
 std::string float_helper(const std::string& fn, DType t, HelperSet* h) {
-  DType m = math_dtype(t);
-  std::string T = m == DType::kFloat64 ? "double" : "float",
-              sfx = m == DType::kFloat64 ? "f64" : "f32";
-  std::string L = m == DType::kFloat64 ? "LF" : "";
-  std::string cs = math_function("copysign", m, h);
-  std::string nan = math_function("nan", m, h) + "()";
-  std::string fmod = "vka_fmod_" + sfx;
-  if (!h->has(fmod)) {
-    h->add(fmod, T + " " + fmod + "(" + T + " a, " + T + " b) {\n" +
-                     "  if (isinf(a) || isnan(a) || isnan(b) || b == " + T + "(0)) return " + nan +
-                     ";\n  if (isinf(b)) return a;\n  " + T + " r = fma(-b, trunc(a / b), a);\n" +
-                     "  if (r != " + T + "(0) && ((r < " + T + "(0)) != (a < " + T +
-                     "(0)))) r += a < " + T + "(0) ? -abs(b) : abs(b);\n  return r;\n}\n");
-  }
-  std::string name = "vka_" + fn + "_" + sfx;
-  if (h->has(name)) return name;
-  // numpy's npy_divmod (npymath): the quotient is rounded from (a - fmod(a, b)) / b.
-  std::string code = T + " " + name + "(" + T + " a, " + T + " b) {\n";
-  if (fn == "floordiv") {
-    code += "  if (b == " + T + "(0)) return a / b;\n  " + T + " mod = " + fmod + "(a, b);\n  " +
-            T + " div = (a - mod) / b;\n  if (mod != " + T + "(0) && ((b < " + T +
-            "(0)) != (mod < " + T + "(0)))) div -= " + T + "(1);\n  if (div == " + T +
-            "(0)) return " + cs + "(" + T + "(0), a / b);\n  " + T +
-            " fl = floor(div);\n  if (div - fl > 0.5" + L + ") fl += " + T +
-            "(1);\n  return fl;\n}\n";
-  } else {
-    code += "  " + T + " mod = " + fmod + "(a, b);\n  if (b == " + T +
-            "(0)) return mod;\n  if (mod != " + T + "(0)) {\n    if ((b < " + T +
-            "(0)) != (mod < " + T + "(0))) mod += b;\n  } else {\n    mod = " + cs + "(" + T +
-            "(0), b);\n  }\n  return mod;\n}\n";
-  }
-  h->add(name, code);
-  return name;
+  return math_function(fn, math_dtype(t), h);
+}
+
+std::string reciprocal_of_zero(DType t) {
+  if (t == DType::kInt32) return "int(0x80000000u)";
+  if (t == DType::kInt64) return "int64_t(0x8000000000000000ul)";
+  return std::string(compute_type(t)) + "(0)";
+}
+
+// maximum/minimum/fmax/fmin. Which operand a tie (0.0 vs -0.0) returns is numpy's x86
+// answer: its float32/float64 loops use maxps/minps (SSE/AVX), which return the second
+// operand when the operands compare equal; its float16 loop compares in C and returns the
+// first. NaN: maximum/minimum return a NaN operand, fmax/fmin the other operand.
+std::string min_max(Op op, DType t, const std::vector<std::string>& a) {
+  bool is_max = op == Op::kMaximum || op == Op::kFmax;
+  bool is_f = is_floating(t);
+  const std::string& x = a[0];
+  const std::string& y = a[1];
+  if (is_bool(t)) return "(" + x + (is_max ? " || " : " && ") + y + ")";
+  if (!is_f) return "((" + x + (is_max ? " >= " : " <= ") + y + ") ? " + x + " : " + y + ")";
+  bool propagate = op == Op::kMaximum || op == Op::kMinimum;
+  // NaN x: maximum returns x; fmax returns y (x > y and x >= y are false for NaN).
+  // NaN y: maximum returns y (false comparisons); fmax returns x.
+  std::string nan_first = propagate ? "isnan(" + x + ") || " : "isnan(" + y + ") || ";
+  std::string cmp = t == DType::kFloat16 ? (is_max ? " >= " : " <= ") : (is_max ? " > " : " < ");
+  return "((" + nan_first + x + cmp + y + ") ? " + x + " : " + y + ")";
 }
 
 std::string shift(bool left, DType t, const std::vector<std::string>& a) {
@@ -285,8 +280,11 @@ std::string emit_op(Op op, DType t, const std::vector<std::string>& a, HelperSet
       return c + "(" + a[0] + " > " + c + "(0))";
     case Op::kReciprocal:
       if (is_f) return "(" + c + "(1) / " + a[0] + ")";
-      // numpy: C's truncating 1 / x; x == 0 gives 0 here (numpy: platform-defined).
-      return "(" + a[0] + " == " + c + "(0) ? " + c + "(0) : " + c + "(1) / " + a[0] + ")";
+      // numpy: C's truncating (T)(1.0 / x). For x == 0 that is (T)inf, platform-defined;
+      // this is numpy's x86 answer: cvttsd2si gives INT_MIN, so int32 and int64 get their
+      // minimum, int8/int16 the truncated 0, and unsigned types 0.
+      return "(" + a[0] + " == " + c + "(0) ? " + reciprocal_of_zero(t) + " : " + c + "(1) / " +
+             a[0] + ")";
     case Op::kImag:
       return c + "(0)";
     case Op::kSqrt:
@@ -369,21 +367,10 @@ std::string emit_op(Op op, DType t, const std::vector<std::string>& a, HelperSet
       return is_f ? math("power") : int_helper("power", t, h) + "(" + a[0] + ", " + a[1] + ")";
     // maximum/minimum propagate NaN (either operand); fmax/fmin ignore a NaN operand.
     case Op::kMaximum:
-      if (is_b) return "(" + a[0] + " || " + a[1] + ")";
-      return "((" + std::string(is_f ? "isnan(" + a[0] + ") || " : "") + a[0] + " >= " + a[1] +
-             ") ? " + a[0] + " : " + a[1] + ")";
     case Op::kMinimum:
-      if (is_b) return "(" + a[0] + " && " + a[1] + ")";
-      return "((" + std::string(is_f ? "isnan(" + a[0] + ") || " : "") + a[0] + " <= " + a[1] +
-             ") ? " + a[0] + " : " + a[1] + ")";
     case Op::kFmax:
-      if (is_b) return "(" + a[0] + " || " + a[1] + ")";
-      return "((" + std::string(is_f ? "isnan(" + a[1] + ") || " : "") + a[0] + " >= " + a[1] +
-             ") ? " + a[0] + " : " + a[1] + ")";
     case Op::kFmin:
-      if (is_b) return "(" + a[0] + " && " + a[1] + ")";
-      return "((" + std::string(is_f ? "isnan(" + a[1] + ") || " : "") + a[0] + " <= " + a[1] +
-             ") ? " + a[0] + " : " + a[1] + ")";
+      return min_max(op, t, a);
     case Op::kBitwiseAnd:
       return is_b ? "(" + a[0] + " && " + a[1] + ")" : "(" + a[0] + " & " + a[1] + ")";
     case Op::kBitwiseOr:

@@ -198,3 +198,33 @@ TEST(ArrayTest, ErrorsNameTheOpAndValues) {
 
 }  // namespace
 }  // namespace vka
+
+namespace vka {
+namespace {
+
+// A device without float64 (the context leaves shaderFloat64 off, as a smaller GPU would).
+TEST(ArrayDeviceFeatureTest, MissingFeatureIsATypeErrorNamingTheDevice) {
+  ContextOptions o;
+  o.disable_features = {"float64"};
+  auto ctx = Context::create(o);
+  EXPECT_FALSE(ctx->device(0).caps().shader_float64);
+  std::vector<double> d = {1.0};
+  try {
+    Array::from_host(d.data(), {1}, DType::kFloat64, ctx);
+    FAIL();
+  } catch (const DTypeError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("[asarray] float64 needs shaderFloat64, which device '"), std::string::npos)
+        << m;
+  }
+  std::vector<int32_t> i = {1, 2};
+  Array a = Array::from_host(i.data(), {2}, DType::kInt32, ctx);
+  EXPECT_THROW(a / 2, DTypeError);  // int32 / int → float64, which this device lacks
+  EXPECT_EQ((a * 3).to_vector<int32_t>(), (std::vector<int32_t>{3, 6}));
+  ContextOptions bad;
+  bad.disable_features = {"float128"};
+  EXPECT_THROW(Context::create(bad), DeviceError);
+}
+
+}  // namespace
+}  // namespace vka

@@ -89,6 +89,29 @@ TEST(Elementwise, SharedValueComputedOnce) {
   EXPECT_EQ(compile_error(s, "shared"), "");
 }
 
+// The math library: locals are precise (no reassociation or contraction by the driver), the
+// precision-independent Payne-Hanek code and 2/pi table come once in a shader that reduces
+// both float and double arguments, and no int64 is needed for it.
+TEST(GlslMath, PreciseLocalsAndOneSharedReductionTable) {
+  Graph g;
+  NodePtr a = leaf(g, DType::kFloat32, {8});
+  NodePtr b = leaf(g, DType::kFloat64, {8});
+  NodePtr sa = apply(g, Op::kSin, {a});
+  NodePtr sb = apply(g, Op::kCos, {b});
+  std::string s = glsl_for({sa, sb, apply(g, Op::kPower, {b, b})});
+  EXPECT_TRUE(has(s, "precise float r1 = a - k * 1.57080078125;")) << s;
+  EXPECT_TRUE(has(s, "precise double bb = s - a;")) << s;
+  std::size_t tables = 0;
+  for (std::size_t p = s.find("const uint VKA_2OPI[40]"); p != std::string::npos;
+       p = s.find("const uint VKA_2OPI[40]", p + 1)) {
+    ++tables;
+  }
+  EXPECT_EQ(tables, 1u) << s;
+  EXPECT_TRUE(has(s, "int vka_ph_core(")) << s;
+  EXPECT_FALSE(has(s, "int64")) << s;
+  EXPECT_EQ(compile_error(s, "math library"), "");
+}
+
 TEST(GlslOps, NumpySemanticsInTheExpressions) {
   HelperSet h;
   // Integer floor division: a helper with the zero and INT_MIN / -1 rules.
@@ -96,10 +119,16 @@ TEST(GlslOps, NumpySemanticsInTheExpressions) {
   EXPECT_EQ(fd, "vka_floordiv_i32(a, b)");
   EXPECT_TRUE(has(h.str(), "if (b == int(0)) return int(0);")) << h.str();
   EXPECT_TRUE(has(h.str(), "if (b == int(-1)) return -a;")) << h.str();
-  // maximum propagates NaN from either side; fmax ignores a NaN operand.
+  // maximum propagates NaN from either side; fmax ignores a NaN operand. Ties (0.0, -0.0)
+  // give the second operand for float32/float64 (numpy's maxps loops on x86), the first for
+  // float16 (its C loop).
   EXPECT_EQ(emit_op(Op::kMaximum, DType::kFloat32, {"a", "b"}, &h),
+            "((isnan(a) || a > b) ? a : b)");
+  EXPECT_EQ(emit_op(Op::kFmax, DType::kFloat32, {"a", "b"}, &h), "((isnan(b) || a > b) ? a : b)");
+  EXPECT_EQ(emit_op(Op::kMaximum, DType::kFloat16, {"a", "b"}, &h),
             "((isnan(a) || a >= b) ? a : b)");
-  EXPECT_EQ(emit_op(Op::kFmax, DType::kFloat32, {"a", "b"}, &h), "((isnan(b) || a >= b) ? a : b)");
+  EXPECT_EQ(emit_op(Op::kReciprocal, DType::kInt32, {"a"}, &h),
+            "(a == int(0) ? int(0x80000000u) : int(1) / a)");
   EXPECT_EQ(emit_op(Op::kRound, DType::kFloat64, {"a"}, &h), "roundEven(a)");
   EXPECT_EQ(emit_op(Op::kLess, DType::kBool, {"a", "b"}, &h), "(int(a) < int(b))");
   EXPECT_EQ(to_compute(DType::kInt8, "v"), "int(v)");

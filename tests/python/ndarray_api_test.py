@@ -335,3 +335,15 @@ def test_errors_name_the_op_and_values(ctx1, ctx2):
         hash(vk.ones(3))
     with pytest.raises(TypeError, match=r"\[eval\] expected vkarray.ndarray"):
         vk.eval(vk.ones(2), [1])
+
+
+def test_a_dtype_the_device_lacks_is_a_type_error_naming_the_device():
+    ctx = vk.Context(disable_features=["float64"])
+    with pytest.raises(TypeError, match=r"\[asarray\] float64 needs shaderFloat64, which device"):
+        vk.asarray(np.ones(3), context=ctx)
+    x = vk.asarray(np.arange(3, dtype=np.int32), context=ctx)
+    with pytest.raises(TypeError, match="shaderFloat64"):
+        x / 2  # int32 / int promotes to float64
+    assert np.array_equal(np.asarray(x * 2), [0, 2, 4])
+    with pytest.raises(RuntimeError, match="float128"):
+        vk.Context(disable_features=["float128"])
