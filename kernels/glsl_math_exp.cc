@@ -12,7 +12,9 @@ void add_exp_templates(Templates* m) {
       // e^r for |r| <= ln2/2: Horner form of the Taylor series.
       {"expcore", {"", R"(T vka_expcore_F(T r) {
   T p = T(1);
-  for (int i = @EXP_TERMS@; i >= 1; --i) p = T(1) + p * r / T(i);
+  // 1/i is a constant once the loop is unrolled: a multiply per term, not a division (which
+  // `precise` would keep, and which costs several instructions on GPUs).
+  for (int i = @EXP_TERMS@; i >= 1; --i) p = T(1) + p * r * (T(1) / T(i));
   return p;
 }
 // 2^k * p without overflowing the intermediate when k is near the exponent limits.
@@ -40,7 +42,7 @@ T vka_scale_F(T p, int k) { return ldexp(ldexp(p, k / 2), k - k / 2); }
   if (abs(x) >= 0.35$ || isnan(x)) return x > T(40) ? vka_exp_F(x) : vka_exp_F(x) - T(1);
   // Series without the leading 1: no cancellation near 0.
   T p = T(1);
-  for (int i = @EXPM1_TERMS@; i >= 2; --i) p = T(1) + p * x / T(i);
+  for (int i = @EXPM1_TERMS@; i >= 2; --i) p = T(1) + p * x * (T(1) / T(i));
   return x * p;
 }
 )"}},
