@@ -40,6 +40,11 @@ struct Caps {
   bool storage_buffer_16bit = false;
   bool buffer_device_address = false;
   bool shader_float32_atomic_add = false;
+  // Shaders may ask to keep subnormal values of these widths instead of flushing them to zero
+  // (VK_KHR_shader_float_controls; NVIDIA flushes float32 subnormals unless asked).
+  bool denorm_preserve_float16 = false;
+  bool denorm_preserve_float32 = false;
+  bool denorm_preserve_float64 = false;
   // DEVICE_LOCAL|HOST_VISIBLE|HOST_COHERENT memory over the whole device-local heap
   // (resizable BAR, or unified memory as on lavapipe).
   bool host_visible_device_memory = false;

@@ -61,7 +61,10 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
   // Properties and limits.
   VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
   VkPhysicalDeviceVulkan11Properties p11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
-  p11.pNext = &driver;
+  VkPhysicalDeviceFloatControlsProperties fc{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES};
+  p11.pNext = &fc;
+  fc.pNext = &driver;
   VkPhysicalDeviceMaintenance4Properties m4{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES};
   VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
@@ -96,6 +99,9 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
   caps_.max_memory_allocation_size = p11.maxMemoryAllocationSize;
   caps_.max_buffer_size = maintenance4 ? m4.maxBufferSize : UINT32_MAX;
   caps_.non_coherent_atom_size = lim.nonCoherentAtomSize;
+  caps_.denorm_preserve_float16 = fc.shaderDenormPreserveFloat16;
+  caps_.denorm_preserve_float32 = fc.shaderDenormPreserveFloat32;
+  caps_.denorm_preserve_float64 = fc.shaderDenormPreserveFloat64;
 
   // Memory: the largest device-local heap, and whether the host can map all of it.
   vkGetPhysicalDeviceMemoryProperties(physical, &memory_);

@@ -147,7 +147,11 @@ KernelCache::Stats KernelCache::stats() const {
 }
 
 std::shared_ptr<const Pipeline> KernelCache::get(Device& device, const KernelSpec& spec) {
-  return get(device, spec, [&spec] { return emit_elementwise(spec); });
+  EmitOptions options;
+  options.denorm_preserve_16 = device.caps().denorm_preserve_float16;
+  options.denorm_preserve_32 = device.caps().denorm_preserve_float32;
+  options.denorm_preserve_64 = device.caps().denorm_preserve_float64;
+  return get(device, spec, [&spec, options] { return emit_elementwise(spec, options); });
 }
 
 std::shared_ptr<const Pipeline> KernelCache::get(Device& device, const KernelSpec& spec,

@@ -101,6 +101,7 @@ class Emitter {
     if (f_.f16) w.line("#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require");
     if (f_.int16 || f_.f16) w.line("#extension GL_EXT_shader_16bit_storage : require");
     if (f_.int64) w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require");
+    emit_float_controls(w);
     w.line("layout(local_size_x = " + std::to_string(opt_.workgroup_size) + ") in;");
     for (std::size_t i = 0; i < s_.inputs.size(); ++i) {
       w.line("layout(std430, set = 0, binding = " + std::to_string(i) + ") readonly buffer In" +
@@ -207,6 +208,27 @@ class Emitter {
     body.close();
   }
 
+  // SPIR-V DenormPreserve (execution mode 4459, capability 4464) for each float width the
+  // kernel computes in and the options allow.
+  void emit_float_controls(GlslWriter& w) {
+    std::vector<int> widths;
+    if (opt_.denorm_preserve_16 && f_.f16) widths.push_back(16);
+    if (opt_.denorm_preserve_32) widths.push_back(32);
+    if (opt_.denorm_preserve_64 && uses_double()) widths.push_back(64);
+    if (widths.empty()) return;
+    w.line("#extension GL_EXT_spirv_intrinsics : require");
+    for (int b : widths) {
+      w.line("spirv_execution_mode(capabilities = [4464], 4459, " + std::to_string(b) + ");");
+    }
+  }
+
+  bool uses_double() const {
+    for (const TapeEntry& e : s_.tape) {
+      if (e.dtype == DType::kFloat64 || e.dtype == DType::kComplex128) return true;
+    }
+    return false;
+  }
+
   void emit_entry(int i, GlslWriter& w) {
     const TapeEntry& e = s_.tape[i];
     std::string vt(value_type(e.dtype));
@@ -243,7 +265,9 @@ class Emitter {
       case OpKind::kMovement:
         internal_error("elementwise tape holds a reduce or movement op", __FILE__, __LINE__);
     }
-    w.line(vt + " " + v(i) + " = " + expr + ";");
+    // precise: each op rounds on its own, as numpy's do; a driver may not fuse a*b+c into an
+    // fma, which would round once and differ from numpy in the last bit.
+    w.line("precise " + vt + " " + v(i) + " = " + expr + ";");
   }
 
   // A source op's value in the compute type of its dtype.

@@ -62,3 +62,28 @@ TEST(VectorWidth, EveryRealDtypeCompilesWithVectorLoads) {
 
 }  // namespace
 }  // namespace vka
+
+namespace vka {
+namespace {
+
+// Kernels may ask to keep float subnormals (SPIR-V DenormPreserve), which a device that flushes
+// them by default (NVIDIA for float32) then honours; the GLSL must compile with the mode.
+TEST(FloatControls, DenormPreserveCompilesForEveryFloatWidth) {
+  for (DType t : {DType::kFloat16, DType::kFloat32, DType::kFloat64}) {
+    Graph g;
+    NodePtr a = leaf(g, t, View::contiguous({64}));
+    NodePtr b = leaf(g, t, View::contiguous({64}));
+    ScheduledKernel k = schedule({apply(g, Op::kMultiply, {a, b})}).kernels.at(0);
+    EmitOptions options;
+    options.denorm_preserve_16 = options.denorm_preserve_32 = options.denorm_preserve_64 = true;
+    const std::string glsl = emit_elementwise(k.spec, options);
+    EXPECT_EQ(compile_error(glsl, k.spec.name()), "") << name(t);
+    EXPECT_NE(glsl.find("4459, 32)"), std::string::npos) << glsl;
+    EXPECT_EQ(glsl.find("4459, 64)") != std::string::npos,
+              t == DType::kFloat64);
+    EXPECT_EQ(emit_elementwise(k.spec).find("spirv_execution_mode"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace vka
