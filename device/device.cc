@@ -154,12 +154,6 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
     throw DeviceError("[context] device '" + caps_.device_name + "' lacks " +
                       VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME + ", which vkarray needs");
   }
-  caps_.shader_float64 = avail.features.shaderFloat64;
-  caps_.shader_int64 = avail.features.shaderInt64;
-  caps_.shader_int16 = avail.features.shaderInt16;
-  caps_.shader_int8 = f12.shaderInt8;
-  caps_.shader_float16 = f12.shaderFloat16;
-  caps_.storage_buffer_8bit = f12.storageBuffer8BitAccess;
   caps_.storage_buffer_16bit = f11.storageBuffer16BitAccess;
   caps_.buffer_device_address = f12.bufferDeviceAddress;
   caps_.shader_float32_atomic_add = has_atomic_float && atomic_float.shaderBufferFloat32AtomicAdd;
