@@ -84,6 +84,11 @@ py::list devices_of(const Context& c) {
     d["shader_float64"] = caps.shader_float64;
     d["shader_int64"] = caps.shader_int64;
     d["shader_float16"] = caps.shader_float16;
+    d["is_cpu"] = caps.is_cpu;
+    // Whether results below the smallest normal value are kept (numpy keeps them) or flushed.
+    d["denorm_preserve_float16"] = caps.denorm_preserve_float16;
+    d["denorm_preserve_float32"] = caps.denorm_preserve_float32;
+    d["denorm_preserve_float64"] = caps.denorm_preserve_float64;
     out.append(d);
   }
   return out;
