@@ -35,7 +35,8 @@ const Precision& precision(DType t) {
                              "uintBitsToFloat(0x7f800000u)",
                              "uintBitsToFloat(0x7fc00000u)",
                              "vec2",
-                             {{"EXP_MAX", "88.72283905206835"},
+                             {{"DIV_BIG", "8.507059173023462e37"},  // 2^126
+                              {"EXP_MAX", "88.72283905206835"},
                               {"EXP_MIN", "-103.97207708"},
                               {"EXP2_MAX", "128.0"},
                               {"EXP2_MIN", "-150.0"},
@@ -84,7 +85,8 @@ const Precision& precision(DType t) {
                              "packDouble2x32(uvec2(0u, 0x7ff00000u))",
                              "packDouble2x32(uvec2(0u, 0x7ff80000u))",
                              "dvec2",
-                             {{"EXP_MAX", "709.782712893384"},
+                             {{"DIV_BIG", "4.49423283715579e307"},  // 2^1022
+                              {"EXP_MAX", "709.782712893384"},
                               {"EXP_MIN", "-745.1332191019412"},
                               {"EXP2_MAX", "1024.0"},
                               {"EXP2_MIN", "-1075.0"},
@@ -212,11 +214,17 @@ T vka_twoprod_F(T a, T b, out T err) {
   return vka_copysign_F(x, a);
 }
 )"}},
+      // a / b. Some drivers divide through 1/b, which is flushed to zero when |b| > 2^126 for
+      // float32 (NVIDIA): there, dividing a/4 by b/4 is exact and keeps the reciprocal normal.
+      {"div", {"", R"(T vka_div_F(T a, T b) {
+  return abs(b) > @DIV_BIG@$ ? (a * 0.25$) / (b * 0.25$) : a / b;
+}
+)"}},
       // numpy's npy_divmod (npymath): the quotient is rounded from (a - fmod(a, b)) / b.
-      {"floordiv", {"fmod copysign", R"(T vka_floordiv_F(T a, T b) {
+      {"floordiv", {"fmod copysign div", R"(T vka_floordiv_F(T a, T b) {
   if (b == T(0)) return a / b;
   T mod = vka_fmod_F(a, b);
-  T div = (a - mod) / b;
+  T div = vka_div_F(a - mod, b);
   if (mod != T(0) && ((b < T(0)) != (mod < T(0)))) div -= T(1);
   if (div == T(0)) return vka_copysign_F(T(0), a / b);
   T fl = floor(div);

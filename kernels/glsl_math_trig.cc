@@ -251,7 +251,7 @@ T vka_cosk_F(T r, T t) {
   return x < T(0) ? -r : (x == T(0) ? x : r);
 }
 )"}},
-      {"arctan2", {"arctan copysign", R"(T vka_arctan2_F(T y, T x) {
+      {"arctan2", {"arctan copysign div", R"(T vka_arctan2_F(T y, T x) {
   const T PI = @PI_HI@$;
   if (isnan(x) || isnan(y)) return NAN;
   if (y == T(0)) return vka_signbit_F(x) ? vka_copysign_F(PI, y) : y;
@@ -261,7 +261,7 @@ T vka_cosk_F(T r, T t) {
     return x > T(0) ? vka_copysign_F(T(0), y) : vka_copysign_F(PI, y);
   }
   if (isinf(y)) return vka_copysign_F(PI * 0.5$, y);
-  T a = vka_arctan_F(abs(y / x));
+  T a = vka_arctan_F(abs(vka_div_F(y, x)));
   T r = x > T(0) ? a : (PI - a) + @PI_LO@$;
   return vka_copysign_F(r, y);
 }

@@ -250,9 +250,10 @@ std::string emit_op(Op op, DType t, const std::vector<std::string>& a, HelperSet
     case Op::kConj:
     case Op::kReal:
     case Op::kSubtract:
-    case Op::kDivide:
     case Op::kWhere:
       return fmt(o.glsl, a);
+    case Op::kDivide:  // floats only: true division computes in a float dtype
+      return math("div");
     case Op::kEqual:
     case Op::kNotEqual:
       return fmt(o.glsl, a);
