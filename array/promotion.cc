@@ -141,8 +141,8 @@ bool weak_int_fits(PyInt value, DType t) {
 void check_weak_int_fits(std::string_view op, PyInt value, DType t) {
   if (weak_int_fits(value, t)) return;
   std::string text = (value.negative ? "-" : "") + std::to_string(value.magnitude);
-  throw DTypeError("[" + std::string(op) + "] Python integer " + text + " out of bounds for " +
-                   std::string(name(t)));
+  throw OverflowError("[" + std::string(op) + "] Python integer " + text + " out of bounds for " +
+                      std::string(name(t)));
 }
 
 bool can_cast(DType from, DType to, Casting casting) {

@@ -36,7 +36,7 @@ struct PyInt {
 
 // NEP 50 / numpy 2: a Python int that does not fit the integer dtype it is converted to is
 // an error, not a silent upcast (`int8_array + 300` raises "Python integer 300 out of bounds
-// for int8"). Throws DTypeError with op and values; no-op for non-integer `t`.
+// for int8"). Throws OverflowError with op and values; no-op for non-integer `t`.
 void check_weak_int_fits(std::string_view op, PyInt value, DType t);
 
 // True when `value` lies in the range of dtype `t` (integers: exact range; bool: 0 and 1;

@@ -17,6 +17,8 @@ void register_error_translator() {
       PyErr_SetString(PyExc_TypeError, e.what());
     } catch (const IndexError& e) {
       PyErr_SetString(PyExc_IndexError, e.what());
+    } catch (const OverflowError& e) {
+      PyErr_SetString(PyExc_OverflowError, e.what());
     } catch (const OutOfMemory& e) {
       PyErr_SetString(PyExc_MemoryError, e.what());
     } catch (const DeviceError& e) {
@@ -40,6 +42,7 @@ void register_error_check(pybind11::module_& m) {
         if (kind == "ShapeError") throw ShapeError(message);
         if (kind == "DTypeError") throw DTypeError(message);
         if (kind == "IndexError") throw IndexError(message);
+        if (kind == "OverflowError") throw OverflowError(message);
         if (kind == "OutOfMemory") throw OutOfMemory(message);
         if (kind == "DeviceError") throw DeviceError(message);
         if (kind == "CompileError") throw CompileError(message);

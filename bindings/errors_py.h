@@ -6,6 +6,7 @@
 namespace vka {
 
 // ShapeError → ValueError, DTypeError → TypeError, IndexError → IndexError,
+// OverflowError → OverflowError,
 // OutOfMemory → MemoryError, DeviceError / CompileError / InternalError → RuntimeError.
 void register_error_translator();
 

@@ -20,6 +20,11 @@ class DTypeError : public Error {  // Python TypeError
  public:
   using Error::Error;
 };
+// A Python integer that does not fit the dtype it must become (numpy 2: `int8_array + 300`).
+class OverflowError : public Error {  // Python OverflowError
+ public:
+  using Error::Error;
+};
 class IndexError : public Error {  // Python IndexError
  public:
   using Error::Error;

@@ -105,7 +105,7 @@ TEST(ArrayTest, WeakScalarsKeepTheArrayDtype) {
   EXPECT_EQ(b.dtype(), DType::kInt8);
   EXPECT_EQ(b.to_vector<int8_t>(), (std::vector<int8_t>{2, -1, 101, -128}));  // wraps as numpy
   EXPECT_EQ((a * 2.0).dtype(), DType::kFloat64);  // int8 array * Python float → float64
-  EXPECT_THROW(a + 300, DTypeError);              // NEP 50: out of bounds for int8
+  EXPECT_THROW(a + 300, OverflowError);           // NEP 50: out of bounds for int8
   Array f = upload({1.5f, -2.5f});
   EXPECT_EQ((f * 2.0).dtype(), DType::kFloat32);
 }

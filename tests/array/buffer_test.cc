@@ -42,13 +42,13 @@ TEST_P(EveryDType, RoundTripsOnEveryReplica) {
   EXPECT_EQ(out, b);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllDTypes, EveryDType,
-    ::testing::Values(DType::kBool, DType::kInt8, DType::kUInt8, DType::kInt16, DType::kUInt16,
-                      DType::kInt32, DType::kUInt32, DType::kInt64, DType::kUInt64,
-                      DType::kFloat16, DType::kFloat32, DType::kFloat64, DType::kComplex64,
-                      DType::kComplex128),
-    [](const auto& info) { return std::string(name(info.param)); });
+INSTANTIATE_TEST_SUITE_P(AllDTypes, EveryDType,
+                         ::testing::Values(DType::kBool, DType::kInt8, DType::kUInt8, DType::kInt16,
+                                           DType::kUInt16, DType::kInt32, DType::kUInt32,
+                                           DType::kInt64, DType::kUInt64, DType::kFloat16,
+                                           DType::kFloat32, DType::kFloat64, DType::kComplex64,
+                                           DType::kComplex128),
+                         [](const auto& info) { return std::string(name(info.param)); });
 
 TEST(BufferTest, TypedAccessors) {
   Buffer buf({4}, DType::kFloat64);

@@ -72,7 +72,7 @@ TEST(Apply, WeakScalarsFollowNep50) {
   try {
     apply(g, Op::kAdd, {i8, WeakScalar::of_int(300)});
     FAIL() << "no exception";
-  } catch (const DTypeError& e) {
+  } catch (const OverflowError& e) {
     EXPECT_STREQ(e.what(), "[add] Python integer 300 out of bounds for int8");
   }
   // numpy 2 compares out-of-range Python ints exactly instead of raising.

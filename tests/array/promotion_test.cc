@@ -95,7 +95,7 @@ TEST(Promotion, OutOfBoundsMessageNamesOpValueAndDtype) {
   try {
     check_weak_int_fits("add", PyInt::of(300), DType::kInt8);
     FAIL() << "no exception";
-  } catch (const DTypeError& e) {
+  } catch (const OverflowError& e) {
     EXPECT_STREQ(e.what(), "[add] Python integer 300 out of bounds for int8");
   }
 }

@@ -9,6 +9,7 @@ CASES = [
     ("ShapeError", ValueError),
     ("DTypeError", TypeError),
     ("IndexError", IndexError),
+    ("OverflowError", OverflowError),
     ("OutOfMemory", MemoryError),
     ("DeviceError", RuntimeError),
     ("CompileError", RuntimeError),
