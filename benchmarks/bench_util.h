@@ -55,4 +55,20 @@ inline double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// Repeats `work` (which submits and waits) for `seconds`: a GPU idles at low clocks and needs a
+// few hundred milliseconds of work before its timings mean anything.
+template <typename F>
+void warm_up(double seconds, F&& work) {
+  const auto t0 = std::chrono::steady_clock::now();
+  while (seconds_since(t0) < seconds) work();
+}
+
+// --host-access auto|staging: where arrays live (see HostAccess).
+inline ContextOptions context_options(int argc, char** argv) {
+  ContextOptions options;
+  options.host_access = flag(argc, argv, "host-access", "auto") == "staging" ? HostAccess::kStaging
+                                                                             : HostAccess::kAuto;
+  return options;
+}
+
 }  // namespace vka::bench

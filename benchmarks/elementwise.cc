@@ -34,11 +34,10 @@ Result time_expression(const std::string& name, double bytes_per_element,
   expr().eval();  // first use: compiles; not timed
   s.finish();
   const uint64_t kernels_per_eval = realize_stats().kernels - k0;
-  auto warm = std::chrono::steady_clock::now();
-  while (bench::seconds_since(warm) < 0.3) {
+  bench::warm_up(0.3, [&] {
     for (int i = 0; i < batch; ++i) expr().eval();
     s.finish();
-  }
+  });
   std::vector<double> ms;
   for (int r = 0; r < runs; ++r) {
     s.reset_timestamps();
@@ -62,11 +61,7 @@ int main(int argc, char** argv) {
   // Evaluations between two timestamps. Each writes a new array, so nothing orders them: the
   // GPU may overlap them, as it would in a program.
   const int batch = std::stoi(bench::flag(argc, argv, "batch", "10"));
-  ContextOptions options;
-  options.host_access = bench::flag(argc, argv, "host-access", "auto") == "staging"
-                            ? HostAccess::kStaging
-                            : HostAccess::kAuto;
-  auto ctx = Context::create(options);
+  auto ctx = Context::create(bench::context_options(argc, argv));
   Stream& s = *ctx->replica(0).stream;
 
   std::vector<float> host(static_cast<size_t>(n));
@@ -86,13 +81,11 @@ int main(int argc, char** argv) {
   const double first_use_ms = bench::seconds_since(t0) * 1e3;
   const uint64_t compiles = compile_count() - compiles0;
 
-  // The GPU idles at low clocks and takes a while to raise them: one second of work before
-  // anything is timed (the roofline does the same).
-  auto warm = std::chrono::steady_clock::now();
-  while (bench::seconds_since(warm) < 1.0) {
+  // One second of work before anything is timed (the roofline does the same).
+  bench::warm_up(1.0, [&] {
     for (int i = 0; i < 10; ++i) (2 * a + b).eval();
     s.finish();
-  }
+  });
 
   std::vector<Result> rows;
   rows.push_back(time_expression(

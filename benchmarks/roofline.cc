@@ -48,10 +48,7 @@ int main(int argc, char** argv) {
   const int runs = std::stoi(bench::flag(argc, argv, "runs", "20"));
   const std::string out_path = bench::flag(argc, argv, "markdown", "");
 
-  const std::string access = bench::flag(argc, argv, "host-access", "auto");
-  ContextOptions options;
-  options.host_access = access == "staging" ? HostAccess::kStaging : HostAccess::kAuto;
-  auto ctx = Context::create(options);
+  auto ctx = Context::create(bench::context_options(argc, argv));
   Device& dev = ctx->device(0);
   Stream& s = *ctx->replica(0).stream;
   const uint64_t bytes = elements * 4;
@@ -76,19 +73,16 @@ int main(int argc, char** argv) {
                                       : "device-local memory (not host-visible)";
   const uint32_t max_groups = dev.caps().max_compute_work_group_count[0];
 
-  // Warm-up by time, not by count: a GPU at idle clocks needs a few hundred milliseconds of
-  // work before its timings mean anything.
   {
     Pipeline warm(dev, compile_glsl(kernel("vec4", false), "warm-up"), 2, 4, "warm-up");
     const uint32_t n = static_cast<uint32_t>(elements / 4);
     const uint32_t groups = static_cast<uint32_t>(std::min<uint64_t>((n + 255) / 256, max_groups));
-    auto t0 = std::chrono::steady_clock::now();
-    while (bench::seconds_since(t0) < 0.5) {
+    bench::warm_up(0.5, [&] {
       for (int i = 0; i < 10; ++i) {
         s.dispatch(warm, {{a.vk_buffer(0)}, {c.vk_buffer(0)}}, {false, true}, &n, groups);
       }
       s.finish();
-    }
+    });
   }
 
   std::vector<Row> rows;

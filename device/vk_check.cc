@@ -1,6 +1,7 @@
 // VkResult names and the conversion of failures and validation messages into exceptions.
 #include "device/vk_check.h"
 
+#include <atomic>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -11,6 +12,8 @@ namespace vka {
 namespace {
 
 std::mutex validation_mutex;
+// Set while messages wait: every successful VK_CHECK reads this flag instead of the mutex.
+std::atomic<bool> validation_pending{false};
 std::vector<std::string>& validation_messages() {
   static std::vector<std::string> messages;
   return messages;
@@ -55,9 +58,11 @@ const char* vk_result_name(VkResult r) {
 void record_validation_error(const char* message) {
   std::lock_guard<std::mutex> lock(validation_mutex);
   validation_messages().emplace_back(message);
+  validation_pending.store(true, std::memory_order_release);
 }
 
 void throw_pending_validation_errors() {
+  if (!validation_pending.load(std::memory_order_acquire)) return;
   std::string first;
   std::size_t count = 0;
   {
@@ -67,6 +72,7 @@ void throw_pending_validation_errors() {
     first = messages.front();
     count = messages.size();
     messages.clear();
+    validation_pending.store(false, std::memory_order_relaxed);
   }
   throw DeviceError("[validation] " + first +
                     (count > 1 ? " (and " + std::to_string(count - 1) + " more)" : ""));

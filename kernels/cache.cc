@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <future>
+#include <optional>
 #include <vector>
 
 #include "array/ops.h"
@@ -156,7 +157,8 @@ std::shared_ptr<const Pipeline> KernelCache::get(Device& device, const KernelSpe
 
 std::shared_ptr<const Pipeline> KernelCache::get(Device& device, const KernelSpec& spec,
                                                  const std::function<std::string()>& glsl) {
-  std::promise<std::shared_ptr<const Pipeline>> promise;
+  // Only a miss needs a promise (a heap allocation): a hit, the common case, makes none.
+  std::optional<std::promise<std::shared_ptr<const Pipeline>>> promise;
   DeviceState* state = nullptr;
   uint64_t id = 0;
   {
@@ -171,11 +173,12 @@ std::shared_ptr<const Pipeline> KernelCache::get(Device& device, const KernelSpe
       return p;
     }
     id = ++next_entry_id_;
-    state->pipelines.emplace(spec, DeviceState::Entry{id, promise.get_future().share()});
+    promise.emplace();
+    state->pipelines.emplace(spec, DeviceState::Entry{id, promise->get_future().share()});
   }
   try {
     std::shared_ptr<const Pipeline> p = build(*state, device, spec, glsl);
-    promise.set_value(p);
+    promise->set_value(p);
     return p;
   } catch (...) {
     {
@@ -184,7 +187,7 @@ std::shared_ptr<const Pipeline> KernelCache::get(Device& device, const KernelSpe
       auto it = state->pipelines.find(spec);
       if (it != state->pipelines.end() && it->second.id == id) state->pipelines.erase(it);
     }
-    promise.set_exception(std::current_exception());  // for the get()s waiting on this build
+    promise->set_exception(std::current_exception());  // for the get()s waiting on this build
     throw;
   }
 }
