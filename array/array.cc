@@ -5,7 +5,9 @@
 #include <cstring>
 
 #include "array/device_support.h"
+#include "array/promotion.h"
 #include "array/realize.h"
+#include "array/write.h"
 #include "device/errors.h"
 #include "device/stream.h"
 
@@ -36,6 +38,95 @@ Array::Array()
 Array::Array(NodePtr node, std::shared_ptr<Context> context)
     : state_(std::make_shared<State>(State{std::move(node), std::move(context)})) {
   VKA_ASSERT(state_->node && state_->context);
+  NodePtr& n = state_->node;
+  if (n->is_leaf() && n->buffer()->is_storage()) {
+    n = default_graph().convert(n, n->dtype(), n->shape());
+  }
+}
+
+bool Array::is_storage() const {
+  const NodePtr& n = state_->node;
+  return n->is_leaf() && n->buffer()->is_storage();
+}
+
+const NodePtr& Array::storage() const {
+  NodePtr& n = state_->node;
+  if (n->is_leaf() && n->buffer()->is_storage()) return n;
+  // An evaluated buffer nobody else can reach becomes storage as it is.
+  if (n->is_leaf() && n.use_count() == 1 && n->buffer().use_count() == 1 &&
+      !n->buffer()->has_live_producer() && n->view() == View::contiguous(n->shape())) {
+    n->buffer()->mark_storage();
+    return n;
+  }
+  // Otherwise the value is computed (or copied) into a buffer of its own.
+  auto ref = allocate_for(context(), dtype(), shape());
+  ref->mark_storage();
+  NodePtr dest = default_graph().buffer(ref, dtype(), View::contiguous(shape()));
+  realize(context(), {n}, std::nullopt, {dest});
+  n = std::move(dest);
+  return n;
+}
+
+Array Array::view(const View& v, bool writeable) const {
+  const NodePtr& base = storage();
+  Array out(*this);  // a fresh state below; the copy only borrows the context
+  out.state_ = std::make_shared<State>(
+      State{default_graph().buffer(base->buffer(), dtype(), v), context(), writeable && is_writeable()});
+  return out;
+}
+
+Array Array::operator[](const Index& index) const {
+  const NodePtr& base = storage();
+  return view(apply_index(base->view(), index));
+}
+
+namespace {
+
+// numpy's conversion of an assigned Python scalar: any cast, but Python ints must fit.
+Scalar assigned_scalar(const WeakScalar& w, DType t) {
+  if (w.kind == WeakKind::kInt) check_weak_int_fits("setitem", w.i, t);
+  if (w.kind == WeakKind::kComplex && !is_complex(t) && w.c.imag() != 0) {
+    throw DTypeError("[setitem] cannot assign the complex value " + Scalar::of_complex(w.c, DType::kComplex128).to_string() +
+                     " to a " + std::string(name(t)) + " array");
+  }
+  return w.to(t);
+}
+
+}  // namespace
+
+void Array::set(const Index& index, const Arg& value) const {
+  if (!is_writeable()) throw ShapeError("[setitem] assignment destination is read-only");
+  if (value.array() && value.array()->context() != context()) {
+    throw ShapeError("[setitem] the value lives on a different context than the array");
+  }
+  // Check everything before anything changes: the index, then the value's shape.
+  const View target = apply_index(View::contiguous(shape()), index);
+  NodePtr v = value.array() ? value.array()->node()
+                            : default_graph().full(assigned_scalar(value.weak(), dtype()));
+  if (!can_broadcast_to(v->shape(), target.shape)) {
+    throw ShapeError("[setitem] could not broadcast input array from shape " +
+                     vka::to_string(v->shape()) + " into shape " + vka::to_string(target.shape));
+  }
+  require_dtype(*context(), dtype(), "setitem");
+  // The whole of a value array: rebinding is the write (and stays lazy).
+  if (!is_storage() && target == View::contiguous(shape())) {
+    NodePtr c = default_graph().convert(v, dtype(), shape());
+    v.reset();
+    state_->node = std::move(c);
+    return;
+  }
+  const NodePtr& base = storage();
+  NodePtr dest = default_graph().buffer(base->buffer(), dtype(), apply_index(base->view(), index));
+  NodePtr c = default_graph().convert(v, dtype(), dest->shape());
+  v.reset();
+  write_into(context(), dest, std::move(c));
+}
+
+NodePtr Array::release() {
+  if (state_.use_count() != 1) return state_->node;
+  NodePtr out = std::move(state_->node);
+  state_->node = default_graph().full(Scalar::of_int(0, out->dtype()), out->shape());
+  return out;
 }
 
 Array Array::from_host(const void* data, const Shape& shape, DType dtype,
@@ -96,6 +187,19 @@ void Array::write(const void* data, uint64_t n, std::optional<int> replica) {
                      " bytes");
   }
   if (replica) context()->replica(*replica);
+  if (is_storage()) {  // in place, where every view sees it
+    const NodePtr& leaf = state_->node;
+    pin_readers(context(), *leaf->buffer());
+    if (leaf->view().is_contiguous()) {
+      device_buffer(*leaf->buffer())->write(data, leaf->view().offset * itemsize(), n, replica);
+    } else {
+      auto tmp = allocate_for(context(), dtype(), shape());
+      device_buffer(*tmp)->write(data, 0, n, replica);
+      NodePtr src = default_graph().buffer(tmp, dtype(), View::contiguous(shape()));
+      write_into(context(), leaf, default_graph().convert(src, dtype(), shape()), replica);
+    }
+    return;
+  }
   // Writing every replica replaces the value outright; writing one keeps the others, so the
   // current value is computed first into a buffer this array owns.
   auto ref = allocate_for(context(), dtype(), shape());
@@ -123,12 +227,22 @@ void Array::check_host_type(DType requested) const {
 
 Array Array::astype(DType t) const {
   require_dtype(*context(), t, "astype");
-  return Array(default_graph().astype(node(), t), context());
+  return Array(default_graph().astype(node(), t), context());  // storage leaves become copies
 }
 
 void Array::assign(NodePtr node) {
   VKA_ASSERT(node->shape() == shape());
-  state_->node = std::move(node);
+  if (!is_storage()) {
+    if (node->is_leaf() && node->buffer()->is_storage()) {
+      node = default_graph().convert(node, node->dtype(), node->shape());
+    }
+    state_->node = node->dtype() == dtype() ? std::move(node) : default_graph().astype(node, dtype());
+    return;
+  }
+  if (!is_writeable()) throw ShapeError("[assign] assignment destination is read-only");
+  NodePtr c = default_graph().convert(node, dtype(), shape());
+  node.reset();
+  write_into(context(), state_->node, std::move(c));
 }
 
 void Array::inplace(Op op, const Array& o) {
@@ -144,7 +258,8 @@ void Array::inplace(Op op, const Array& o) {
                      "] non-broadcastable output operand with shape " + to_string(shape()) +
                      " doesn't match the broadcast shape " + to_string(result.shape()));
   }
-  assign(default_graph().astype(result.node(), t));
+  NodePtr value = result.release();
+  assign(std::move(value));
 }
 
 Array& Array::operator+=(const Array& o) {

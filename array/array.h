@@ -11,16 +11,25 @@
 #include <vector>
 
 #include "array/graph.h"
+#include "array/index.h"
 #include "array/node_ops.h"
 #include "device/context.h"
 
 namespace vka {
 
+class Arg;
+
+// Values and views. An array is a value (a lazy expression, or a buffer nobody else sees) until
+// a view is taken of it or part of it is written; then it becomes storage: a buffer that
+// arrays view and writes change in place, as numpy's arrays and views share memory. Taking a
+// view computes the array first; a view costs no copy and no device work, and kernels read
+// it through its strides.
 class Array {
  public:
   // A 0-d float32 zero on the default context (so that `Array a;` is a valid array).
   Array();
-  // Wraps a node; every array operand of one expression must share `context`.
+  // Wraps a node; every array operand of one expression must share `context`. A leaf over
+  // storage is wrapped as a copy: the new array is a value, not a view.
   Array(NodePtr node, std::shared_ptr<Context> context);
 
   // Uploads host data (C order) to every replica.
@@ -57,6 +66,26 @@ class Array {
 
   Array astype(DType dtype) const;
 
+  // numpy's basic indexing, a[1, 2:5, ..., newaxis]: a view of this array (which becomes
+  // storage). `index` items: integers, range(start, stop, step), all(), newaxis, ellipsis.
+  Array operator[](const Index& index) const;
+  // numpy's a[index] = value, at once: value is broadcast to the selection and converted to
+  // this dtype as numpy's assignment converts (any cast; Python ints must fit: OverflowError).
+  // Other views of the buffer see the change; expressions made earlier keep their values.
+  void set(const Index& index, const Arg& value) const;
+  // Every element: a[...] = value.
+  void fill(const Arg& value) const { set({ellipsis}, value); }
+
+  // A leaf over a storage buffer: views share it, writes change it in place.
+  bool is_storage() const;
+  // False for read-only views (broadcast_to, diagonal), as numpy's flags.writeable.
+  bool is_writeable() const { return state_->writeable; }
+  // This array as storage (computing it, and copying a buffer something else shares): the
+  // leaf over the buffer and this array's view of it. Used by the view functions.
+  const NodePtr& storage() const;
+  // A new array viewing this array's storage through `view` (elements of the buffer).
+  Array view(const View& view, bool writeable = true) const;
+
   // In place (numpy's `a += b`): the array, and every copy of this Array object, takes the
   // new value; the result must cast back to this dtype under numpy's same_kind rule.
   Array& operator+=(const Array& o);
@@ -64,8 +93,15 @@ class Array {
   Array& operator*=(const Array& o);
   Array& operator/=(const Array& o);
 
-  // Rebinds this array (and its copies) to `node`; used by in-place ops and `out=`.
+  // Gives this array (and its copies) the value `node`, which must have its shape: a value
+  // array is rebound to it (lazily), a storage array is written in place at once. Used by
+  // in-place ops and `out=`; `node` is converted to this dtype as assignment converts.
   void assign(NodePtr node);
+
+  // The node of a temporary: moved out when this is the only Array sharing the state (the
+  // array is left holding a zero constant), copied otherwise. Lets a write see that nothing
+  // else holds the value it computes.
+  NodePtr release();
 
  private:
   void check_host_type(DType requested) const;
@@ -74,6 +110,7 @@ class Array {
   struct State {
     NodePtr node;
     std::shared_ptr<Context> context;
+    bool writeable = true;
   };
   // Copies of an Array share one State, like Python names bound to one numpy array.
   std::shared_ptr<State> state_;
@@ -98,6 +135,7 @@ class Arg {
   Arg(uint64_t v) : weak_(WeakScalar::of_uint(v)) {}  // NOLINT
   Arg(bool v) : weak_(WeakScalar::of_bool(v)) {}      // NOLINT
   Arg(std::complex<double> v) : weak_(WeakScalar::of_complex(v)) {}  // NOLINT
+  explicit Arg(const WeakScalar& w) : weak_(w) {}
   const Array* array() const { return array_; }
   const WeakScalar& weak() const { return weak_; }
 
@@ -128,3 +166,4 @@ Array eye(int64_t n, std::optional<int64_t> m = std::nullopt, int64_t k = 0,
 }  // namespace vka
 
 #include "array/functions.h"  // the operators and numpy-named functions
+#include "array/views.h"      // reshape, transpose, broadcast_to, ... as views

@@ -36,6 +36,19 @@ std::size_t structural_hash(Op op, DType dtype, const Shape& shape,
 BufferRef::BufferRef(std::shared_ptr<void> payload)
     : id_(g_next_buffer_id.fetch_add(1)), payload_(std::move(payload)) {}
 
+void BufferRef::add_producer(const NodePtr& n) {
+  std::lock_guard<std::mutex> lock(mu_);
+  producers_.push_back(n);
+}
+
+bool BufferRef::has_live_producer() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& p : producers_) {
+    if (!p.expired()) return true;
+  }
+  return false;
+}
+
 bool Node::same_structure(const Node& o) const {
   if (op_ != o.op_ || dtype_ != o.dtype_ || shape_ != o.shape_ || params_ != o.params_ ||
       inputs_.size() != o.inputs_.size() || buffer_ != o.buffer_ || view_ != o.view_) {
@@ -161,6 +174,44 @@ NodePtr Graph::astype(const NodePtr& x, DType dtype) {
   // A constant converts on the host: the kernel then reads one push constant, not two ops.
   if (x->is_constant()) return full(x->params()[0].astype(dtype), x->shape());
   return elementwise(Op::kAstype, dtype, {x});
+}
+
+NodePtr Graph::convert(const NodePtr& x, DType dtype, const Shape& shape) {
+  if (broadcast_shapes("convert", x->shape(), shape) != shape) {
+    throw ShapeError("[convert] cannot broadcast shape " + vka::to_string(x->shape()) + " to " +
+                     vka::to_string(shape));
+  }
+  std::unique_ptr<Node> n(new Node());
+  n->op_ = Op::kAstype;
+  n->dtype_ = dtype;
+  n->shape_ = shape;
+  n->inputs_ = {x};
+  return intern(std::move(n));
+}
+
+NodePtr Graph::with_inputs(const Node& o, std::vector<NodePtr> inputs) {
+  std::unique_ptr<Node> n(new Node());
+  n->op_ = o.op_;
+  n->dtype_ = o.dtype_;
+  n->shape_ = o.shape_;
+  n->params_ = o.params_;
+  n->inputs_ = std::move(inputs);
+  return intern(std::move(n));
+}
+
+std::vector<NodePtr> Graph::live() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<NodePtr> out;
+  out.reserve(table_.size());
+  for (auto it = table_.begin(); it != table_.end();) {
+    if (NodePtr n = it->second.lock()) {
+      out.push_back(std::move(n));
+      ++it;
+    } else {
+      it = table_.erase(it);
+    }
+  }
+  return out;
 }
 
 std::size_t Graph::live_nodes() {

@@ -21,19 +21,32 @@ namespace vka {
 // A realized buffer as the graph sees it: an identity plus an opaque payload (the device
 // layer's buffer object). The graph never looks inside; only leaves own a reference, so a
 // buffer lives exactly as long as some array or some live graph node needs it.
+class Node;
+using NodePtr = std::shared_ptr<const Node>;
+
 class BufferRef {
  public:
   explicit BufferRef(std::shared_ptr<void> payload = nullptr);
   uint64_t id() const { return id_; }
   const std::shared_ptr<void>& payload() const { return payload_; }
 
+  // Storage: a buffer that arrays view and write in place (array/array.h). Set once, when an
+  // array first shares or writes its buffer; never unset. Buffers without it are immutable.
+  bool is_storage() const { return storage_.load(std::memory_order_relaxed); }
+  void mark_storage() { storage_.store(true, std::memory_order_relaxed); }
+
+  // The nodes whose computed value this buffer holds (evaluation records them): while one of
+  // them lives, some expression may still substitute this buffer for it.
+  void add_producer(const NodePtr& n);
+  bool has_live_producer() const;
+
  private:
   uint64_t id_;
   std::shared_ptr<void> payload_;
+  std::atomic<bool> storage_{false};
+  mutable std::mutex mu_;
+  std::vector<std::weak_ptr<const Node>> producers_;
 };
-
-class Node;
-using NodePtr = std::shared_ptr<const Node>;
 
 class Node {
  public:
@@ -59,6 +72,13 @@ class Node {
   // buffers): evaluation looks the node up only when this is set. Not part of the structure.
   bool was_realized() const { return realized_.load(std::memory_order_relaxed); }
   void mark_realized() const { realized_.store(true, std::memory_order_relaxed); }
+  // A value this node keeps for as long as it lives: set when a write into a storage buffer
+  // is about to change what the node reads (array/write.h), so it still gives the old value.
+  std::shared_ptr<BufferRef> pinned() const { return std::atomic_load(&pinned_); }
+  void pin(std::shared_ptr<BufferRef> value) const {
+    std::atomic_store(&pinned_, std::move(value));
+    mark_realized();
+  }
 
  private:
   friend class Graph;
@@ -75,6 +95,7 @@ class Node {
   uint64_t id_ = 0;
   std::size_t hash_ = 0;
   mutable std::atomic<bool> realized_{false};
+  mutable std::shared_ptr<BufferRef> pinned_;
 };
 
 // The parameter dtypes a source op's node carries (and the kernel reads from push constants):
@@ -96,6 +117,14 @@ class Graph {
   // (node_ops.h does promotion); shapes are broadcast here, with the op in any error.
   NodePtr elementwise(Op op, DType dtype, std::vector<NodePtr> inputs);
   NodePtr astype(const NodePtr& x, DType dtype);
+  // x converted to `dtype` and broadcast to `shape`, always as a computed node (a copy even
+  // when nothing changes): what writes and copies of storage arrays are made of.
+  NodePtr convert(const NodePtr& x, DType dtype, const Shape& shape);
+  // A node like `n` (op, dtype, shape, params) over other inputs.
+  NodePtr with_inputs(const Node& n, std::vector<NodePtr> inputs);
+
+  // Every live node (for writes, which look for expressions that read a storage buffer).
+  std::vector<NodePtr> live();
 
   // Number of live interned nodes (purges dead entries first); for tests and VKA_DEBUG.
   std::size_t live_nodes();

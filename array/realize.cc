@@ -26,12 +26,15 @@ std::atomic<uint64_t> kernels_dispatched{0}, realizations{0};
 class RealizedTable {
  public:
   std::shared_ptr<BufferRef> find(const Node& n) {
+    if (auto pinned = n.pinned()) return pinned;
     std::lock_guard<std::mutex> lock(mu_);
     auto it = table_.find(n.id());
     return it == table_.end() ? nullptr : it->second.lock();
   }
-  void add(const Node& n, const std::shared_ptr<BufferRef>& buf) {
+  void add(const NodePtr& node, const std::shared_ptr<BufferRef>& buf) {
+    const Node& n = *node;
     n.mark_realized();
+    buf->add_producer(node);
     std::lock_guard<std::mutex> lock(mu_);
     if (++inserts_ % 4096 == 0) {  // purge entries whose buffers are gone
       for (auto it = table_.begin(); it != table_.end();) {
@@ -79,8 +82,10 @@ NodePtr leaf_for(const Node& n, const std::shared_ptr<BufferRef>& buf) {
   return default_graph().buffer(buf, n.dtype(), View::contiguous(n.shape()));
 }
 
-// Replaces every already-realized node under `roots` by a leaf over its buffer, rebuilding
-// the nodes above it (hash-consing makes unchanged parts the same nodes again).
+}  // namespace
+
+bool has_value(const Node& n) { return n.was_realized() && realized().find(n) != nullptr; }
+
 std::vector<NodePtr> substitute_realized(const std::vector<NodePtr>& roots) {
   const std::vector<NodePtr> order = topological_order(roots);
   bool any = false;
@@ -99,10 +104,7 @@ std::vector<NodePtr> substitute_realized(const std::vector<NodePtr>& roots) {
           inputs.push_back(done.at(in.get()));
           changed = changed || inputs.back() != in;
         }
-        if (changed) {
-          out = n->op() == Op::kAstype ? default_graph().astype(inputs[0], n->dtype())
-                                       : default_graph().elementwise(n->op(), n->dtype(), inputs);
-        }
+        if (changed) out = default_graph().with_inputs(*n, std::move(inputs));
       }
     }
     done[n.get()] = out;
@@ -111,6 +113,8 @@ std::vector<NodePtr> substitute_realized(const std::vector<NodePtr>& roots) {
   for (const NodePtr& r : roots) result.push_back(done.at(r.get()));
   return result;
 }
+
+namespace {
 
 // Binding for one operand: the whole buffer; views' offsets travel in push constants.
 Binding bind(const ReplicatedBuffer& buf, int replica, const Caps& caps, const KernelSpec& spec) {
@@ -126,7 +130,7 @@ Binding bind(const ReplicatedBuffer& buf, int replica, const Caps& caps, const K
 
 void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
             std::unordered_map<const Node*, std::shared_ptr<BufferRef>>& buffers,
-            std::optional<int> only) {
+            const std::unordered_map<const Node*, NodePtr>& dests, std::optional<int> only) {
   KernelSpec spec = k.spec;
   spec.vector_width = choose_vector_width(spec, k.params);
   const PushLayout layout = push_layout(spec);
@@ -136,7 +140,8 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
     args.push_back(device_buffer(in->is_leaf() ? *in->buffer() : *buffers.at(in.get())).get());
   }
   for (const NodePtr& out : k.outputs) {
-    auto buf = allocate_for(ctx, out->dtype(), out->shape());
+    auto d = dests.find(out.get());
+    auto buf = d != dests.end() ? d->second->buffer() : allocate_for(ctx, out->dtype(), out->shape());
     buffers[out.get()] = buf;
     args.push_back(device_buffer(*buf).get());
   }
@@ -182,29 +187,46 @@ Limits limits_of(const Caps& caps) {
 }
 
 std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
-                             const std::vector<NodePtr>& targets, std::optional<int> replica) {
+                             const std::vector<NodePtr>& targets, std::optional<int> replica,
+                             const std::vector<NodePtr>& destinations) {
+  VKA_ASSERT(destinations.empty() || destinations.size() == targets.size());
   if (replica) context->replica(*replica);  // IndexError before any work
   ++realizations;
   StageTimer timer;
   std::vector<NodePtr> roots = substitute_realized(targets);
+  // A destination is always written by a kernel, even when its value is a buffer already.
+  std::unordered_map<const Node*, NodePtr> dests;
+  for (size_t i = 0; i < destinations.size(); ++i) {
+    if (!destinations[i]) continue;
+    const NodePtr& d = destinations[i];
+    VKA_ASSERT(d->is_leaf() && d->shape() == roots[i]->shape() && d->dtype() == roots[i]->dtype());
+    if (roots[i]->is_leaf()) roots[i] = default_graph().convert(roots[i], d->dtype(), d->shape());
+    VKA_ASSERT(!dests.count(roots[i].get()));
+    dests[roots[i].get()] = d;
+  }
   timer.mark("substitute");
-  Schedule plan = schedule(roots, limits_of(context->device(0).caps()));
+  Schedule plan = schedule(roots, limits_of(context->device(0).caps()), dests);
   timer.mark("schedule");
   debug_schedule(plan);
   std::unordered_map<const Node*, std::shared_ptr<BufferRef>> buffers;
-  for (const ScheduledKernel& k : plan.kernels) launch(context, k, buffers, replica);
+  for (const ScheduledKernel& k : plan.kernels) launch(context, k, buffers, dests, replica);
   timer.mark("launch");
   timer.report(plan.kernels.size());
   std::vector<NodePtr> leaves;
   for (size_t i = 0; i < roots.size(); ++i) {
     const NodePtr& r = roots[i];
+    auto d = dests.find(r.get());
+    if (d != dests.end()) {
+      leaves.push_back(d->second);
+      continue;
+    }
     if (r->is_leaf()) {
       leaves.push_back(r);
       continue;
     }
     const std::shared_ptr<BufferRef>& buf = buffers.at(r.get());
-    realized().add(*targets[i], buf);
-    realized().add(*r, buf);
+    realized().add(targets[i], buf);
+    realized().add(r, buf);
     leaves.push_back(leaf_for(*r, buf));
   }
   return leaves;

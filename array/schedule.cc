@@ -18,8 +18,12 @@ bool needs_accessor(Op op) { return op == Op::kArange || op == Op::kLinspace || 
 
 class Scheduler {
  public:
-  Scheduler(const std::vector<NodePtr>& targets, const Limits& limits)
-      : targets_(targets), order_(topological_order(targets)), limits_(limits) {}
+  Scheduler(const std::vector<NodePtr>& targets, const Limits& limits,
+            const std::unordered_map<const Node*, NodePtr>& destinations)
+      : targets_(targets),
+        order_(topological_order(targets)),
+        limits_(limits),
+        destinations_(destinations) {}
 
   Schedule run() {
     for (const NodePtr& t : targets_) {
@@ -211,7 +215,8 @@ class Scheduler {
       spec.outputs.push_back(Accessor{o->dtype(), Layout::kContiguous});
       spec.results.push_back(b.tape_index.at(o.get()));
       k.outputs.push_back(o);
-      out_views.push_back(View::contiguous(g.shape));
+      auto d = destinations_.find(o.get());
+      out_views.push_back(d == destinations_.end() ? View::contiguous(g.shape) : d->second->view());
     }
 
     // Views over the iteration shape, then merged dims (fewer index computations, and a
@@ -314,6 +319,7 @@ class Scheduler {
   std::vector<NodePtr> targets_;
   std::vector<NodePtr> order_;  // every node under the targets, inputs first (fixed per run)
   Limits limits_;
+  const std::unordered_map<const Node*, NodePtr>& destinations_;
   std::unordered_set<const Node*> materialized_;
   std::unordered_set<const Node*> forced_;
   std::unordered_map<const Node*, int> partition_;
@@ -334,8 +340,9 @@ std::string Schedule::to_string() const {
   return s;
 }
 
-Schedule schedule(const std::vector<NodePtr>& targets, const Limits& limits) {
-  return Scheduler(targets, limits).run();
+Schedule schedule(const std::vector<NodePtr>& targets, const Limits& limits,
+                  const std::unordered_map<const Node*, NodePtr>& destinations) {
+  return Scheduler(targets, limits, destinations).run();
 }
 
 }  // namespace vka

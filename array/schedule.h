@@ -17,6 +17,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "array/graph.h"
@@ -45,6 +46,9 @@ struct Schedule {
   std::string to_string() const;
 };
 
-Schedule schedule(const std::vector<NodePtr>& targets, const Limits& limits = Limits());
+// `destinations`: targets written into an existing buffer through the leaf's view (same
+// shape and dtype) instead of a fresh contiguous buffer.
+Schedule schedule(const std::vector<NodePtr>& targets, const Limits& limits = Limits(),
+                  const std::unordered_map<const Node*, NodePtr>& destinations = {});
 
 }  // namespace vka

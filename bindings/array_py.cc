@@ -48,19 +48,6 @@ void write(Array& a, py::handle data, py::handle index) {
   a.write(host.ptr, host.nbytes, replica);
 }
 
-// A leaf over the same buffer as `a` (evaluated first) seen through `view`.
-Array view_of(Array& a, const View& view) {
-  a.eval();
-  const NodePtr& leaf = a.node();
-  return Array(default_graph().buffer(leaf->buffer(), a.dtype(), view), a.context());
-}
-
-Array transposed(Array& a) {
-  if (a.ndim() < 2) return Array(a.node(), a.context());  // numpy's .T is the array itself
-  a.eval();
-  return view_of(a, transpose(a.node()->view()));
-}
-
 // numpy's conversions of a size-1 array to a Python number (float(), int(), complex()).
 py::object to_python_number(const Array& a, const char* method) {
   if (a.size() != 1) throw py::type_error("only size-1 arrays can be converted to Python scalars");
@@ -91,11 +78,8 @@ int64_t length(const Array& a) {
 py::iterator iterate(Array& a) {
   if (a.ndim() == 0) throw py::type_error("iteration over a 0-d array");
   if (a.ndim() == 1) return py::iter(download(a, 0));
-  a.eval();
   py::list rows;
-  for (int64_t i = 0; i < a.shape()[0]; ++i) {
-    rows.append(view_of(a, index_axis(a.node()->view(), 0, i)));
-  }
+  for (int64_t i = 0; i < a.shape()[0]; ++i) rows.append(a[{i}]);
   return py::iter(rows);
 }
 
@@ -127,7 +111,9 @@ A lazy N-dimensional array on a vkarray context (vkarray.asarray, vkarray.zeros,
 them). Operators and functions build a graph; values are computed, fused into as few kernels
 as possible, when needed: reading (get, numpy.asarray, float, bool, print), x.eval(),
 vkarray.eval(a, b, ...). Python names bound to one ndarray see in-place updates (a += 1),
-as with numpy; views (.T, rows yielded by iteration) are snapshots taken when made.
+as with numpy. Basic indexing (a[1:, ::2, None]) and the view functions (reshape, .T,
+transpose, broadcast_to, ...) return views that share the buffer: assignment through one
+(a[1:-1] = ..., v += 1) is seen by all, while expressions made earlier keep their values.
 )doc")
       .def_property_readonly("shape", [](const Array& a) { return to_tuple(a.shape()); })
       .def_property_readonly("ndim", &Array::ndim)
@@ -135,7 +121,6 @@ as with numpy; views (.T, rows yielded by iteration) are snapshots taken when ma
       .def_property_readonly("dtype", [](const Array& a) { return to_numpy_dtype(a.dtype()); })
       .def_property_readonly("itemsize", &Array::itemsize)
       .def_property_readonly("nbytes", &Array::nbytes)
-      .def_property_readonly("T", &transposed, "The axes reversed (a view of the evaluated array).")
       .def_property_readonly("context", &Array::context)
       .def_property_readonly("device", &device_of,
                              "'vulkan:' and the physical device indices of the context.")
@@ -173,11 +158,6 @@ whose values convert without change (the same checks as vkarray.Buffer.write).
           py::arg("dtype"), py::arg("copy") = true,
           "The array converted to `dtype` (numpy's casting results); copy=False returns self "
           "when the dtype already matches.")
-      .def(
-          "copy", [](const Array& a) { return Array(a.node(), a.context()); },
-          "A new array with the same value (free: values are immutable until rebound).")
-      .def("__copy__", [](const Array& a) { return Array(a.node(), a.context()); })
-      .def("__deepcopy__", [](const Array& a, py::handle) { return Array(a.node(), a.context()); })
       .def(
           "item", [](const Array& a, py::args args) { return download(a, 0).attr("item")(*args); },
           "numpy's item(): one element as a Python scalar.")

@@ -14,4 +14,5 @@ PYBIND11_MODULE(_vkarray, m) {
   vka::register_ndarray_operators(m);
   vka::register_ops(m);
   vka::register_creation(m);
+  vka::register_views(m);
 }

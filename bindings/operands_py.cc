@@ -220,7 +220,7 @@ Array call_op(Op op, const std::vector<PyOperand>& operands, std::optional<DType
   return result.astype(*dtype);
 }
 
-void store_into(Array& out, const Array& result, Op op) {
+void store_into(Array& out, Array result, Op op) {
   if (out.context() != result.context()) {
     throw ShapeError(prefix(name(op)) +
                      "out= array lives on a different context than the "
@@ -234,7 +234,8 @@ void store_into(Array& out, const Array& result, Op op) {
   if (result.dtype() != out.dtype() && !can_cast(result.dtype(), out.dtype(), Casting::kSameKind)) {
     throw DTypeError(cast_message(op, "output", result.dtype(), out.dtype()));
   }
-  out.assign(default_graph().astype(result.node(), out.dtype()));
+  NodePtr value = result.release();  // the only reference: a write may then fuse it
+  out.assign(std::move(value));
 }
 
 py::object result_or_out(Array result, py::handle out, Op op) {
@@ -252,7 +253,7 @@ py::object result_or_out(Array result, py::handle out, Op op) {
     throw DTypeError(prefix(name(op)) + "out= must be a vkarray.ndarray, got " +
                      std::string(py::str(py::type::of(target))));
   }
-  store_into(target.cast<Array&>(), result, op);
+  store_into(target.cast<Array&>(), std::move(result), op);
   return py::reinterpret_borrow<py::object>(target);
 }
 

@@ -39,7 +39,7 @@ Array call_op(Op op, const std::vector<PyOperand>& operands, std::optional<DType
 // numpy's `out=` and in-place store: `result` must have out's shape and cast to out's dtype
 // under same_kind; otherwise ValueError/TypeError and `out` is unchanged. On success `out`
 // (and every Python name bound to it) takes the value.
-void store_into(Array& out, const Array& result, Op op);
+void store_into(Array& out, Array result, Op op);
 
 // Python object `value` (ndarray or not) as an ndarray bound into `out` (None: a new array).
 py::object result_or_out(Array result, py::handle out, Op op);

@@ -30,7 +30,7 @@ py::object inplace(Op op, py::handle self, py::handle other) {
       to_operands({self, other}, Accept::kOperator, name(op));
   if (!operands) return not_implemented();
   Array result = call_op(op, *operands, std::nullopt);
-  store_into(self.cast<Array&>(), result, op);
+  store_into(self.cast<Array&>(), std::move(result), op);
   return py::reinterpret_borrow<py::object>(self);
 }
 

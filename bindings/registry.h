@@ -11,5 +11,6 @@ void register_ndarray(pybind11::module_& m);            // array_py.cc
 void register_ndarray_operators(pybind11::module_& m);  // operators_py.cc (after ndarray)
 void register_ops(pybind11::module_& m);                // ops_py.cc
 void register_creation(pybind11::module_& m);           // creation_py.cc
+void register_views(pybind11::module_& m);              // index_py.cc (after ndarray)
 
 }  // namespace vka

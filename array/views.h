@@ -1,0 +1,37 @@
+// numpy's shape and view functions on vka::Array. Each returns a view of the array's storage
+// (no copy, no device work) where numpy returns a view, and a new value array where numpy
+// copies (reshape of a non-contiguous view, flatten, copy).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace vka {
+
+// reshape: one extent may be -1 (inferred); a view when the strides allow, else a copy.
+// ShapeError "[reshape] cannot reshape array of size 6 into shape (4,)".
+Array reshape(const Array& a, Shape shape);
+Array ravel(const Array& a);    // 1-d: a view when contiguous, else a copy
+Array flatten(const Array& a);  // 1-d copy, always
+// transpose: reversed axes, or the permutation `axes`.
+Array transpose(const Array& a, std::optional<std::vector<int64_t>> axes = std::nullopt);
+Array permute_dims(const Array& a, const std::vector<int64_t>& axes);
+Array matrix_transpose(const Array& a);  // swaps the last two axes (.mT); needs ndim >= 2
+Array swapaxes(const Array& a, int64_t axis1, int64_t axis2);
+Array moveaxis(const Array& a, std::vector<int64_t> source, std::vector<int64_t> destination);
+// A read-only view with broadcast (stride 0) axes.
+Array broadcast_to(const Array& a, const Shape& shape);
+std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays);
+Array expand_dims(const Array& a, std::vector<int64_t> axes);
+Array squeeze(const Array& a, std::optional<std::vector<int64_t>> axes = std::nullopt);
+Array flip(const Array& a, std::optional<std::vector<int64_t>> axes = std::nullopt);
+// A read-only view of the diagonal (numpy's diagonal), as the last axis.
+Array diagonal(const Array& a, int64_t offset = 0, int64_t axis1 = 0, int64_t axis2 = 1);
+// C-contiguous: the array itself when it already is, else a copy.
+Array ascontiguousarray(const Array& a);
+// A new value array with the same elements (lazy: computed when needed, from the values
+// at the time of the call).
+Array copy(const Array& a);
+
+}  // namespace vka
