@@ -95,14 +95,24 @@ Scalar assigned_scalar(const WeakScalar& w, DType t) {
 }  // namespace
 
 void Array::set(const Index& index, const Arg& value) const {
-  if (!is_writeable()) throw ShapeError("[setitem] assignment destination is read-only");
   if (value.array() && value.array()->context() != context()) {
     throw ShapeError("[setitem] the value lives on a different context than the array");
   }
+  set_node(index, value.array() ? value.array()->node()
+                                : default_graph().full(assigned_scalar(value.weak(), dtype())));
+}
+
+void Array::set(const Index& index, Array&& value) const {
+  if (value.context() != context()) {
+    throw ShapeError("[setitem] the value lives on a different context than the array");
+  }
+  set_node(index, value.release());
+}
+
+void Array::set_node(const Index& index, NodePtr v) const {
+  if (!is_writeable()) throw ShapeError("[setitem] assignment destination is read-only");
   // Check everything before anything changes: the index, then the value's shape.
   const View target = apply_index(View::contiguous(shape()), index);
-  NodePtr v = value.array() ? value.array()->node()
-                            : default_graph().full(assigned_scalar(value.weak(), dtype()));
   if (!can_broadcast_to(v->shape(), target.shape)) {
     throw ShapeError("[setitem] could not broadcast input array from shape " +
                      vka::to_string(v->shape()) + " into shape " + vka::to_string(target.shape));
@@ -245,7 +255,7 @@ void Array::assign(NodePtr node) {
   write_into(context(), state_->node, std::move(c));
 }
 
-void Array::inplace(Op op, const Array& o) {
+void Array::inplace(Op op, const Arg& o) {
   Array result = apply(op, {*this, o});
   const DType t = dtype();
   if (result.dtype() != t && !can_cast(result.dtype(), t, Casting::kSameKind)) {
@@ -262,19 +272,19 @@ void Array::inplace(Op op, const Array& o) {
   assign(std::move(value));
 }
 
-Array& Array::operator+=(const Array& o) {
+Array& Array::operator+=(const Arg& o) {
   inplace(Op::kAdd, o);
   return *this;
 }
-Array& Array::operator-=(const Array& o) {
+Array& Array::operator-=(const Arg& o) {
   inplace(Op::kSubtract, o);
   return *this;
 }
-Array& Array::operator*=(const Array& o) {
+Array& Array::operator*=(const Arg& o) {
   inplace(Op::kMultiply, o);
   return *this;
 }
-Array& Array::operator/=(const Array& o) {
+Array& Array::operator/=(const Arg& o) {
   inplace(Op::kDivide, o);
   return *this;
 }

@@ -73,6 +73,9 @@ class Array {
   // this dtype as numpy's assignment converts (any cast; Python ints must fit: OverflowError).
   // Other views of the buffer see the change; expressions made earlier keep their values.
   void set(const Index& index, const Arg& value) const;
+  // A temporary value (a[k] = b[k] * 2): nothing else holds it, so when it reads this buffer
+  // only at the written elements the write stays one kernel.
+  void set(const Index& index, Array&& value) const;
   // Every element: a[...] = value.
   void fill(const Arg& value) const { set({ellipsis}, value); }
 
@@ -88,10 +91,10 @@ class Array {
 
   // In place (numpy's `a += b`): the array, and every copy of this Array object, takes the
   // new value; the result must cast back to this dtype under numpy's same_kind rule.
-  Array& operator+=(const Array& o);
-  Array& operator-=(const Array& o);
-  Array& operator*=(const Array& o);
-  Array& operator/=(const Array& o);
+  Array& operator+=(const Arg& o);
+  Array& operator-=(const Arg& o);
+  Array& operator*=(const Arg& o);
+  Array& operator/=(const Arg& o);
 
   // Gives this array (and its copies) the value `node`, which must have its shape: a value
   // array is rebound to it (lazily), a storage array is written in place at once. Used by
@@ -105,7 +108,8 @@ class Array {
 
  private:
   void check_host_type(DType requested) const;
-  void inplace(Op op, const Array& o);
+  void inplace(Op op, const Arg& o);
+  void set_node(const Index& index, NodePtr value) const;
 
   struct State {
     NodePtr node;
@@ -167,3 +171,4 @@ Array eye(int64_t n, std::optional<int64_t> m = std::nullopt, int64_t k = 0,
 
 #include "array/functions.h"  // the operators and numpy-named functions
 #include "array/views.h"      // reshape, transpose, broadcast_to, ... as views
+#include "array/gather.h"     // integer-array indexing, take, take_along_axis

@@ -1,6 +1,7 @@
 // Node construction and hash-consing.
 #include "array/graph.h"
 
+#include <algorithm>
 #include <functional>
 #include <unordered_set>
 
@@ -187,6 +188,70 @@ NodePtr Graph::convert(const NodePtr& x, DType dtype, const Shape& shape) {
   n->shape_ = shape;
   n->inputs_ = {x};
   return intern(std::move(n));
+}
+
+NodePtr Graph::gather(const NodePtr& x, std::vector<NodePtr> indices,
+                      const std::vector<int64_t>& axes, int64_t at, const Shape& ishape) {
+  VKA_ASSERT(!indices.empty() && indices.size() <= 3 && indices.size() == axes.size());
+  for (const NodePtr& i : indices) VKA_ASSERT(is_integer(i->dtype()));
+  Shape shape;
+  if (at == kAlong) {
+    VKA_ASSERT(indices.size() == 1 && ishape.size() == x->shape().size());
+    Shape xs = x->shape();
+    xs[axes[0]] = 1;
+    shape = broadcast_shapes("take_along_axis", xs, ishape);
+    shape[axes[0]] = ishape[axes[0]];
+  } else {
+    Shape rest;
+    for (int d = 0; d < static_cast<int>(x->shape().size()); ++d) {
+      if (std::find(axes.begin(), axes.end(), d) == axes.end()) rest.push_back(x->shape()[d]);
+    }
+    VKA_ASSERT(at >= 0 && at <= static_cast<int64_t>(rest.size()));
+    shape.assign(rest.begin(), rest.begin() + at);
+    shape.insert(shape.end(), ishape.begin(), ishape.end());
+    shape.insert(shape.end(), rest.begin() + at, rest.end());
+  }
+  size(shape);  // validates extents
+  for (const NodePtr& i : indices) VKA_ASSERT(can_broadcast_to(i->shape(), shape));
+  std::unique_ptr<Node> n(new Node());
+  n->op_ = Op::kGather;
+  n->dtype_ = x->dtype();
+  n->shape_ = std::move(shape);
+  n->inputs_ = {x};
+  n->inputs_.insert(n->inputs_.end(), indices.begin(), indices.end());
+  for (int64_t a : axes) n->params_.push_back(Scalar::of_int(a, DType::kInt64));
+  n->params_.push_back(Scalar::of_int(at, DType::kInt64));
+  return intern(std::move(n));
+}
+
+GatherInfo gather_info(const Node& g) {
+  VKA_ASSERT(g.op() == Op::kGather);
+  GatherInfo info;
+  for (size_t i = 0; i + 1 < g.params().size(); ++i) info.axes.push_back(g.params()[i].as_int());
+  info.at = g.params().back().as_int();
+  const Node& x = *g.inputs()[0];
+  const View xv = x.is_leaf() ? x.view() : View::contiguous(x.shape());
+  const int n = static_cast<int>(g.shape().size());
+  info.base = View{xv.offset, g.shape(), std::vector<int64_t>(n, 0)};
+  if (info.at == Graph::kAlong) {
+    const int axis = static_cast<int>(info.axes[0]);
+    for (int d = 0; d < n; ++d) {
+      if (d != axis && xv.shape[d] == g.shape()[d]) info.base.strides[d] = xv.strides[d];
+    }
+    return info;
+  }
+  std::vector<int64_t> rest;
+  for (int d = 0; d < xv.ndim(); ++d) {
+    if (std::find(info.axes.begin(), info.axes.end(), d) == info.axes.end()) {
+      rest.push_back(xv.strides[d]);
+    }
+  }
+  const int index_dims = n - static_cast<int>(rest.size());
+  for (int r = 0; r < static_cast<int>(rest.size()); ++r) {
+    int d = r < info.at ? r : r + index_dims;
+    info.base.strides[d] = rest[r];
+  }
+  return info;
 }
 
 NodePtr Graph::with_inputs(const Node& o, std::vector<NodePtr> inputs) {

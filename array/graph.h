@@ -103,6 +103,15 @@ class Node {
 // linspace_compute_dtype, `last` = index that is set to `stop` exactly (-1: none, when
 // endpoint=False); eye {k, columns} as int64.
 std::vector<DType> source_param_dtypes(Op op, DType dtype);
+
+// A gather node's parameters ({axes..., at}) and, over the node's shape, the view x's elements
+// are read through before the index terms are added (0 strides on the index axes).
+struct GatherInfo {
+  std::vector<int64_t> axes;
+  int64_t at;
+  View base;
+};
+GatherInfo gather_info(const Node& gather);
 DType linspace_compute_dtype(DType dtype);
 
 // Creates nodes. Identical requests return the same node while it is alive: the intern table
@@ -120,6 +129,16 @@ class Graph {
   // x converted to `dtype` and broadcast to `shape`, always as a computed node (a copy even
   // when nothing changes): what writes and copies of storage arrays are made of.
   NodePtr convert(const NodePtr& x, DType dtype, const Shape& shape);
+  // x read at integer index arrays (gather). `axes`: the distinct axes of x the indices
+  // address, one per index array. `at` >= 0: numpy's advanced-indexing layout, the index
+  // shape `index_shape` replacing the indexed axes at position `at` of x's other axes; each
+  // index array must already broadcast (right-aligned) to the result there (trailing extent-1
+  // axes place it). `at` == kAlong: take_along_axis, one index array of the result's rank.
+  // Indices may be negative (from the end); the kernel clamps into range, so callers check
+  // bounds first (array/gather.h).
+  static constexpr int64_t kAlong = -1;
+  NodePtr gather(const NodePtr& x, std::vector<NodePtr> indices, const std::vector<int64_t>& axes,
+                 int64_t at, const Shape& index_shape);
   // A node like `n` (op, dtype, shape, params) over other inputs.
   NodePtr with_inputs(const Node& n, std::vector<NodePtr> inputs);
 

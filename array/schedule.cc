@@ -29,6 +29,16 @@ class Scheduler {
     for (const NodePtr& t : targets_) {
       if (is_computed(t) || t->is_constant()) materialized_.insert(t.get());
     }
+    // A gather reads its array at computed positions: the array is a buffer written by an
+    // earlier kernel (or a leaf), never a value computed alongside.
+    for (const NodePtr& n : order_) {
+      if (n->op() != Op::kGather) continue;
+      const NodePtr& x = n->inputs()[0];
+      if (!x->is_leaf()) {
+        materialized_.insert(x.get());
+        forced_.insert(x.get());
+      }
+    }
     for (;;) {
       settle_shared();
       Schedule s;
@@ -166,11 +176,15 @@ class Scheduler {
     for (const NodePtr& o : g.outputs) in_group.insert(o.get());
     std::vector<View> in_views, src_views;
     std::vector<Scalar> slot_values;
+    bool gather_index64 = false;
 
     // Post-order DFS (iterative: chains can be long) so operands precede their users.
     std::vector<std::pair<NodePtr, std::size_t>> stack;
+    // A gather's array is bound as a buffer, not a tape value: the walk starts at its indices.
+    auto first_input = [](const NodePtr& n) -> std::size_t { return n->op() == Op::kGather; };
+    std::vector<bool> gathered;  // per input accessor: read by a gather
     for (const NodePtr& root : g.outputs) {
-      stack.push_back({root, 0});
+      stack.push_back({root, first_input(root)});
       while (!stack.empty()) {
         NodePtr node = stack.back().first;
         bool input = is_input(node.get(), in_group);
@@ -181,7 +195,7 @@ class Scheduler {
         }
         if (!input && next < node->inputs().size()) {
           NodePtr in = node->inputs()[next++];
-          stack.push_back({in, 0});
+          stack.push_back({in, first_input(in)});
           continue;
         }
         stack.pop_back();
@@ -192,6 +206,24 @@ class Scheduler {
           spec.inputs.push_back(Accessor{node->dtype(), Layout::kStrided});
           k.inputs.push_back(node);
           in_views.push_back(node->is_leaf() ? node->view() : View::contiguous(node->shape()));
+          gathered.push_back(false);
+        } else if (node->op() == Op::kGather) {
+          const NodePtr& x = node->inputs()[0];
+          GatherInfo gi = gather_info(*node);
+          e.accessor = static_cast<int32_t>(spec.inputs.size());
+          spec.inputs.push_back(Accessor{x->dtype(), Layout::kStrided});
+          k.inputs.push_back(x);
+          in_views.push_back(gi.base);
+          gathered.push_back(true);
+          const View xv = x->is_leaf() ? x->view() : View::contiguous(x->shape());
+          auto [lo, hi] = xv.extent();
+          gather_index64 = gather_index64 || lo < INT32_MIN || hi > INT32_MAX;
+          e.slot = static_cast<int32_t>(spec.slots.size());
+          for (size_t a = 0; a < gi.axes.size(); ++a) {
+            e.args[a] = b.tape_index.at(node->inputs()[a + 1].get());
+            add_slots(Scalar::of_int(xv.strides[gi.axes[a]], DType::kInt64), spec, slot_values);
+            add_slots(Scalar::of_int(xv.shape[gi.axes[a]], DType::kInt64), spec, slot_values);
+          }
         } else if (kind(node->op()) == OpKind::kSource) {
           if (needs_accessor(node->op())) {
             e.accessor = static_cast<int32_t>(spec.sources.size());
@@ -230,7 +262,7 @@ class Scheduler {
     }
     Shape shape = collapse_dims(all);
     int64_t count = size(shape);
-    bool index64 = count > INT32_MAX;
+    bool index64 = count > INT32_MAX || gather_index64;
     for (View* v : all) {
       auto [lo, hi] = v->extent();
       index64 = index64 || lo < INT32_MIN || hi > INT32_MAX;
@@ -239,8 +271,9 @@ class Scheduler {
       if (count > 1 && v.is_scalar_broadcast()) return Layout::kScalar;
       return v.is_contiguous() ? Layout::kContiguous : Layout::kStrided;
     };
-    for (std::size_t i = 0; i < in_views.size(); ++i)
-      spec.inputs[i].layout = layout_of(in_views[i]);
+    for (std::size_t i = 0; i < in_views.size(); ++i) {
+      spec.inputs[i].layout = gathered[i] ? Layout::kStrided : layout_of(in_views[i]);
+    }
     for (std::size_t i = 0; i < out_views.size(); ++i) {
       spec.outputs[i].layout = layout_of(out_views[i]);
     }

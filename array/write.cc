@@ -35,7 +35,19 @@ bool disjoint(const View& a, const View& b) {
 bool reads_other_elements(const NodePtr& value, const NodePtr& dest) {
   const BufferRef* target = dest->buffer().get();
   for (const NodePtr& n : topological_order({value})) {
+    // A gather may read any element of its array.
+    if (n->op() == Op::kGather) {
+      const NodePtr& x = n->inputs()[0];
+      if (x->is_leaf() && x->buffer().get() == target && !disjoint(x->view(), dest->view())) {
+        return true;
+      }
+      continue;
+    }
     if (!n->is_leaf() || n->buffer().get() != target) continue;
+    if (!can_broadcast_to(n->shape(), dest->shape())) {  // only a gather's array
+      if (!disjoint(n->view(), dest->view())) return true;
+      continue;
+    }
     const View seen = broadcast_to("write", n->view(), dest->shape());
     if (!same_elements(seen, dest->view()) && !disjoint(seen, dest->view())) return true;
   }

@@ -61,13 +61,118 @@ IndexItem to_item(py::handle h) {
       throw IndexError("[index] index " + std::string(py::str(i)) + " is out of bounds");
     }
   }
-  if (py::isinstance<Array>(h) || py::isinstance<py::list>(h) || py::isinstance<py::array>(h) ||
-      is_bool_scalar(h)) {
-    throw IndexError(
-        "[index] integer and boolean array indices (advanced indexing) are not supported yet; "
-        "got " + std::string(py::str(py::type::of(h))));
-  }
   throw IndexError(std::string("[index] ") + kBadIndex);
+}
+
+bool is_array_index(py::handle h) {
+  return py::isinstance<Array>(h) || py::isinstance<py::list>(h) || py::isinstance<py::array>(h) ||
+         is_bool_scalar(h);
+}
+
+std::vector<py::handle> key_items(py::handle key) {
+  std::vector<py::handle> items;
+  if (py::isinstance<py::tuple>(key)) {
+    for (py::handle h : py::reinterpret_borrow<py::tuple>(key)) items.push_back(h);
+  } else {
+    items.push_back(key);
+  }
+  return items;
+}
+
+bool is_bool_array(py::handle h) {
+  if (is_bool_scalar(h)) return true;
+  if (py::isinstance<Array>(h)) return h.cast<const Array&>().dtype() == DType::kBool;
+  py::object a = py::module_::import("numpy").attr("asarray")(h);
+  return a.attr("dtype").attr("kind").cast<std::string>() == "b";
+}
+
+// numpy's advanced indexing, split into a basic view and index arrays: every array item (and,
+// once there is one, every integer) is replaced by ':' in the basic index and gathered along
+// the axis that ':' keeps.
+struct Advanced {
+  Index basic;
+  std::vector<py::object> arrays;  // index values (integer arrays or ints), in order
+  std::vector<int64_t> axes;       // their axes in the basic view
+  bool adjacent = true;            // consecutive in the index tuple
+};
+
+std::optional<Advanced> split_advanced(py::handle key, int ndim) {
+  std::vector<py::handle> items = key_items(key);
+  bool any = false;
+  for (py::handle h : items) any = any || is_array_index(h);
+  if (!any) return std::nullopt;
+  Advanced adv;
+  std::vector<bool> gathered;
+  int named = 0, last = -1;
+  for (size_t p = 0; p < items.size(); ++p) {
+    py::handle h = items[p];
+    if (is_array_index(h) || is_integer(h)) {
+      if (is_bool_array(h)) {
+        throw IndexError("[index] boolean array indices are supported in assignment "
+                         "(x[mask] = value) only; for reads use vkarray.where");
+      }
+      if (last >= 0 && static_cast<int>(p) != last + 1) adv.adjacent = false;
+      last = static_cast<int>(p);
+      adv.arrays.push_back(py::reinterpret_borrow<py::object>(h));
+      adv.basic.push_back(SliceSpec{});
+      gathered.push_back(true);
+    } else {
+      adv.basic.push_back(to_item(h));
+      gathered.push_back(false);
+    }
+    const IndexItem& it = adv.basic.back();
+    if (std::holds_alternative<int64_t>(it) || std::holds_alternative<SliceSpec>(it)) ++named;
+  }
+  int axis = 0;
+  for (size_t p = 0; p < adv.basic.size(); ++p) {
+    const IndexItem& it = adv.basic[p];
+    if (gathered[p]) adv.axes.push_back(axis);
+    if (std::holds_alternative<Ellipsis>(it)) {
+      axis += std::max(0, ndim - named);
+    } else if (!std::holds_alternative<int64_t>(it)) {
+      ++axis;
+    }
+  }
+  return adv;
+}
+
+// One index value as a device integer array, bounds-checked on the host when it comes from
+// the host (numpy's message names the value). `*checked` stays true only for host values.
+Array index_array(py::handle h, int64_t n, int64_t axis, const std::shared_ptr<Context>& ctx,
+                  bool* checked) {
+  if (py::isinstance<Array>(h)) {
+    *checked = false;
+    return h.cast<Array>();
+  }
+  py::module_ np = py::module_::import("numpy");
+  py::object a = np.attr("asarray")(h);
+  std::string kind = a.attr("dtype").attr("kind").cast<std::string>();
+  if (a.attr("size").cast<int64_t>() == 0) a = a.attr("astype")(np.attr("int64"));
+  else if (kind != "i" && kind != "u") throw IndexError(std::string("[index] ") + kBadIndex);
+  if (a.attr("size").cast<int64_t>() > 0) {
+    int64_t lo = np.attr("min")(a).cast<int64_t>(), hi = np.attr("max")(a).cast<int64_t>();
+    for (int64_t v : {lo, hi}) {
+      if (v < -n || v >= n) {
+        throw IndexError("[index] index " + std::to_string(v) + " is out of bounds for axis " +
+                         std::to_string(axis) + " with size " + std::to_string(n));
+      }
+    }
+  }
+  return upload(a, std::nullopt, ctx, "index");
+}
+
+py::object gather_advanced(const Array& a, const Advanced& adv) {
+  Array view = a[adv.basic];
+  std::vector<Array> idx;
+  bool all_checked = true;
+  for (size_t k = 0; k < adv.arrays.size(); ++k) {
+    bool checked = true;
+    idx.push_back(index_array(adv.arrays[k], view.shape()[adv.axes[k]], adv.axes[k],
+                              a.context(), &checked));
+    all_checked = all_checked && checked;
+  }
+  const int64_t at = adv.adjacent ? adv.axes.front() : 0;
+  return py::cast(gather(view, idx, adv.axes, at, all_checked, "index"));
 }
 
 Index to_index(py::handle key) {
@@ -80,9 +185,43 @@ Index to_index(py::handle key) {
   return out;
 }
 
-py::object getitem(const Array& a, py::handle key) { return py::cast(a[to_index(key)]); }
+py::object getitem(const Array& a, py::handle key) {
+  if (std::optional<Advanced> adv = split_advanced(key, a.ndim())) return gather_advanced(a, *adv);
+  return py::cast(a[to_index(key)]);
+}
+
+// x[mask] = value with a boolean mask of x's leading shape and a scalar (or size-1) value:
+// where(mask, value, x), one fused kernel.
+bool setitem_mask(const Array& a, py::handle key, py::handle value) {
+  std::vector<py::handle> items = key_items(key);
+  if (items.size() != 1 || !is_array_index(items[0]) || !is_bool_array(items[0])) return false;
+  Array mask = py::isinstance<Array>(items[0]) ? items[0].cast<Array>()
+                                               : upload(items[0], DType::kBool, a.context(), "index");
+  if (mask.ndim() > a.ndim() ||
+      !std::equal(mask.shape().begin(), mask.shape().end(), a.shape().begin())) {
+    throw IndexError("[index] boolean index did not match indexed array: array shape " +
+                     to_string(a.shape()) + ", mask shape " + to_string(mask.shape()));
+  }
+  Shape m = mask.shape();
+  m.resize(a.ndim(), 1);
+  Array mask_b = reshape(mask, m);
+  Array v = py::isinstance<Array>(value) ? value.cast<Array>()
+                                         : upload(value, a.dtype(), a.context(), "setitem");
+  if (v.size() != 1) {
+    throw IndexError("[index] assignment through a boolean mask takes a scalar value in "
+                     "vkarray (got shape " + to_string(v.shape()) + ")");
+  }
+  v = reshape(v, {});
+  a.set({ellipsis}, where(mask_b, v.astype(a.dtype()), a));
+  return true;
+}
 
 void setitem(const Array& a, py::handle key, py::handle value) {
+  if (setitem_mask(a, key, value)) return;
+  if (split_advanced(key, a.ndim())) {
+    throw IndexError("[setitem] assignment through integer-array indices (scatter) is not "
+                     "supported yet");
+  }
   Index index = to_index(key);
   if (py::isinstance<Array>(value)) {
     a.set(index, value.cast<const Array&>());
@@ -307,6 +446,37 @@ void register_views(py::module_& m) {
       }, py::arg("a"), py::arg("dtype") = py::none());
   m.def(
       "copy", [](py::object a) { return copy(as_array(a, "copy")); }, py::arg("a"));
+  m.def(
+      "take",
+      [](py::object a, py::object indices, py::object axis, py::object out, std::string mode) {
+        Array x = as_array(a, "take");
+        IndexMode m = mode == "raise" ? IndexMode::kRaise
+                      : mode == "wrap" ? IndexMode::kWrap
+                      : mode == "clip" ? IndexMode::kClip
+                                       : throw ShapeError("[take] mode must be 'raise', 'wrap' or "
+                                                          "'clip', got '" + mode + "'");
+        std::optional<int64_t> ax;
+        if (!axis.is_none()) ax = axis.cast<int64_t>();
+        Array idx = py::isinstance<Array>(indices)
+                        ? indices.cast<Array>()
+                        : upload(py::module_::import("numpy").attr("asarray")(indices),
+                                 std::nullopt, x.context(), "take");
+        return result_or_out(take(x, idx, ax, m), out, Op::kGather);
+      },
+      py::arg("a"), py::arg("indices"), py::arg("axis") = py::none(), py::arg("out") = py::none(),
+      py::arg("mode") = "raise",
+      "numpy.take: elements along an axis (the flattened array when axis is None); indices "
+      "out of range raise IndexError (mode='raise'), wrap or clip.");
+  m.def(
+      "take_along_axis",
+      [](py::object a, py::object indices, int64_t axis) {
+        Array x = as_array(a, "take_along_axis");
+        Array idx = py::isinstance<Array>(indices) ? indices.cast<Array>()
+                                                   : upload(indices, std::nullopt, x.context(),
+                                                            "take_along_axis");
+        return take_along_axis(x, idx, axis);
+      },
+      py::arg("arr"), py::arg("indices"), py::arg("axis"));
 }
 
 }  // namespace vka

@@ -157,7 +157,14 @@ class Emitter {
         val = from_compute(out.dtype, emit_cast(from, out.dtype, to_compute(from, val), &h_));
       }
       if (is_bool(out.dtype)) val = "uint8_t(" + val + " ? 1 : 0)";
-      if (mode_ == Mode::kLane) {
+      if (out.layout == Layout::kScalar) {
+        // A broadcast destination: every element is the same one, so a bool output is an
+        // "any": invocations whose value is true store 1 (the same value; the race is benign).
+        VKA_ASSERT(is_bool(out.dtype) && mode_ != Mode::kLane);
+        body.line("if (" + v(r) + ") " +
+                  element("out" + std::to_string(j), element_index(s_, n_in + static_cast<int>(j), out.layout)) +
+                  " = uint8_t(1);");
+      } else if (mode_ == Mode::kLane) {
         body.line("o" + std::to_string(j) + "[" + std::to_string(lane_) + "] = " + val + ";");
       } else {
         std::string idx = element_index(s_, n_in + static_cast<int>(j), out.layout);
@@ -261,9 +268,27 @@ class Emitter {
         expr = from_compute(e.dtype, c);
         break;
       }
+      case OpKind::kMovement: {  // gather: the accessor's element plus index * stride terms
+        const std::string it = index_type(s_);
+        std::string at = element_offset(s_, e.accessor, s_.inputs[e.accessor].layout);
+        for (int k = 0; k < 3 && e.args[k] >= 0; ++k) {
+          std::string g = "g" + std::to_string(i) + "_" + std::to_string(k);
+          std::string len = slot_index(s_, e.slot + 2 * k + 1);
+          std::string stride = slot_index(s_, e.slot + 2 * k);
+          w.line(it + " " + g + " = " + it + "(" + v(e.args[k]) + ");");
+          // Negative indices count from the end; the clamp keeps reads inside the array
+          // (callers check bounds before building a gather, as numpy raises).
+          w.line(g + " = " + g + " < " + it + "(0) ? " + g + " + " + len + " : " + g + ";");
+          w.line(g + " = " + g + " < " + it + "(0) ? " + it + "(0) : (" + g + " >= " + len +
+                 " ? " + len + " - " + it + "(1) : " + g + ");");
+          at = "(" + at + " + " + g + " * " + stride + ")";
+        }
+        std::string load = element("in" + std::to_string(e.accessor), s_.index64 ? "uint" + at : at);
+        expr = is_bool(e.dtype) ? "(" + load + " != uint8_t(0))" : load;
+        break;
+      }
       case OpKind::kReduce:
-      case OpKind::kMovement:
-        internal_error("elementwise tape holds a reduce or movement op", __FILE__, __LINE__);
+        internal_error("elementwise tape holds a reduce op", __FILE__, __LINE__);
     }
     // precise: each op rounds on its own, as numpy's do; a driver may not fuse a*b+c into an
     // fma, which would round once and differ from numpy in the last bit.

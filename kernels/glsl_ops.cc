@@ -242,6 +242,7 @@ std::string emit_op(Op op, DType t, const std::vector<std::string>& a, HelperSet
     case Op::kArange:
     case Op::kLinspace:
     case Op::kEye:
+    case Op::kGather:
     case Op::kAstype:
       internal_error("emit_op on a leaf, source or astype", __FILE__, __LINE__);
     case Op::kNegative:

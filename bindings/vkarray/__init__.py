@@ -44,6 +44,26 @@ from ._vkarray import (
     can_cast,
     eval,
     kernel_count,
+    # views and indexing
+    reshape,
+    ravel,
+    transpose,
+    permute_dims,
+    matrix_transpose,
+    swapaxes,
+    moveaxis,
+    broadcast_to,
+    broadcast_arrays,
+    expand_dims,
+    squeeze,
+    flip,
+    fliplr,
+    flipud,
+    diagonal,
+    ascontiguousarray,
+    copy,
+    take,
+    take_along_axis,
 )
 
 # The dtypes vkarray holds, as numpy's own scalar types, so that they compare and hash

@@ -1,0 +1,164 @@
+// Views and writes of vka::Array on the device: values against host arithmetic done by hand,
+// numpy's eager order for lazy readers, overlap, aliasing, and kernel counts.
+#include <numeric>
+
+#include <gtest/gtest.h>
+
+#include "array/array.h"
+#include "array/realize.h"
+#include "device/errors.h"
+
+namespace vka {
+namespace {
+
+uint64_t kernels() { return realize_stats().kernels; }
+
+Array iota(int64_t n, Shape shape = {}) {
+  std::vector<double> v(static_cast<size_t>(n));
+  std::iota(v.begin(), v.end(), 0.0);
+  if (shape.empty()) shape = {n};
+  return Array::from_host(v.data(), shape, DType::kFloat64);
+}
+
+TEST(ViewsTest, SlicesReadWithoutKernels) {
+  Array a = iota(12, {3, 4});
+  const uint64_t before = kernels();
+  Array v = a[{range({}, {}, -1), range(1, {}, 2)}];
+  EXPECT_EQ(kernels(), before);
+  EXPECT_EQ(v.shape(), (Shape{3, 2}));
+  EXPECT_TRUE(v.is_storage());
+  EXPECT_EQ(v.to_vector<double>(), (std::vector<double>{9, 11, 5, 7, 1, 3}));
+  // A view feeds a fused kernel through its strides: one kernel.
+  const uint64_t k0 = kernels();
+  EXPECT_EQ((v * 2 + 1).to_vector<double>(), (std::vector<double>{19, 23, 11, 15, 3, 7}));
+  EXPECT_EQ(kernels() - k0, 1u);
+}
+
+TEST(ViewsTest, WritesAreSeenByEveryView) {
+  Array a = iota(12, {3, 4});
+  Array row = a[{1}];
+  Array col = a[{all(), 2}];
+  a.set({1, 2}, 100.0);
+  EXPECT_EQ(row.to_vector<double>(), (std::vector<double>{4, 5, 100, 7}));
+  EXPECT_EQ(col.to_vector<double>(), (std::vector<double>{2, 100, 10}));
+  col.set({0}, -1.0);  // through a view
+  EXPECT_EQ(a.to_vector<double>()[2], -1);
+  row += 1;  // in place on a view: one kernel, seen by the base
+  EXPECT_EQ(a.to_vector<double>(), (std::vector<double>{0, 1, -1, 3, 5, 6, 101, 8, 8, 9, 10, 11}));
+}
+
+TEST(ViewsTest, LazyExpressionsKeepTheValuesTheySaw) {
+  Array a = iota(4);
+  Array twice = a * 2;     // lazy, reads a
+  Array v = a[{range(1, 3)}];
+  Array plus = v + 10;     // lazy, reads the view
+  a.set({all()}, 7.0);
+  EXPECT_EQ(twice.to_vector<double>(), (std::vector<double>{0, 2, 4, 6}));
+  EXPECT_EQ(plus.to_vector<double>(), (std::vector<double>{11, 12}));
+  EXPECT_EQ(v.to_vector<double>(), (std::vector<double>{7, 7}));
+  // A copy is a value, not a view.
+  Array c = copy(a);
+  a.set({0}, -5.0);
+  EXPECT_EQ(c.to_vector<double>(), (std::vector<double>{7, 7, 7, 7}));
+  Array wrapped(a.node(), a.context());
+  a.set({0}, -6.0);
+  EXPECT_EQ(wrapped.to_vector<double>()[0], -5);
+}
+
+TEST(ViewsTest, OverlappingAssignmentGivesNumpysAnswer) {
+  Array a = iota(6);
+  a.set({range(1, {})}, a[{range({}, -1)}]);  // a[1:] = a[:-1]
+  EXPECT_EQ(a.to_vector<double>(), (std::vector<double>{0, 0, 1, 2, 3, 4}));
+  Array b = iota(5);
+  b.set({range({}, {}, -1)}, b);  // b[::-1] = b
+  EXPECT_EQ(b.to_vector<double>(), (std::vector<double>{4, 3, 2, 1, 0}));
+  Array m = iota(9, {3, 3});
+  m.set({all()}, transpose(m));
+  EXPECT_EQ(m.to_vector<double>(), (std::vector<double>{0, 3, 6, 1, 4, 7, 2, 5, 8}));
+  // Disjoint halves and element-wise updates need no temporary: one kernel each.
+  Array c = iota(8);
+  c.eval();
+  c[{0}].eval();  // make c storage before counting
+  uint64_t k0 = kernels();
+  c.set({range({}, 4)}, c[{range(4, {})}] * 2);
+  EXPECT_EQ(kernels() - k0, 1u);
+  EXPECT_EQ(c.to_vector<double>(), (std::vector<double>{8, 10, 12, 14, 4, 5, 6, 7}));
+}
+
+TEST(ViewsTest, ValuesSharedByHashConsingStayApart) {
+  Array x = iota(3);
+  Array a = x + 1, b = x + 1;  // one node
+  a.eval();
+  b.eval();
+  a.set({0}, 50.0);
+  EXPECT_EQ(a.to_vector<double>(), (std::vector<double>{50, 2, 3}));
+  EXPECT_EQ(b.to_vector<double>(), (std::vector<double>{1, 2, 3}));
+}
+
+TEST(ViewsTest, JacobiStepIsOneKernel) {
+  const int64_t n = 16;
+  Array A = iota(n * n, {n, n}), B = iota(n * n, {n, n}) * 0;
+  B.eval();
+  B[{0}].eval();
+  std::vector<double> ha = A.to_vector<double>(), hb = B.to_vector<double>();
+  const uint64_t k0 = kernels();
+  auto in = range(1, -1);
+  B.set({in, in}, 0.2 * (A[{in, in}] + A[{in, range({}, -2)}] + A[{in, range(2, {})}] +
+                         A[{range(2, {}), in}] + A[{range({}, -2), in}]));
+  EXPECT_EQ(kernels() - k0, 1u);
+  for (int64_t i = 1; i < n - 1; ++i) {
+    for (int64_t j = 1; j < n - 1; ++j) {
+      hb[i * n + j] = 0.2 * (ha[i * n + j] + ha[i * n + j - 1] + ha[i * n + j + 1] +
+                             ha[(i + 1) * n + j] + ha[(i - 1) * n + j]);
+    }
+  }
+  EXPECT_EQ(B.to_vector<double>(), hb);
+}
+
+TEST(ViewsTest, HostWritesIntoViews) {
+  Array a = iota(12, {3, 4});
+  Array v = a[{all(), range(1, 3)}];  // strided
+  std::vector<double> data = {-1, -2, -3, -4, -5, -6};
+  v.write(data.data(), data.size() * sizeof(double));
+  EXPECT_EQ(a.to_vector<double>(),
+            (std::vector<double>{0, -1, -2, 3, 4, -3, -4, 7, 8, -5, -6, 11}));
+  Array r = a[{2}];  // contiguous
+  std::vector<double> row = {9, 9, 9, 9};
+  r.write(row.data(), row.size() * sizeof(double));
+  EXPECT_EQ(a.to_vector<double>()[8], 9);
+}
+
+TEST(ViewsTest, ReshapeAndFriends) {
+  Array a = iota(6, {2, 3});
+  Array r = reshape(a, {3, -1});
+  EXPECT_EQ(r.shape(), (Shape{3, 2}));
+  r.set({0, 0}, 42.0);
+  EXPECT_EQ(a.to_vector<double>()[0], 42);  // a view
+  Array t = transpose(a);
+  Array flat = reshape(t, {6});  // not expressible with strides: a copy
+  EXPECT_EQ(flat.to_vector<double>(), (std::vector<double>{42, 3, 1, 4, 2, 5}));
+  flat.set({0}, 0.0);
+  EXPECT_EQ(a.to_vector<double>()[0], 42);
+  EXPECT_THROW(reshape(a, {4}), ShapeError);
+  Array b = broadcast_to(a[{0}], {4, 3});
+  EXPECT_FALSE(b.is_writeable());
+  EXPECT_THROW(b.set({0, 0}, 1.0), ShapeError);
+  EXPECT_EQ(b.to_vector<double>()[9], 42);
+  EXPECT_EQ(diagonal(a).to_vector<double>(), (std::vector<double>{42, 4}));
+  EXPECT_EQ(flip(a, std::vector<int64_t>{1}).to_vector<double>(),
+            (std::vector<double>{2, 1, 42, 5, 4, 3}));
+}
+
+TEST(ViewsTest, FailedAssignmentChangesNothing) {
+  Array a = iota(6, {2, 3});
+  Array bad = iota(2);
+  EXPECT_THROW(a.set({all()}, bad), ShapeError);     // (2,) into (2, 3)
+  EXPECT_THROW(a.set({0, 5}, 1.0), IndexError);
+  Array i8 = Array::from_host(std::vector<int8_t>{1, 2}.data(), {2}, DType::kInt8);
+  EXPECT_THROW(i8.set({0}, 300), OverflowError);
+  EXPECT_EQ(a.to_vector<double>(), (std::vector<double>{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(i8.to_vector<int8_t>(), (std::vector<int8_t>{1, 2}));
+}
+
+}  // namespace
+}  // namespace vka
