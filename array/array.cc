@@ -44,17 +44,42 @@ Array::Array(NodePtr node, std::shared_ptr<Context> context)
   }
 }
 
+namespace {
+
+// True when every reference to `leaf` other than the one array state holding it comes from
+// the input lists of live graph nodes (lazy expressions), not from other arrays.
+bool held_only_by_graph(const NodePtr& leaf) {
+  if (leaf.use_count() == 1) return true;
+  long edges = 0;
+  {
+    std::vector<NodePtr> live = default_graph().live();
+    for (const NodePtr& n : live) {
+      for (const NodePtr& in : n->inputs()) edges += in == leaf;
+    }
+  }
+  return leaf.use_count() - edges == 1;
+}
+
+}  // namespace
+
+void Array::refresh() const {
+  const NodePtr& n = state_->node;
+  state_->node = default_graph().buffer(n->buffer(), n->dtype(), n->view());
+}
+
 bool Array::is_storage() const {
   const NodePtr& n = state_->node;
   return n->is_leaf() && n->buffer()->is_storage();
 }
 
 const NodePtr& Array::storage() const {
+  node();  // a fresh leaf after writes
   NodePtr& n = state_->node;
   if (n->is_leaf() && n->buffer()->is_storage()) return n;
-  // An evaluated buffer nobody else can reach becomes storage as it is.
-  if (n->is_leaf() && n.use_count() == 1 && n->buffer().use_count() == 1 &&
-      !n->buffer()->has_live_producer() && n->view() == View::contiguous(n->shape())) {
+  // An evaluated buffer no other array can reach becomes storage as it is. Expressions that
+  // read it are fine: writes pin them first (array/write.h).
+  if (n->is_leaf() && n->buffer().use_count() == 1 && !n->buffer()->has_live_producer() &&
+      n->view() == View::contiguous(n->shape()) && held_only_by_graph(n)) {
     n->buffer()->mark_storage();
     return n;
   }
@@ -84,6 +109,13 @@ namespace {
 
 // numpy's conversion of an assigned Python scalar: any cast, but Python ints must fit.
 Scalar assigned_scalar(const WeakScalar& w, DType t) {
+  // numpy stores any nonzero Python number into a bool array as True.
+  if (t == DType::kBool) {
+    bool nonzero = w.kind == WeakKind::kInt || w.kind == WeakKind::kBool
+                       ? (w.i.magnitude != 0)
+                       : (w.c.real() != 0 || w.c.imag() != 0);
+    return Scalar::of_int(nonzero ? 1 : 0, DType::kBool);
+  }
   if (w.kind == WeakKind::kInt) check_weak_int_fits("setitem", w.i, t);
   if (w.kind == WeakKind::kComplex && !is_complex(t) && w.c.imag() != 0) {
     throw DTypeError("[setitem] cannot assign the complex value " + Scalar::of_complex(w.c, DType::kComplex128).to_string() +
@@ -113,6 +145,16 @@ void Array::set_node(const Index& index, NodePtr v) const {
   if (!is_writeable()) throw ShapeError("[setitem] assignment destination is read-only");
   // Check everything before anything changes: the index, then the value's shape.
   const View target = apply_index(View::contiguous(shape()), index);
+  // numpy drops leading extent-1 axes of a value with more axes than the selection.
+  while (v->shape().size() > target.shape.size() && v->shape()[0] == 1) {
+    Shape s(v->shape().begin() + 1, v->shape().end());
+    if (v->is_constant()) {
+      v = default_graph().full(v->params()[0], s);
+    } else {
+      Array tmp(std::move(v), context());
+      v = reshape(tmp, s).node();
+    }
+  }
   if (!can_broadcast_to(v->shape(), target.shape)) {
     throw ShapeError("[setitem] could not broadcast input array from shape " +
                      vka::to_string(v->shape()) + " into shape " + vka::to_string(target.shape));
@@ -133,6 +175,7 @@ void Array::set_node(const Index& index, NodePtr v) const {
 }
 
 NodePtr Array::release() {
+  node();  // a fresh leaf after writes
   if (state_.use_count() != 1) return state_->node;
   NodePtr out = std::move(state_->node);
   state_->node = default_graph().full(Scalar::of_int(0, out->dtype()), out->shape());
@@ -179,7 +222,8 @@ void Array::read(void* out, uint64_t n, int replica) const {
                      " bytes");
   }
   context()->replica(replica);  // IndexError before any work
-  NodePtr leaf = state_->node;
+  if (n == 0) return;
+  NodePtr leaf = node();
   if (!leaf->is_leaf()) {
     leaf = realize(context(), {leaf})[0];
     state_->node = leaf;
@@ -198,10 +242,11 @@ void Array::write(const void* data, uint64_t n, std::optional<int> replica) {
   }
   if (replica) context()->replica(*replica);
   if (is_storage()) {  // in place, where every view sees it
-    const NodePtr& leaf = state_->node;
-    pin_readers(context(), *leaf->buffer());
+    const NodePtr& leaf = node();
+    pin_readers(context(), *leaf->buffer(), nullptr, &leaf->view());
     if (leaf->view().is_contiguous()) {
       device_buffer(*leaf->buffer())->write(data, leaf->view().offset * itemsize(), n, replica);
+      leaf->buffer()->bump_version();
     } else {
       auto tmp = allocate_for(context(), dtype(), shape());
       device_buffer(*tmp)->write(data, 0, n, replica);
@@ -252,7 +297,7 @@ void Array::assign(NodePtr node) {
   if (!is_writeable()) throw ShapeError("[assign] assignment destination is read-only");
   NodePtr c = default_graph().convert(node, dtype(), shape());
   node.reset();
-  write_into(context(), state_->node, std::move(c));
+  write_into(context(), this->node(), std::move(c));
 }
 
 void Array::inplace(Op op, const Arg& o) {

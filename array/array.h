@@ -36,14 +36,19 @@ class Array {
   static Array from_host(const void* data, const Shape& shape, DType dtype,
                          std::shared_ptr<Context> context = Context::default_context());
 
-  const Shape& shape() const { return state_->node->shape(); }
-  DType dtype() const { return state_->node->dtype(); }
+  const Shape& shape() const { return node()->shape(); }
+  DType dtype() const { return node()->dtype(); }
   int ndim() const { return static_cast<int>(shape().size()); }
   int64_t size() const { return vka::size(shape()); }
   std::size_t itemsize() const { return vka::itemsize(dtype()); }
   uint64_t nbytes() const { return static_cast<uint64_t>(size()) * itemsize(); }
   const std::shared_ptr<Context>& context() const { return state_->context; }
-  const NodePtr& node() const { return state_->node; }
+  // The value's node. A view made before a write into its buffer gets a fresh leaf (the
+  // buffer's new version), so new expressions see the write.
+  const NodePtr& node() const {
+    if (state_->node->is_stale_leaf()) refresh();
+    return state_->node;
+  }
   // True until the value has been computed (or when it was uploaded, false from the start).
   bool is_lazy() const { return !state_->node->is_leaf(); }
 
@@ -110,6 +115,7 @@ class Array {
   void check_host_type(DType requested) const;
   void inplace(Op op, const Arg& o);
   void set_node(const Index& index, NodePtr value) const;
+  void refresh() const;
 
   struct State {
     NodePtr node;

@@ -26,6 +26,7 @@ std::size_t structural_hash(Op op, DType dtype, const Shape& shape,
   for (const Scalar& s : params) mix(h, s.hash());
   if (buf) {
     mix(h, std::hash<uint64_t>()(buf->id()));
+    mix(h, std::hash<uint64_t>()(buf->version()));
     mix(h, std::hash<int64_t>()(view.offset));
     for (int64_t s : view.strides) mix(h, std::hash<int64_t>()(s));
   }
@@ -52,7 +53,8 @@ bool BufferRef::has_live_producer() const {
 
 bool Node::same_structure(const Node& o) const {
   if (op_ != o.op_ || dtype_ != o.dtype_ || shape_ != o.shape_ || params_ != o.params_ ||
-      inputs_.size() != o.inputs_.size() || buffer_ != o.buffer_ || view_ != o.view_) {
+      inputs_.size() != o.inputs_.size() || buffer_ != o.buffer_ || view_ != o.view_ ||
+      version_ != o.version_) {
     return false;
   }
   for (std::size_t i = 0; i < inputs_.size(); ++i) {
@@ -133,6 +135,7 @@ NodePtr Graph::buffer(std::shared_ptr<BufferRef> buf, DType dtype, View view) {
   n->op_ = Op::kBuffer;
   n->dtype_ = dtype;
   n->shape_ = view.shape;
+  n->version_ = buf->version();
   n->buffer_ = std::move(buf);
   n->view_ = std::move(view);
   return intern(std::move(n));

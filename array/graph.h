@@ -34,6 +34,10 @@ class BufferRef {
   // array first shares or writes its buffer; never unset. Buffers without it are immutable.
   bool is_storage() const { return storage_.load(std::memory_order_relaxed); }
   void mark_storage() { storage_.store(true, std::memory_order_relaxed); }
+  // Writes so far: a leaf records the version it was made at, so the same view before and
+  // after a write are different nodes (and a value computed before never stands for one after).
+  uint64_t version() const { return version_.load(std::memory_order_relaxed); }
+  void bump_version() { version_.fetch_add(1, std::memory_order_relaxed); }
 
   // The nodes whose computed value this buffer holds (evaluation records them): while one of
   // them lives, some expression may still substitute this buffer for it.
@@ -44,6 +48,7 @@ class BufferRef {
   uint64_t id_;
   std::shared_ptr<void> payload_;
   std::atomic<bool> storage_{false};
+  std::atomic<uint64_t> version_{0};
   mutable std::mutex mu_;
   std::vector<std::weak_ptr<const Node>> producers_;
 };
@@ -59,6 +64,10 @@ class Node {
   // Leaves only: the buffer and how this array sees it.
   const std::shared_ptr<BufferRef>& buffer() const { return buffer_; }
   const View& view() const { return view_; }
+  // Leaves only: the buffer's version when the leaf was made (BufferRef::version).
+  uint64_t version() const { return version_; }
+  // A leaf made before the latest write into its buffer.
+  bool is_stale_leaf() const { return buffer_ && buffer_->version() != version_; }
   // A process-unique number, for debug printing ("%17").
   uint64_t id() const { return id_; }
   std::size_t hash() const { return hash_; }
@@ -92,6 +101,7 @@ class Node {
   std::vector<Scalar> params_;
   std::shared_ptr<BufferRef> buffer_;
   View view_;
+  uint64_t version_ = 0;
   uint64_t id_ = 0;
   std::size_t hash_ = 0;
   mutable std::atomic<bool> realized_{false};

@@ -83,7 +83,8 @@ std::string_view short_name(DType t) {
 bool KernelSpec::operator==(const KernelSpec& o) const {
   return kind == o.kind && rank == o.rank && index64 == o.index64 &&
          vector_width == o.vector_width && inputs == o.inputs && outputs == o.outputs &&
-         sources == o.sources && tape == o.tape && results == o.results && slots == o.slots;
+         sources == o.sources && tape == o.tape && results == o.results && slots == o.slots &&
+         stride_of == o.stride_of;
 }
 
 std::size_t KernelSpec::hash() const {
@@ -104,6 +105,7 @@ std::size_t KernelSpec::hash() const {
   }
   for (int32_t r : results) mix(h, static_cast<std::size_t>(r));
   for (DType t : slots) mix(h, static_cast<std::size_t>(t));
+  for (int32_t a : stride_of) mix(h, static_cast<std::size_t>(a + 7));
   return h;
 }
 
@@ -156,7 +158,7 @@ PushLayout push_layout(const KernelSpec& spec) {
   std::vector<Layout> layouts = accessor_layouts(spec);
   for (std::size_t a = 0; a < layouts.size(); ++a) {
     add("off" + std::to_string(a), PushField::kIndex, isz);
-    if (layouts[a] != Layout::kStrided) continue;
+    if (layouts[a] != Layout::kStrided || spec.stride_owner(static_cast<int>(a)) != static_cast<int>(a)) continue;
     for (int d = 0; d < spec.rank; ++d) {
       add("st" + std::to_string(a) + "_" + std::to_string(d), PushField::kIndex, isz);
     }

@@ -59,6 +59,13 @@ struct KernelSpec {
   std::vector<TapeEntry> tape;
   std::vector<int32_t> results;  // tape entry written to each output
   std::vector<DType> slots;      // dtype of each 8-byte push-constant scalar slot
+  // Per accessor (inputs, outputs, sources): the accessor whose stride fields it reads.
+  // Strided accessors with equal strides (slices of one array) share one set, which keeps
+  // stencils with many views inside small push-constant limits. Empty: each its own.
+  std::vector<int32_t> stride_of;
+  int32_t stride_owner(int accessor) const {
+    return stride_of.empty() ? accessor : stride_of[static_cast<size_t>(accessor)];
+  }
 
   bool operator==(const KernelSpec& o) const;
   bool operator!=(const KernelSpec& o) const { return !(*this == o); }
@@ -98,7 +105,8 @@ struct PushLayout {
   uint32_t size = 0;  // bytes, multiple of 4
 };
 // Fields: n; dim0..dim{rank-1} (only when some accessor is strided); for every accessor in
-// the order inputs, outputs, sources: off{a} and, when strided, st{a}_{d}; then c{s} per slot.
+// the order inputs, outputs, sources: off{a} and, when strided and owning its strides
+// (stride_owner(a) == a), st{a}_{d}; then c{s} per slot.
 PushLayout push_layout(const KernelSpec& spec);
 
 // The widest vector_width a launch allows (see KernelSpec::vector_width): 4 or 1. Decided per

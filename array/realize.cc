@@ -13,11 +13,15 @@
 #include "device/stream.h"
 #include "kernels/cache.h"
 #include "kernels/elementwise.h"
+#include "kernels/indexing.h"
 
 namespace vka {
 namespace {
 
 constexpr uint32_t kWorkgroupSize = 256;
+// Row mode's target workgroup count (measured on an H200: fewer, longer-lived workgroups beat
+// one per row; see benchmarks/results/nvidia-h200/indexing.md).
+constexpr uint64_t kRowModeGroups = 4096;
 
 std::atomic<uint64_t> kernels_dispatched{0}, realizations{0};
 
@@ -156,6 +160,19 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
     auto pipeline = KernelCache::instance().get(*rep.device, spec);
     std::vector<Binding> bindings;
     for (const ReplicatedBuffer* b : args) bindings.push_back(bind(*b, r, caps, spec));
+    if (uses_rows(spec)) {  // x along the last index, y along rows (kernels/indexing.h)
+      const int64_t inner = k.params.shape.back(), rows = n / inner;
+      const int64_t per_group = int64_t{kWorkgroupSize} * row_unroll(spec);
+      const uint64_t gx = std::min<uint64_t>((inner + per_group - 1) / per_group,
+                                             caps.max_compute_work_group_count[0]);
+      // Enough workgroups to fill the device several times over; each walks several rows.
+      const uint64_t gy = std::min<uint64_t>(
+          {static_cast<uint64_t>(rows), std::max<uint64_t>(1, kRowModeGroups / gx),
+           caps.max_compute_work_group_count[1]});
+      rep.stream->dispatch(*pipeline, bindings, writes, push.data(), static_cast<uint32_t>(gx),
+                           static_cast<uint32_t>(gy));
+      continue;
+    }
     // One invocation per vector of `vector_width` elements: more would only start workgroups
     // that find nothing to do.
     const int64_t items = (n + spec.vector_width - 1) / spec.vector_width;

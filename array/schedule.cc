@@ -278,6 +278,26 @@ class Scheduler {
       spec.outputs[i].layout = layout_of(out_views[i]);
     }
     for (std::size_t i = 0; i < src_views.size(); ++i) spec.sources[i] = layout_of(src_views[i]);
+    // Strided accessors with equal strides share one set of stride fields.
+    std::vector<std::pair<Layout, const View*>> acc;
+    for (std::size_t i = 0; i < in_views.size(); ++i) acc.push_back({spec.inputs[i].layout, &in_views[i]});
+    for (std::size_t i = 0; i < out_views.size(); ++i) acc.push_back({spec.outputs[i].layout, &out_views[i]});
+    for (std::size_t i = 0; i < src_views.size(); ++i) acc.push_back({spec.sources[i], &src_views[i]});
+    bool shared = false;
+    spec.stride_of.resize(acc.size());
+    for (std::size_t a = 0; a < acc.size(); ++a) {
+      spec.stride_of[a] = static_cast<int32_t>(a);
+      if (acc[a].first != Layout::kStrided) continue;
+      for (std::size_t b = 0; b < a; ++b) {
+        if (acc[b].first == Layout::kStrided && spec.stride_of[b] == static_cast<int32_t>(b) &&
+            acc[b].second->strides == acc[a].second->strides) {
+          spec.stride_of[a] = static_cast<int32_t>(b);
+          shared = true;
+          break;
+        }
+      }
+    }
+    if (!shared) spec.stride_of.clear();
     spec.rank = static_cast<int>(shape.size());
     spec.index64 = index64;
     k.params = LaunchParams{shape, in_views, out_views, src_views, slot_values};

@@ -61,7 +61,7 @@ bool can_broadcast_to(const Shape& from, const Shape& to) {
 
 int normalize_axis(std::string_view op, int64_t axis, int ndim) {
   if (axis < -ndim || axis >= ndim) {
-    throw IndexError("[" + std::string(op) + "] axis " + std::to_string(axis) +
+    throw AxisError("[" + std::string(op) + "] axis " + std::to_string(axis) +
                      " is out of bounds for array of dimension " + std::to_string(ndim));
   }
   return static_cast<int>(axis < 0 ? axis + ndim : axis);

@@ -13,9 +13,9 @@ View View::contiguous(const Shape& shape, int64_t offset) {
 }
 
 bool View::is_contiguous() const {
+  if (size() == 0) return true;
   int64_t expect = 1;
   for (std::size_t i = shape.size(); i-- > 0;) {
-    if (shape[i] == 0) return true;
     if (shape[i] == 1) continue;
     if (strides[i] != expect) return false;
     expect *= shape[i];

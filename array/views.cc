@@ -16,7 +16,11 @@ Array reshape(const Array& a, Shape shape) {
   return c.view(*reshape_view(c.storage()->view(), shape));
 }
 
-Array ravel(const Array& a) { return reshape(a, {-1}); }
+Array ravel(const Array& a) {
+  // numpy's ravel is a view of C-contiguous arrays only (reshape(-1) views more).
+  if (a.storage()->view().is_contiguous()) return reshape(a, {-1});
+  return flatten(a);
+}
 
 Array flatten(const Array& a) { return reshape(copy(a), {-1}); }
 

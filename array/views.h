@@ -12,7 +12,7 @@ namespace vka {
 // reshape: one extent may be -1 (inferred); a view when the strides allow, else a copy.
 // ShapeError "[reshape] cannot reshape array of size 6 into shape (4,)".
 Array reshape(const Array& a, Shape shape);
-Array ravel(const Array& a);    // 1-d: a view when contiguous, else a copy
+Array ravel(const Array& a);    // 1-d: a view when C-contiguous, else a copy
 Array flatten(const Array& a);  // 1-d copy, always
 // transpose: reversed axes, or the permutation `axes`.
 Array transpose(const Array& a, std::optional<std::vector<int64_t>> axes = std::nullopt);

@@ -2,6 +2,7 @@
 #include "array/write.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -24,10 +25,64 @@ bool same_elements(const View& a, const View& b) {
   return true;
 }
 
+// A view with every stride positive (reversed axes turned around) and extent-1 axes dropped:
+// the same set of elements.
+View normalized(const View& v) {
+  View out{v.offset, {}, {}};
+  for (int d = 0; d < v.ndim(); ++d) {
+    if (v.shape[d] == 1) continue;
+    int64_t s = v.strides[d];
+    if (s < 0) {
+      out.offset += (v.shape[d] - 1) * s;
+      s = -s;
+    }
+    out.shape.push_back(v.shape[d]);
+    out.strides.push_back(s);
+  }
+  return out;
+}
+
+// Two boxes of one lattice (the same strides, as slices of one array have): element sets are
+// disjoint when b.offset - a.offset has no representation Σ t_k s_k with -nb_k < t_k < na_k.
+// Taking axes from the largest stride down, when the smaller axes together reach less than
+// one step of this axis, at most one t_k (floor(rem / s) or the next) leaves a remainder they
+// can still reach; otherwise nothing is proved and the answer is "may overlap".
+bool lattice_disjoint(const View& va, const View& vb) {
+  View a = normalized(va), b = normalized(vb);
+  if (a.strides != b.strides) return false;
+  std::vector<int> order(a.ndim());
+  for (int d = 0; d < a.ndim(); ++d) order[d] = d;
+  std::sort(order.begin(), order.end(), [&](int x, int y) { return a.strides[x] > a.strides[y]; });
+  int64_t rem = b.offset - a.offset;
+  for (size_t k = 0; k < order.size(); ++k) {
+    const int d = order[k];
+    const int64_t s = a.strides[d], lo = -(b.shape[d] - 1), hi = a.shape[d] - 1;
+    int64_t tail = 0;  // the most the smaller axes can add or take away
+    for (size_t m = k + 1; m < order.size(); ++m) {
+      const int e = order[m];
+      tail += std::max(b.shape[e] - 1, a.shape[e] - 1) * a.strides[e];
+    }
+    if (tail >= s) return false;  // the axes do not nest: no single answer per axis
+    int found = 0;
+    int64_t pick = 0;
+    const int64_t q = rem >= 0 ? rem / s : -((-rem + s - 1) / s);  // floor(rem / s)
+    for (int64_t t : {q, q + 1}) {
+      if (t < lo || t > hi || std::abs(rem - t * s) > tail) continue;
+      ++found;
+      pick = t;
+    }
+    if (found == 0) return true;
+    if (found > 1) return false;
+    rem -= pick * s;
+  }
+  return rem != 0;
+}
+
 bool disjoint(const View& a, const View& b) {
+  if (a.size() == 0 || b.size() == 0) return true;
   auto [alo, ahi] = a.extent();
   auto [blo, bhi] = b.extent();
-  return ahi <= blo || bhi <= alo;
+  return ahi <= blo || bhi <= alo || lattice_disjoint(a, b);
 }
 
 }  // namespace
@@ -55,7 +110,11 @@ bool reads_other_elements(const NodePtr& value, const NodePtr& dest) {
 }
 
 void pin_readers(const std::shared_ptr<Context>& context, const BufferRef& buffer,
-                 const NodePtr& keep) {
+                 const NodePtr& keep, const View* written) {
+  auto affected = [&](const NodePtr& in) {
+    return in->is_leaf() && in->buffer().get() == &buffer &&
+           (!written || !disjoint(in->view(), *written));
+  };
   std::vector<NodePtr> live = default_graph().live();  // one reference each (counted below)
   // Node ids grow with creation and inputs exist before their users: id order is a
   // topological order of the live graph.
@@ -71,7 +130,7 @@ void pin_readers(const std::shared_ptr<Context>& context, const BufferRef& buffe
     if (n->is_leaf() || n->is_constant()) continue;
     bool reads = false;
     for (const NodePtr& in : n->inputs()) {
-      reads = reads || (in->is_leaf() && in->buffer().get() == &buffer) || readers.count(in.get());
+      reads = reads || affected(in) || readers.count(in.get());
     }
     if (!reads) continue;
     if (!has_value(*n)) readers.insert(n.get());
@@ -104,11 +163,12 @@ void write_into(const std::shared_ptr<Context>& context, const NodePtr& dest, No
       (value->op() == Op::kAstype && value->inputs()[0] == dest && value->dtype() == dest->dtype())) {
     return;
   }
-  pin_readers(context, *dest->buffer(), value);
+  pin_readers(context, *dest->buffer(), value, &dest->view());
   NodePtr v = substitute_realized({value})[0];
   value.reset();
   if (reads_other_elements(v, dest)) v = realize(context, {v})[0];  // staged through a temporary
   realize(context, {v}, replica, {dest});
+  dest->buffer()->bump_version();
 }
 
 }  // namespace vka

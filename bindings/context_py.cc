@@ -162,6 +162,12 @@ device features off ("float64", "int64", "int16", "int8", "float16"), as a small
   m.def(
       "synchronize", [] { Context::default_context()->synchronize(); },
       "Wait for all work on every replica of the default context.");
+  m.def(
+      "_finish_default",
+      [] {
+        if (auto ctx = Context::default_if_created()) ctx->synchronize();
+      },
+      "Wait for the default context's work, if a default context exists (used at exit).");
 }
 
 }  // namespace vka

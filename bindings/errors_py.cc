@@ -1,4 +1,5 @@
-// The one exception map: every vka::Error subclass becomes exactly one Python builtin.
+// The one exception map: every vka::Error subclass becomes exactly one Python builtin (and
+// AxisError numpy's AxisError).
 #include "bindings/errors_py.h"
 
 #include "device/errors.h"
@@ -15,6 +16,15 @@ void register_error_translator() {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const DTypeError& e) {
       PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const AxisError& e) {
+      // numpy's own class (numpy.exceptions.AxisError, numpy.AxisError before 1.25), so code
+      // catching it, ValueError or IndexError works as with numpy.
+      pybind11::module_ np = pybind11::module_::import("numpy");
+      pybind11::object cls = pybind11::hasattr(np, "exceptions") &&
+                                     pybind11::hasattr(np.attr("exceptions"), "AxisError")
+                                 ? np.attr("exceptions").attr("AxisError")
+                                 : np.attr("AxisError");
+      PyErr_SetObject(cls.ptr(), pybind11::str(e.what()).ptr());
     } catch (const IndexError& e) {
       PyErr_SetString(PyExc_IndexError, e.what());
     } catch (const OverflowError& e) {
@@ -42,6 +52,7 @@ void register_error_check(pybind11::module_& m) {
         if (kind == "ShapeError") throw ShapeError(message);
         if (kind == "DTypeError") throw DTypeError(message);
         if (kind == "IndexError") throw IndexError(message);
+        if (kind == "AxisError") throw AxisError(message);
         if (kind == "OverflowError") throw OverflowError(message);
         if (kind == "OutOfMemory") throw OutOfMemory(message);
         if (kind == "DeviceError") throw DeviceError(message);

@@ -226,6 +226,11 @@ void store_into(Array& out, Array result, Op op) {
                      "out= array lives on a different context than the "
                      "operands");
   }
+  if (result.shape() != out.shape() && can_broadcast_to(result.shape(), out.shape())) {
+    // numpy broadcasts the result of a ufunc to out's shape (out=zeros((6, 4)) for shape (4,)).
+    NodePtr value = default_graph().convert(result.release(), result.dtype(), out.shape());
+    result = Array(std::move(value), out.context());
+  }
   if (result.shape() != out.shape()) {
     throw ShapeError(prefix(name(op)) + "non-broadcastable output operand with shape " +
                      to_string(out.shape()) + " doesn't match the broadcast shape " +

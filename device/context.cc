@@ -273,6 +273,11 @@ std::shared_ptr<Context> Context::default_context() {
   return slot;
 }
 
+std::shared_ptr<Context> Context::default_if_created() {
+  std::lock_guard<std::mutex> lock(default_mutex);
+  return default_slot();
+}
+
 void Context::set_default(std::shared_ptr<Context> context) {
   std::lock_guard<std::mutex> lock(default_mutex);
   default_slot() = std::move(context);

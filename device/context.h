@@ -128,6 +128,8 @@ class Context {
   // The process default, created on first use from the environment (VKA_DEVICE, VKA_VALIDATE).
   static std::shared_ptr<Context> default_context();
   static void set_default(std::shared_ptr<Context> context);
+  // The default context if one was made, without making one (null otherwise).
+  static std::shared_ptr<Context> default_if_created();
 
   int num_replicas() const { return static_cast<int>(replicas_.size()); }
   Replica& replica(int i);              // IndexError naming the range when out of range

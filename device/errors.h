@@ -29,6 +29,11 @@ class IndexError : public Error {  // Python IndexError
  public:
   using Error::Error;
 };
+// An axis out of range: numpy's AxisError in Python (both a ValueError and an IndexError).
+class AxisError : public IndexError {
+ public:
+  using IndexError::IndexError;
+};
 class OutOfMemory : public Error {  // Python MemoryError
  public:
   using Error::Error;

@@ -74,7 +74,16 @@ class Emitter {
     VKA_ASSERT(s_.vector_width == 1 || s_.vector_width == 4);
     GlslWriter body;
     body.open("void main()");
-    if (s_.vector_width == 1) {
+    if (uses_rows(s_)) {
+      open_row_loops(s_, opt_.workgroup_size, body);
+      for (int u = 0; u < row_unroll(s_); ++u) {
+        open_row_column(s_, u, body);
+        emit_element(body);
+        body.close();
+      }
+      body.close();
+      body.close();
+    } else if (s_.vector_width == 1) {
       open_grid_loop(s_, opt_.workgroup_size, body);
       emit_nd_index(s_, body);
       emit_element(body);

@@ -23,12 +23,57 @@ void open_grid_loop(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter&
   w.open("for (" + it + " i = " + it + "(gl_GlobalInvocationID.x); i < pc.n; i += grid)");
 }
 
-void emit_nd_index(const KernelSpec& spec, GlslWriter& w) {
+namespace {
+
+bool any_strided(const KernelSpec& spec) {
   bool strided = false;
   for (const Accessor& a : spec.inputs) strided = strided || a.layout == Layout::kStrided;
   for (const Accessor& a : spec.outputs) strided = strided || a.layout == Layout::kStrided;
   for (Layout l : spec.sources) strided = strided || l == Layout::kStrided;
-  if (!strided || spec.rank == 0) return;
+  return strided;
+}
+
+}  // namespace
+
+bool uses_rows(const KernelSpec& spec) {
+  return spec.rank >= 2 && spec.vector_width == 1 && any_strided(spec);
+}
+
+int row_unroll(const KernelSpec& spec) { return spec.tape.size() <= 64 ? 4 : 1; }
+
+void open_row_loops(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w) {
+  const std::string it = index_type(spec);
+  const int last = spec.rank - 1;
+  const std::string inner = "pc.dim" + std::to_string(last);
+  w.line(it + " rows = pc.n / " + inner + ";");
+  w.open("for (" + it + " r = " + it + "(gl_WorkGroupID.y); r < rows; r += " + it +
+         "(gl_NumWorkGroups.y))");
+  w.line(it + " rest = r;");
+  for (int d = last - 1; d >= 1; --d) {
+    std::string dim = "pc.dim" + std::to_string(d);
+    w.line(it + " i" + std::to_string(d) + " = rest % " + dim + ";");
+    w.line("rest /= " + dim + ";");
+  }
+  w.line(it + " i0 = rest;");
+  w.line(it + " cgrid = " + it + "(gl_NumWorkGroups.x) * " + it + "(" +
+         std::to_string(workgroup_size) + ");");
+  w.open("for (" + it + " c = " + it + "(gl_GlobalInvocationID.x); c < " + inner + "; c += " +
+         it + "(" + std::to_string(row_unroll(spec)) + ") * cgrid)");
+}
+
+void open_row_column(const KernelSpec& spec, int u, GlslWriter& w) {
+  const std::string it = index_type(spec);
+  const std::string last = "i" + std::to_string(spec.rank - 1);
+  const std::string inner = "pc.dim" + std::to_string(spec.rank - 1);
+  w.line(it + " " + last + "_" + std::to_string(u) + " = c + " + it + "(" + std::to_string(u) +
+         ") * cgrid;");
+  w.open("if (" + last + "_" + std::to_string(u) + " < " + inner + ")");
+  w.line(it + " " + last + " = " + last + "_" + std::to_string(u) + ";");
+  w.line(it + " i = r * " + inner + " + " + last + ";");
+}
+
+void emit_nd_index(const KernelSpec& spec, GlslWriter& w) {
+  if (!any_strided(spec) || spec.rank == 0) return;
   std::string it = index_type(spec);
   // Innermost dimension last (C order): peel dims from the right.
   w.line(it + " rest = i;");
@@ -49,9 +94,9 @@ std::string element_offset(const KernelSpec& spec, int accessor, Layout layout) 
       return off;
     case Layout::kStrided: {
       std::string s = "(" + off;
+      const std::string st = "pc.st" + std::to_string(spec.stride_owner(accessor)) + "_";
       for (int d = 0; d < spec.rank; ++d) {
-        s += " + i" + std::to_string(d) + " * pc.st" + std::to_string(accessor) + "_" +
-             std::to_string(d);
+        s += " + i" + std::to_string(d) + " * " + st + std::to_string(d);
       }
       return s + ")";
     }

@@ -24,6 +24,19 @@ void open_grid_loop(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter&
 // Declares the N-d index i0..i{rank-1} of flat index `i` when some accessor is strided.
 void emit_nd_index(const KernelSpec& spec, GlslWriter& w);
 
+// Row mode: strided kernels of rank >= 2 run a 2-d dispatch, workgroups along y walking rows
+// (every index but the last) and invocations along x walking the last index, so the N-d index
+// needs no division per element. `uses_rows` decides it for both the emitter and the launch.
+bool uses_rows(const KernelSpec& spec);
+// Columns each invocation of row mode handles per step, `workgroup size × grid` apart so
+// every load stays coalesced: independent loads in flight per invocation (4 for small tapes).
+int row_unroll(const KernelSpec& spec);
+// Opens the loops of row mode and declares i0..i{rank-2}. Then, for each of row_unroll(spec)
+// columns, open_row_column() opens a block declaring i{rank-1} and the flat index i, which
+// the caller closes; the caller closes the two loops with w.close() twice at the end.
+void open_row_loops(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w);
+void open_row_column(const KernelSpec& spec, int u, GlslWriter& w);
+
 // The element offset of accessor `a` (inputs, then outputs, then sources) for the current
 // element, in index type: "(pc.off2 + i)", "pc.off0", or "(pc.off1 + i0 * pc.st1_0 + ...)".
 std::string element_offset(const KernelSpec& spec, int accessor, Layout layout);

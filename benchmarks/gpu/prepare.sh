@@ -4,14 +4,18 @@
 # device call runs everything:  run(command="bash benchmarks/gpu/run.sh", carry=[".gpu"])
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-PATH=/usr/bin:$PATH bazel build //benchmarks:all //tests/device/... //bindings:python_package
+PATH=/usr/bin:$PATH bazel build //benchmarks:all //tests/device/... //tests/array:views_test \
+  //tests/array:array_test //bindings:python_package
 rm -rf .gpu/bin .gpu/pkg && mkdir -p .gpu/bin .gpu/debs .gpu/py .gpu/pkg
 cp .bazel/bin/benchmarks/roofline .bazel/bin/benchmarks/transfer \
-  .bazel/bin/benchmarks/elementwise .bazel/bin/benchmarks/dispatch_overhead .gpu/bin/
+  .bazel/bin/benchmarks/elementwise .bazel/bin/benchmarks/dispatch_overhead \
+  .bazel/bin/benchmarks/indexing .gpu/bin/
 cp -r .bazel/bin/bindings/python/vkarray .gpu/pkg/ && chmod -R u+w .gpu/pkg .gpu/bin
+cp .bazel/bin/tests/device/*_test .bazel/bin/tests/array/views_test \
+  .bazel/bin/tests/array/array_test .gpu/bin/
+chmod -R u+w .gpu/bin
 # Debug info is not needed there, and what travels is limited to 64 MiB.
 strip .gpu/bin/* .gpu/pkg/vkarray/_vkarray.so
-cp .bazel/bin/tests/device/*_test .gpu/bin/
 if ! ls .gpu/debs/libvulkan1_*.deb >/dev/null 2>&1; then
   lists=/tmp/vkarray-apt-amd64
   mkdir -p "$lists/partial"

@@ -151,6 +151,8 @@ def make_context(devices=None, queues_per_device=1, validate=None, host_access="
     return ctx
 
 
+from . import _joining  # noqa: E402
+from ._joining import *  # noqa: E402,F401,F403  concatenate, stack, split, pad, ...
 __all__ = [
     "Buffer", "Context", "Replica", "asbuffer", "context", "list_devices", "make_context",
     "set_context", "synchronize", "dtype", "bool_", "bool", "int8", "uint8", "int16", "uint16",
@@ -158,5 +160,22 @@ __all__ = [
     "complex128", "ndarray", "asarray", "array", "empty", "zeros", "ones", "full",
     "empty_like", "zeros_like", "ones_like", "full_like", "arange", "linspace", "eye", "identity",
     "astype", "clip", "round", "around", "result_type", "can_cast", "eval", "kernel_count",
-    "pi", "e", "inf", "nan",
-] + sorted(_UFUNCS)
+    "pi", "e", "inf", "nan", "reshape", "ravel", "transpose", "permute_dims",
+    "matrix_transpose", "swapaxes", "moveaxis", "broadcast_to", "broadcast_arrays",
+    "expand_dims", "squeeze", "flip", "fliplr", "flipud", "diagonal", "ascontiguousarray",
+    "copy", "take", "take_along_axis",
+] + sorted(_UFUNCS) + list(_joining.__all__)
+
+
+def _finish_at_exit():
+    """Waits for the device before the interpreter shuts down, while the driver is whole:
+    work still queued at C-level exit would run after the driver's own exit handlers."""
+    try:
+        _vkarray._finish_default()
+    except Exception:  # noqa: BLE001 — nothing useful can be raised at exit
+        pass
+
+
+import atexit as _atexit  # noqa: E402
+
+_atexit.register(_finish_at_exit)

@@ -56,7 +56,11 @@ TEST(Elementwise, StridedBoolAndExtensions) {
   EXPECT_TRUE(has(s, "GL_EXT_shader_explicit_arithmetic_types_float16")) << s;
   EXPECT_TRUE(has(s, "GL_EXT_shader_16bit_storage")) << s;
   EXPECT_FALSE(has(s, "int64")) << s;
-  EXPECT_TRUE(has(s, "rest % pc.dim1")) << s;
+  // Rank 2 with a strided operand: row mode, workgroups along y walk rows (no division).
+  EXPECT_TRUE(has(s, "gl_WorkGroupID.y")) << s;
+  EXPECT_TRUE(has(s, "for (int c = int(gl_GlobalInvocationID.x); c < pc.dim1")) << s;
+  EXPECT_TRUE(has(s, "int i1_3 = c + int(3) * cgrid;")) << s;  // 4 columns per step
+  EXPECT_FALSE(has(s, "% pc.dim1")) << s;
   EXPECT_TRUE(has(s, "uint8_t v[]; } out0")) << s;  // bool stored as uint8
   EXPECT_TRUE(has(s, "? 1 : 0)")) << s;
   EXPECT_EQ(compile_error(s, "strided"), "");
