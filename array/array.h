@@ -178,3 +178,4 @@ Array eye(int64_t n, std::optional<int64_t> m = std::nullopt, int64_t k = 0,
 #include "array/functions.h"  // the operators and numpy-named functions
 #include "array/views.h"      // reshape, transpose, broadcast_to, ... as views
 #include "array/gather.h"     // integer-array indexing, take, take_along_axis
+#include "array/nonzero.h"    // nonzero, boolean-mask reads, compress, extract

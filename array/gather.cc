@@ -47,7 +47,15 @@ Array gather(const Array& x, const std::vector<Array>& indices, const std::vecto
   }
   std::vector<Shape> shapes;
   for (const Array& i : indices) shapes.push_back(i.shape());
-  const Shape ishape = broadcast_shapes(op, shapes);  // ShapeError: shape mismatch
+  Shape ishape;
+  try {
+    ishape = broadcast_shapes(op, shapes);
+  } catch (const ShapeError&) {
+    std::string list;
+    for (const Shape& s : shapes) list += " " + to_string(s);
+    throw IndexError("[" + std::string(op) + "] shape mismatch: indexing arrays could not be "
+                     "broadcast together with shapes" + list);
+  }
   // Trailing extent-1 axes place the index axes in front of x's axes after `at`.
   const int64_t trailing = at == Graph::kAlong ? 0 : x.ndim() - static_cast<int64_t>(axes.size()) - at;
   std::vector<NodePtr> nodes;

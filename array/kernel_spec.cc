@@ -110,6 +110,16 @@ std::size_t KernelSpec::hash() const {
 }
 
 std::string KernelSpec::name() const {
+  switch (kind) {
+    case KernelKind::kElementwise:
+      break;
+    case KernelKind::kScanBlocks:
+      return "scan_blocks_" + std::string(short_name(inputs[0].dtype));
+    case KernelKind::kScanAdd:
+      return "scan_add";
+    case KernelKind::kCompact:
+      return "compact_" + std::string(short_name(inputs[0].dtype));
+  }
   std::string s = "ew_";
   s += outputs.empty() ? "none" : std::string(short_name(outputs[0].dtype));
   s += "_" + std::to_string(inputs.size()) + "in_" + std::to_string(outputs.size()) + "out";

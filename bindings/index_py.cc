@@ -94,6 +94,7 @@ struct Advanced {
   std::vector<py::object> arrays;  // index values (integer arrays or ints), in order
   std::vector<int64_t> axes;       // their axes in the basic view
   bool adjacent = true;            // consecutive in the index tuple
+  int64_t at = 0;                  // where the index axes go among the others (numpy's rule)
 };
 
 std::optional<Advanced> split_advanced(py::handle key, int ndim) {
@@ -102,30 +103,52 @@ std::optional<Advanced> split_advanced(py::handle key, int ndim) {
   for (py::handle h : items) any = any || is_array_index(h);
   if (!any) return std::nullopt;
   Advanced adv;
-  std::vector<bool> gathered;
+  std::vector<bool> gathered;  // per basic item: an index array's axis
+  std::vector<bool> advanced;  // per basic item: counts as advanced for placement (ints too)
   int named = 0, last = -1;
   for (size_t p = 0; p < items.size(); ++p) {
     py::handle h = items[p];
-    if (is_array_index(h) || is_integer(h)) {
-      if (is_bool_array(h)) {
-        throw IndexError("[index] boolean array indices are supported in assignment "
-                         "(x[mask] = value) only; for reads use vkarray.where");
-      }
+    const bool is_adv = is_array_index(h) || is_integer(h);
+    if (is_adv) {
       if (last >= 0 && static_cast<int>(p) != last + 1) adv.adjacent = false;
       last = static_cast<int>(p);
+    }
+    if (is_array_index(h) && is_bool_array(h)) {
+      // A k-d boolean array stands for its k nonzero() index arrays, on k axes.
+      if (is_bool_scalar(h)) {
+        throw IndexError("[index] boolean scalar indices (x[True]) are not supported");
+      }
+      Array mask = py::isinstance<Array>(h)
+                       ? h.cast<Array>()
+                       : upload(h, DType::kBool, context_or_default(nullptr), "index");
+      for (const Array& i : nonzero(mask)) {
+        adv.arrays.push_back(py::cast(i));
+        adv.basic.push_back(SliceSpec{});
+        gathered.push_back(true);
+        advanced.push_back(true);
+        ++named;
+      }
+      continue;
+    }
+    if (is_array_index(h)) {
       adv.arrays.push_back(py::reinterpret_borrow<py::object>(h));
       adv.basic.push_back(SliceSpec{});
       gathered.push_back(true);
     } else {
+      // Integers stay basic (they remove their axis) but count for placement, as numpy
+      // treats them as 0-d index arrays once an array index is present.
       adv.basic.push_back(to_item(h));
       gathered.push_back(false);
     }
+    advanced.push_back(is_adv);
     const IndexItem& it = adv.basic.back();
     if (std::holds_alternative<int64_t>(it) || std::holds_alternative<SliceSpec>(it)) ++named;
   }
   int axis = 0;
+  adv.at = -1;
   for (size_t p = 0; p < adv.basic.size(); ++p) {
     const IndexItem& it = adv.basic[p];
+    if (advanced[p] && adv.at < 0) adv.at = axis;
     if (gathered[p]) adv.axes.push_back(axis);
     if (std::holds_alternative<Ellipsis>(it)) {
       axis += std::max(0, ndim - named);
@@ -133,6 +156,7 @@ std::optional<Advanced> split_advanced(py::handle key, int ndim) {
       ++axis;
     }
   }
+  if (!adv.adjacent) adv.at = 0;
   return adv;
 }
 
@@ -171,8 +195,7 @@ py::object gather_advanced(const Array& a, const Advanced& adv) {
                               a.context(), &checked));
     all_checked = all_checked && checked;
   }
-  const int64_t at = adv.adjacent ? adv.axes.front() : 0;
-  return py::cast(gather(view, idx, adv.axes, at, all_checked, "index"));
+  return py::cast(gather(view, idx, adv.axes, adv.at, all_checked, "index"));
 }
 
 Index to_index(py::handle key) {
@@ -186,6 +209,14 @@ Index to_index(py::handle key) {
 }
 
 py::object getitem(const Array& a, py::handle key) {
+  std::vector<py::handle> items = key_items(key);
+  if (items.size() == 1 && is_array_index(items[0]) && !is_bool_scalar(items[0]) &&
+      is_bool_array(items[0])) {  // x[mask]: one compaction
+    Array mask = py::isinstance<Array>(items[0])
+                     ? items[0].cast<Array>()
+                     : upload(items[0], DType::kBool, a.context(), "index");
+    return py::cast(masked(a, mask));
+  }
   if (std::optional<Advanced> adv = split_advanced(key, a.ndim())) return gather_advanced(a, *adv);
   return py::cast(a[to_index(key)]);
 }
@@ -204,14 +235,14 @@ bool setitem_mask(const Array& a, py::handle key, py::handle value) {
   }
   Shape m = mask.shape();
   m.resize(a.ndim(), 1);
-  Array mask_b = reshape(mask, m);
+  Array mask_b = m == mask.shape() ? mask : reshape(mask, m);  // a lazy mask stays fused
   Array v = py::isinstance<Array>(value) ? value.cast<Array>()
                                          : upload(value, a.dtype(), a.context(), "setitem");
   if (v.size() != 1) {
     throw IndexError("[index] assignment through a boolean mask takes a scalar value in "
                      "vkarray (got shape " + to_string(v.shape()) + ")");
   }
-  v = reshape(v, {});
+  if (v.ndim() > a.ndim()) v = reshape(v, {});
   a.set({ellipsis}, where(mask_b, v.astype(a.dtype()), a));
   return true;
 }
@@ -467,6 +498,43 @@ void register_views(py::module_& m) {
       py::arg("mode") = "raise",
       "numpy.take: elements along an axis (the flattened array when axis is None); indices "
       "out of range raise IndexError (mode='raise'), wrap or clip.");
+  m.def(
+      "nonzero",
+      [](py::object a) {
+        py::list out;
+        for (Array& i : nonzero(as_array(a, "nonzero"))) out.append(py::cast(i));
+        return py::tuple(out);
+      },
+      py::arg("a"),
+      "numpy.nonzero: a tuple of int64 index arrays, one per axis. The count is computed on "
+      "the device (a prefix sum); only it comes back to the host.");
+  m.def(
+      "flatnonzero", [](py::object a) { return flatnonzero(as_array(a, "flatnonzero")); },
+      py::arg("a"));
+  m.def(
+      "compress",
+      [](py::object condition, py::object a, py::object axis) {
+        std::optional<int64_t> ax;
+        if (!axis.is_none()) ax = axis.cast<int64_t>();
+        Array x = as_array(a, "compress");
+        Array c = py::isinstance<Array>(condition)
+                      ? condition.cast<Array>()
+                      : upload(condition, DType::kBool, x.context(), "compress");
+        if (c.dtype() != DType::kBool) c = not_equal(c, Arg(0));
+        return compress(c, x, ax);
+      },
+      py::arg("condition"), py::arg("a"), py::arg("axis") = py::none());
+  m.def(
+      "extract",
+      [](py::object condition, py::object arr) {
+        Array x = as_array(arr, "extract");
+        Array c = py::isinstance<Array>(condition)
+                      ? condition.cast<Array>()
+                      : upload(condition, std::nullopt, x.context(), "extract");
+        if (c.dtype() != DType::kBool) c = not_equal(c, Arg(0));
+        return extract(c, x);
+      },
+      py::arg("condition"), py::arg("arr"));
   m.def(
       "take_along_axis",
       [](py::object a, py::object indices, int64_t axis) {

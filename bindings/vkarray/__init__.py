@@ -64,6 +64,10 @@ from ._vkarray import (
     copy,
     take,
     take_along_axis,
+    nonzero,
+    flatnonzero,
+    compress,
+    extract,
 )
 
 # The dtypes vkarray holds, as numpy's own scalar types, so that they compare and hash
@@ -96,6 +100,35 @@ nan = _np.nan
 # absolute, bitwise_not and invert, conj and conjugate, ...).
 _UFUNCS = dict(_vkarray._ufuncs)
 globals().update(_UFUNCS)
+
+_where3 = where
+
+
+def where(condition, x=None, y=None, /):
+    """numpy.where: elements of x where condition is true, else of y (one fused kernel); with
+    the condition alone, nonzero(condition)."""
+    if x is None and y is None:
+        return nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("[where] either both or neither of x and y should be given")
+    return _where3(condition, x, y)
+
+
+def argwhere(a):
+    """numpy.argwhere: the indices of the nonzero elements, shape (count, a.ndim)."""
+    a = asarray(a)
+    if a.ndim == 0:
+        a = a.reshape(1)
+        return stack(nonzero(a), axis=1)[:, :0]
+    return stack(nonzero(a), axis=1)
+
+
+def count_nonzero(a, axis=None):
+    """numpy.count_nonzero over the whole array (axis=None): the device count of nonzero."""
+    if axis is not None:
+        raise NotImplementedError("[count_nonzero] axis= needs reductions, not supported yet")
+    return int(flatnonzero(a).shape[0])
+
 
 # numpy's other spellings and the array API standard's names for the same functions.
 _ALIASES = {
@@ -163,7 +196,8 @@ __all__ = [
     "pi", "e", "inf", "nan", "reshape", "ravel", "transpose", "permute_dims",
     "matrix_transpose", "swapaxes", "moveaxis", "broadcast_to", "broadcast_arrays",
     "expand_dims", "squeeze", "flip", "fliplr", "flipud", "diagonal", "ascontiguousarray",
-    "copy", "take", "take_along_axis",
+    "copy", "take", "take_along_axis", "nonzero", "flatnonzero", "compress", "extract",
+    "argwhere", "count_nonzero",
 ] + sorted(_UFUNCS) + list(_joining.__all__)
 
 

@@ -1,0 +1,181 @@
+// nonzero: flags → prefix sums (scan_blocks / scan_add, kernels/scan.h) → count readback →
+// compact; and the reads built on it.
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "array/array.h"
+#include "array/realize.h"
+#include "device/errors.h"
+#include "device/pipeline.h"
+#include "device/stream.h"
+#include "kernels/cache.h"
+#include "kernels/scan.h"
+
+namespace vka {
+namespace {
+
+using Buffers = std::vector<std::shared_ptr<ReplicatedBuffer>>;
+
+std::shared_ptr<ReplicatedBuffer> make(const std::shared_ptr<Context>& ctx, DType t, int64_t n) {
+  // At least one element: a binding may not be empty.
+  return device_buffer(*allocate_for(ctx, t, {std::max<int64_t>(n, 1)}));
+}
+
+// One library kernel over `n` elements with `groups` workgroups, on every replica. `bufs` are
+// the spec's inputs then outputs, bound whole at offset 0.
+void dispatch(const std::shared_ptr<Context>& ctx, const KernelSpec& spec, const Buffers& bufs,
+              int64_t n, uint64_t groups) {
+  VKA_ASSERT(static_cast<int>(bufs.size()) == spec.num_bindings());
+  LaunchParams p;
+  p.shape = {n};
+  for (size_t i = 0; i < spec.inputs.size(); ++i) p.inputs.push_back(View::contiguous({n}));
+  for (size_t i = 0; i < spec.outputs.size(); ++i) p.outputs.push_back(View::contiguous({n}));
+  const PushLayout layout = push_layout(spec);
+  const std::vector<uint8_t> push = pack_push_constants(spec, layout, p);
+  std::vector<bool> writes(bufs.size(), false);
+  for (size_t j = spec.inputs.size(); j < bufs.size(); ++j) writes[j] = true;
+  for (int r = 0; r < ctx->num_replicas(); ++r) {
+    Replica& rep = ctx->replica(r);
+    auto pipeline =
+        KernelCache::instance().get(*rep.device, spec, [&spec] { return emit_library(spec); });
+    std::vector<Binding> bindings;
+    for (const auto& b : bufs) bindings.push_back({b->vk_buffer(r), 0, b->nbytes()});
+    rep.stream->dispatch(*pipeline, bindings, writes, push.data(), static_cast<uint32_t>(groups));
+  }
+}
+
+uint64_t blocks(int64_t n) { return (static_cast<uint64_t>(n) + kScanBlock - 1) / kScanBlock; }
+
+// The flags of `a` (a != 0) as a contiguous bool buffer of a.size() elements.
+std::shared_ptr<ReplicatedBuffer> flags_of(const Array& a) {
+  Array f = a.dtype() == DType::kBool ? a : not_equal(a, Arg(0));
+  NodePtr leaf = f.eval().node();
+  if (leaf->view() != View::contiguous(leaf->shape())) {
+    leaf = realize(a.context(), {default_graph().convert(leaf, DType::kBool, leaf->shape())})[0];
+  }
+  return device_buffer(*leaf->buffer());
+}
+
+}  // namespace
+
+Array flatnonzero(const Array& a) {
+  const std::shared_ptr<Context>& ctx = a.context();
+  const int64_t n = a.size();
+  if (n >= (int64_t{1} << 31)) {
+    throw ShapeError("[nonzero] arrays of 2^31 elements or more are not supported yet (got " +
+                     std::to_string(n) + ")");
+  }
+  if (n == 0) return Array(default_graph().full(Scalar::of_int(0, DType::kInt64), {0}), ctx);
+  auto flags = flags_of(a);
+  // Exclusive sums level by level: each level's block totals are the next level's input.
+  struct Level {
+    std::shared_ptr<ReplicatedBuffer> sums;  // exclusive sums of this level's input
+    int64_t n;
+  };
+  std::vector<Level> levels;
+  std::shared_ptr<ReplicatedBuffer> in = flags, total;
+  DType in_type = DType::kBool;
+  for (int64_t m = n;;) {
+    const uint64_t nb = blocks(m);
+    auto sums = make(ctx, DType::kUInt32, m), totals = make(ctx, DType::kUInt32, nb);
+    dispatch(ctx, scan_blocks_spec(in_type), {in, sums, totals}, m, nb);
+    levels.push_back({sums, m});
+    if (nb == 1) {
+      total = totals;
+      break;
+    }
+    in = totals;
+    in_type = DType::kUInt32;
+    m = static_cast<int64_t>(nb);
+  }
+  for (size_t l = levels.size() - 1; l-- > 0;) {
+    dispatch(ctx, scan_add_spec(), {levels[l + 1].sums, levels[l].sums}, levels[l].n,
+             (levels[l].n + kScanThreads - 1) / kScanThreads);
+  }
+  uint32_t count = 0;
+  for (int r = 0; r < ctx->num_replicas(); ++r) {
+    uint32_t c = 0;
+    total->read(&c, 0, sizeof(c), r);
+    if (r > 0 && c != count) {
+      throw DeviceError("[nonzero] replicas hold different values: " + std::to_string(count) +
+                        " nonzero elements on replica 0, " + std::to_string(c) + " on replica " +
+                        std::to_string(r));
+    }
+    count = c;
+  }
+  auto out = allocate_for(ctx, DType::kInt64, {std::max<int64_t>(count, 1)});
+  dispatch(ctx, compact_spec(), {flags, levels[0].sums, device_buffer(*out)}, n,
+           (n + kScanThreads - 1) / kScanThreads);
+  return Array(default_graph().buffer(out, DType::kInt64, View::contiguous({count})), ctx);
+}
+
+std::vector<Array> nonzero(const Array& a) {
+  Array flat = flatnonzero(a);
+  if (a.ndim() <= 1) return {flat};
+  // Coordinates from flat indices: (flat // stride) % extent per axis, fused lazily.
+  std::vector<Array> out;
+  int64_t stride = 1;
+  std::vector<int64_t> strides(a.ndim());
+  for (int d = a.ndim() - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride *= a.shape()[d];
+  }
+  for (int d = 0; d < a.ndim(); ++d) {
+    Array c = d == 0 ? floor_divide(flat, Arg(strides[d]))
+                     : remainder(floor_divide(flat, Arg(strides[d])), Arg(a.shape()[d]));
+    out.push_back(c);
+  }
+  return out;
+}
+
+Array masked(const Array& a, const Array& mask) {
+  if (mask.dtype() != DType::kBool) {
+    throw IndexError("[index] a mask must be a boolean array, got " + std::string(name(mask.dtype())));
+  }
+  if (mask.ndim() > a.ndim() ||
+      !std::equal(mask.shape().begin(), mask.shape().end(), a.shape().begin())) {
+    std::string at;
+    for (int d = 0; d < std::min(mask.ndim(), a.ndim()); ++d) {
+      if (mask.shape()[d] != a.shape()[d]) {
+        at = "; dimension is " + std::to_string(a.shape()[d]) + " but corresponding boolean "
+             "dimension is " + std::to_string(mask.shape()[d]);
+        break;
+      }
+    }
+    throw IndexError("[index] boolean index did not match indexed array along axis " +
+                     std::to_string(mask.ndim()) + at + " (array shape " + to_string(a.shape()) +
+                     ", mask shape " + to_string(mask.shape()) + ")");
+  }
+  Array idx = flatnonzero(mask);
+  Shape flat = {mask.size()};
+  flat.insert(flat.end(), a.shape().begin() + mask.ndim(), a.shape().end());
+  return gather(reshape(a, flat), {idx}, {0}, 0, /*checked=*/true, "index");
+}
+
+Array compress(const Array& condition, const Array& a, std::optional<int64_t> axis) {
+  if (condition.ndim() != 1) {
+    throw ShapeError("[compress] condition must be a 1-d array, got shape " +
+                     to_string(condition.shape()));
+  }
+  Array src = axis ? a : reshape(a, {-1});
+  const int ax = normalize_axis("compress", axis.value_or(0), src.ndim());
+  if (condition.size() > src.shape()[ax]) {
+    throw IndexError("[compress] condition of length " + std::to_string(condition.size()) +
+                     " is longer than axis " + std::to_string(ax) + " of size " +
+                     std::to_string(src.shape()[ax]));
+  }
+  Array idx = flatnonzero(condition);
+  return gather(src, {idx}, {ax}, ax, /*checked=*/true, "compress");
+}
+
+Array extract(const Array& condition, const Array& a) {
+  Array flat = reshape(a, {-1});
+  Array cond = reshape(condition, {-1});
+  Array idx = flatnonzero(cond);
+  // A longer condition is fine while its true elements stay inside the array (numpy's take).
+  return gather(flat, {idx}, {0}, 0, /*checked=*/cond.size() <= flat.size(), "extract");
+}
+
+}  // namespace vka

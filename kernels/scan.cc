@@ -1,0 +1,117 @@
+// The library kernels' GLSL: fixed text around the push-constant block of their spec.
+#include "kernels/scan.h"
+
+#include "device/errors.h"
+#include "kernels/glsl_writer.h"
+#include "kernels/indexing.h"
+
+namespace vka {
+namespace {
+
+KernelSpec library_spec(KernelKind kind, std::vector<DType> in, std::vector<DType> out) {
+  KernelSpec s;
+  s.kind = kind;
+  s.rank = 1;
+  for (DType t : in) s.inputs.push_back(Accessor{t, Layout::kContiguous});
+  for (DType t : out) s.outputs.push_back(Accessor{t, Layout::kContiguous});
+  s.results.assign(out.size(), 0);
+  return s;
+}
+
+std::string header(const KernelSpec& spec, bool int64) {
+  GlslWriter w;
+  w.line("#version 450");
+  w.line("// " + spec.name());
+  w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require");
+  w.line("#extension GL_EXT_shader_8bit_storage : require");
+  if (int64) w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require");
+  w.line("layout(local_size_x = " + std::to_string(kScanThreads) + ") in;");
+  return w.str();
+}
+
+std::string buffer(int binding, const char* qual, const char* type, const char* name) {
+  return "layout(std430, set = 0, binding = " + std::to_string(binding) + ") " + qual +
+         " buffer B" + std::to_string(binding) + " { " + type + " v[]; } " + name + ";\n";
+}
+
+}  // namespace
+
+KernelSpec scan_blocks_spec(DType input) {
+  VKA_ASSERT(input == DType::kBool || input == DType::kUInt32);
+  return library_spec(KernelKind::kScanBlocks, {input}, {DType::kUInt32, DType::kUInt32});
+}
+
+KernelSpec scan_add_spec() {
+  return library_spec(KernelKind::kScanAdd, {DType::kUInt32}, {DType::kUInt32});
+}
+
+KernelSpec compact_spec() {
+  return library_spec(KernelKind::kCompact, {DType::kBool, DType::kUInt32}, {DType::kInt64});
+}
+
+std::string emit_library(const KernelSpec& spec) {
+  GlslWriter push;
+  emit_push_block(spec, push);
+  const std::string T = std::to_string(kScanThreads), P = std::to_string(kScanPerThread),
+                    B = std::to_string(kScanBlock);
+  switch (spec.kind) {
+    case KernelKind::kScanBlocks: {
+      const bool flags = spec.inputs[0].dtype == DType::kBool;
+      return header(spec, false) + buffer(0, "readonly", flags ? "uint8_t" : "uint", "in0") +
+             buffer(1, "writeonly", "uint", "out0") + buffer(2, "writeonly", "uint", "out1") +
+             push.str() +
+             "shared uint part[" + T + "];\n"
+             "void main() {\n"
+             "  uint t = gl_LocalInvocationID.x;\n"
+             "  uint base = gl_WorkGroupID.x * " + B + "u + t * " + P + "u;\n"
+             "  uint v[" + P + "];\n"
+             "  uint sum = 0u;\n"
+             "  for (uint k = 0u; k < " + P + "u; ++k) {\n"
+             "    uint i = base + k;\n"
+             "    v[k] = i < uint(pc.n) ? uint(in0.v[pc.off0 + int(i)]) : 0u;\n" +
+             (flags ? "    v[k] = v[k] != 0u ? 1u : 0u;\n" : "") +
+             "    sum += v[k];\n"
+             "  }\n"
+             "  part[t] = sum;\n"
+             "  barrier();\n"
+             // Hillis-Steele inclusive scan of the per-thread sums.
+             "  for (uint d = 1u; d < " + T + "u; d <<= 1) {\n"
+             "    uint add = t >= d ? part[t - d] : 0u;\n"
+             "    barrier();\n"
+             "    part[t] += add;\n"
+             "    barrier();\n"
+             "  }\n"
+             "  uint run = part[t] - sum;\n"
+             "  for (uint k = 0u; k < " + P + "u; ++k) {\n"
+             "    uint i = base + k;\n"
+             "    if (i < uint(pc.n)) out0.v[pc.off1 + int(i)] = run;\n"
+             "    run += v[k];\n"
+             "  }\n"
+             "  if (t == " + T + "u - 1u) out1.v[pc.off2 + int(gl_WorkGroupID.x)] = part[t];\n"
+             "}\n";
+    }
+    case KernelKind::kScanAdd:
+      return header(spec, false) + buffer(0, "readonly", "uint", "in0") +
+             buffer(1, "", "uint", "out0") + push.str() +
+             "void main() {\n"
+             "  uint i = gl_GlobalInvocationID.x;\n"
+             "  if (i < uint(pc.n)) out0.v[pc.off1 + int(i)] += in0.v[pc.off0 + int(i / " + B +
+             "u)];\n"
+             "}\n";
+    case KernelKind::kCompact:
+      return header(spec, true) + buffer(0, "readonly", "uint8_t", "in0") +
+             buffer(1, "readonly", "uint", "in1") + buffer(2, "writeonly", "int64_t", "out0") +
+             push.str() +
+             "void main() {\n"
+             "  uint i = gl_GlobalInvocationID.x;\n"
+             "  if (i < uint(pc.n) && in0.v[pc.off0 + int(i)] != uint8_t(0)) {\n"
+             "    out0.v[pc.off2 + int(in1.v[pc.off1 + int(i)])] = int64_t(i);\n"
+             "  }\n"
+             "}\n";
+    case KernelKind::kElementwise:
+      break;
+  }
+  internal_error("emit_library of an elementwise spec", __FILE__, __LINE__);
+}
+
+}  // namespace vka

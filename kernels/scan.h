@@ -1,0 +1,33 @@
+// Fixed library kernels for prefix sums and compaction: the device side of nonzero and of
+// boolean-mask reads (array/nonzero.h). An exclusive prefix sum of n flags runs as
+// scan_blocks over blocks of kScanBlock elements (each block scanned in shared memory, its
+// total written out), the same on the block totals until one block remains, then scan_add
+// adding each block's offset back down the levels. compact writes the index of every set flag
+// at its prefix-sum position.
+#pragma once
+
+#include <string>
+
+#include "array/kernel_spec.h"
+
+namespace vka {
+
+inline constexpr int kScanThreads = 256;
+inline constexpr int kScanPerThread = 4;
+inline constexpr int kScanBlock = kScanThreads * kScanPerThread;  // elements per workgroup
+
+// Specs (rank 1, contiguous accessors; push constants n and one offset per accessor).
+// scan_blocks: in0 flags (bool) or counts (uint32) → out0 exclusive sums within each block
+// (uint32), out1 block totals (uint32).
+KernelSpec scan_blocks_spec(DType input);
+// scan_add: in0 scanned block totals (uint32) → adds in0[i / kScanBlock] to out0[i] (uint32,
+// bound as an output: read and written in place).
+KernelSpec scan_add_spec();
+// compact: in0 flags (bool), in1 exclusive sums (uint32) → out0[sums[i]] = i (int64) for every
+// set flag.
+KernelSpec compact_spec();
+
+// GLSL for a library spec (any kind but kElementwise).
+std::string emit_library(const KernelSpec& spec);
+
+}  // namespace vka

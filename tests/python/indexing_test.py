@@ -1,0 +1,204 @@
+"""Advanced indexing against numpy: integer-array gathers with numpy's broadcasting and
+axis-placement rules, take and take_along_axis, boolean masks (reads through a device count
+and compaction, writes as one fused select), nonzero and its family, and their errors."""
+
+import random
+
+import numpy as np
+import pytest
+
+import vkarray as vk
+
+DTYPES = [np.float32, np.float64, np.int8, np.int32, np.uint8, np.int64, np.bool_, np.complex64]
+
+
+def data(rng, shape, dtype):
+    if dtype == np.bool_:
+        return rng.integers(0, 2, shape).astype(bool)
+    if np.issubdtype(dtype, np.complexfloating):
+        return (rng.integers(-8, 8, shape) + 1j * rng.integers(-8, 8, shape)).astype(dtype)
+    if np.issubdtype(dtype, np.unsignedinteger):
+        return rng.integers(0, 100, shape).astype(dtype)
+    return rng.integers(-50, 50, shape).astype(dtype)
+
+
+def random_advanced_index(r, rng, shape):
+    """An index tuple with 1 to 3 integer arrays (broadcastable together, negative values
+    included) mixed with slices, ints, None and an ellipsis."""
+    nd = len(shape)
+    n_arrays = r.randint(1, min(3, nd))
+    axes = sorted(r.sample(range(nd), n_arrays))
+    bshape = tuple(r.randint(1, 3) for _ in range(r.randint(0, 2)))
+    items = []
+    for d in range(nd):
+        if d in axes:
+            ishape = tuple(1 if r.random() < 0.3 else b for b in bshape)
+            idx = rng.integers(-shape[d], shape[d], ishape)
+            items.append(idx if r.random() < 0.7 else idx.tolist() if idx.ndim else int(idx))
+        else:
+            c = r.random()
+            if c < 0.5:
+                items.append(slice(None))
+            elif c < 0.8:
+                items.append(slice(r.randint(-shape[d], shape[d]), None, r.choice([1, 2, -1])))
+            else:
+                items.append(r.randrange(shape[d]))
+    if r.random() < 0.3:
+        items.insert(r.randint(0, len(items)), None)
+    if r.random() < 0.3 and all(not isinstance(i, slice) for i in items[-1:]):
+        pass
+    # A trailing run of full slices may become an ellipsis.
+    if r.random() < 0.3 and items and isinstance(items[-1], slice) and items[-1] == slice(None):
+        items[-1] = Ellipsis
+    return tuple(items)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_gathers_match_numpy(seed):
+    r = random.Random(seed)
+    rng = np.random.default_rng(seed)
+    shape = tuple(r.randint(1, 5) for _ in range(r.randint(1, 4)))
+    dtype = DTYPES[seed % len(DTYPES)]
+    ref = data(rng, shape, dtype)
+    x = vk.asarray(ref)
+    for _ in range(4):
+        index = random_advanced_index(r, rng, shape)
+        want = ref[index]
+        got = x[index].get()
+        assert got.shape == want.shape, (index, got.shape, want.shape)
+        np.testing.assert_array_equal(got, want, err_msg=repr(index))
+        # The same gather with the index arrays on the device (bounds checked there).
+        dev = tuple(vk.asarray(i) if isinstance(i, np.ndarray) else i for i in index)
+        np.testing.assert_array_equal(x[dev].get(), want, err_msg=repr(index))
+
+
+def test_gather_fuses_with_elementwise_work():
+    x = vk.asarray(np.arange(20, dtype=np.float32))
+    x.eval()
+    before = vk.kernel_count()
+    y = (x[[3, 1, 4, 1, 5]] * 2 + 1)
+    y.eval()
+    assert vk.kernel_count() - before == 1  # host indices: checked on the host, one kernel
+    np.testing.assert_array_equal(y.get(), np.arange(20, dtype=np.float32)[[3, 1, 4, 1, 5]] * 2 + 1)
+
+
+def test_gather_reads_old_values_after_a_write():
+    ref = np.arange(6.0)
+    x = vk.asarray(ref)
+    g = x[[5, 0]]
+    x[:] = -1
+    np.testing.assert_array_equal(g.get(), [5.0, 0.0])
+    np.testing.assert_array_equal(x[[5, 0]].get(), [-1.0, -1.0])
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+@pytest.mark.parametrize("axis", [None, 0, 1, -1])
+def test_take(mode, axis):
+    rng = np.random.default_rng(1)
+    ref = rng.standard_normal((4, 5)).astype(np.float32)
+    n = ref.size if axis is None else ref.shape[axis]
+    idx = rng.integers(-n, n, (2, 3)) if mode == "raise" else rng.integers(-3 * n, 3 * n, 7)
+    want = np.take(ref, idx, axis=axis, mode=mode)
+    np.testing.assert_array_equal(vk.take(vk.asarray(ref), idx, axis=axis, mode=mode).get(), want)
+    np.testing.assert_array_equal(
+        vk.take(vk.asarray(ref), vk.asarray(idx), axis=axis, mode=mode).get(), want)
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2, -1])
+def test_take_along_axis(axis):
+    rng = np.random.default_rng(2)
+    ref = rng.standard_normal((3, 4, 5))
+    ishape = list(ref.shape)
+    ishape[axis] = 6
+    ishape[(axis + 1) % 3] = 1  # broadcasts against the array
+    idx = rng.integers(0, ref.shape[axis], ishape)
+    np.testing.assert_array_equal(vk.take_along_axis(vk.asarray(ref), idx, axis).get(),
+                                  np.take_along_axis(ref, idx, axis))
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 1023, 1024, 1025, 4096 * 3 + 5, 1 << 20])
+def test_mask_reads_and_nonzero_across_scan_levels(n):
+    rng = np.random.default_rng(n)
+    ref = rng.standard_normal(n).astype(np.float32)
+    x = vk.asarray(ref)
+    np.testing.assert_array_equal(x[x > 0.3].get(), ref[ref > 0.3])
+    np.testing.assert_array_equal(vk.flatnonzero(x > 0).get(), np.flatnonzero(ref > 0))
+    assert vk.count_nonzero(x > 1) == np.count_nonzero(ref > 1)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_nonzero_family(dtype):
+    rng = np.random.default_rng(3)
+    ref = data(rng, (3, 4, 5), dtype)
+    ref.flat[::3] = 0
+    x = vk.asarray(ref)
+    for got, want in zip(vk.nonzero(x), np.nonzero(ref)):
+        np.testing.assert_array_equal(got.get(), want)
+    np.testing.assert_array_equal(vk.argwhere(x).get(), np.argwhere(ref))
+    for got, want in zip(vk.where(x), np.where(ref)):
+        np.testing.assert_array_equal(got.get(), want)
+    np.testing.assert_array_equal(vk.extract(x, x).get(), np.extract(ref, ref))
+    np.testing.assert_array_equal(vk.compress([1, 0, 1, 1], x, axis=1).get(),
+                                  np.compress([1, 0, 1, 1], ref, axis=1))
+    np.testing.assert_array_equal(vk.compress([0, 1], x).get(), np.compress([0, 1], ref))
+
+
+def test_masks_of_leading_axes_and_mixed_with_other_indices():
+    rng = np.random.default_rng(4)
+    ref = rng.integers(0, 9, (4, 5, 6))
+    x = vk.asarray(ref)
+    m2 = ref[:, :, 0] > 3
+    np.testing.assert_array_equal(x[m2].get(), ref[m2])
+    np.testing.assert_array_equal(x[vk.asarray(m2)].get(), ref[m2])
+    m1 = [True, False, True, True, False]
+    np.testing.assert_array_equal(x[:, m1].get(), ref[:, m1])
+    np.testing.assert_array_equal(x[2, m1, 1:].get(), ref[2, m1, 1:])
+    m6 = [True, False, False, False, False, True]  # two indices: broadcast with [0, 3]
+    np.testing.assert_array_equal(x[[0, 3], :, m6].get(), ref[[0, 3], :, m6])
+    with pytest.raises(IndexError):  # numpy: "shape mismatch: indexing arrays could not ..."
+        x[[0, 3], :, [True] * 6]
+
+
+@pytest.mark.parametrize("value", [0, -7.5, np.float32(3)])
+def test_mask_assignment_is_one_select(value):
+    rng = np.random.default_rng(5)
+    ref = rng.standard_normal((6, 7))
+    x = vk.asarray(ref)
+    x[0].eval()  # storage before counting
+    m = ref > 0
+    before = vk.kernel_count()
+    x[vk.asarray(m)] = value
+    x.eval()
+    assert vk.kernel_count() - before == 1
+    ref[m] = value
+    np.testing.assert_array_equal(x.get(), ref)
+    x[ref[:, 0] > 0] = 5  # a mask of the leading axis, from the host
+    ref[ref[:, 0] > 0] = 5
+    np.testing.assert_array_equal(x.get(), ref)
+    before = vk.kernel_count()
+    x[x < 0] = 0  # a lazy mask of x itself is computed first (it reads what the write changes)
+    x.eval()
+    assert vk.kernel_count() - before == 2
+    ref[ref < 0] = 0
+    np.testing.assert_array_equal(x.get(), ref)
+
+
+def test_errors_match_numpy():
+    ref = np.arange(12).reshape(3, 4)
+    x = vk.asarray(ref)
+    for index in [([0, 3],), (slice(None), [4]), ([-4],), (vk.asarray(np.array([0, 9])),)]:
+        with pytest.raises(IndexError):
+            x[index]
+    with pytest.raises(IndexError):
+        x[np.array([0.5])]
+    with pytest.raises(IndexError):
+        x[np.ones((2, 2), bool)]  # mask of the wrong shape
+    with pytest.raises(IndexError):
+        x[[0, 1], [0, 1, 2]]  # index arrays that do not broadcast
+    with pytest.raises(IndexError):
+        vk.take(x, [12])
+    with pytest.raises(IndexError):
+        vk.take(x, vk.asarray(np.array([-13])))
+    with pytest.raises(ValueError):
+        vk.take(x, [0], mode="bogus")
+    np.testing.assert_array_equal(x.get(), ref)
