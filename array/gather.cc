@@ -1,7 +1,13 @@
 // Gathers: index conversion, bounds checks, and the gather node.
+#include <algorithm>
+
 #include "array/array.h"  // includes gather.h after vka::Array
+#include "array/library.h"
 #include "array/realize.h"
+#include "array/write.h"
+#include "kernels/scan.h"
 #include "device/errors.h"
+#include "device/stream.h"
 
 namespace vka {
 namespace {
@@ -81,6 +87,130 @@ Array gather(const Array& x, const std::vector<Array>& indices, const std::vecto
   // The array is read as a buffer: a storage leaf as it is, anything else once computed.
   NodePtr base = x.is_lazy() ? Array(x).eval().node() : x.node();
   return Array(default_graph().gather(base, std::move(nodes), axes, at, ishape), x.context());
+}
+
+void scatter(const Array& x, const std::vector<Array>& indices, const std::vector<int64_t>& axes,
+             int64_t at, const Array& value, bool checked, std::string_view op) {
+  if (!x.is_writeable()) {
+    throw ShapeError("[" + std::string(op) + "] assignment destination is read-only");
+  }
+  if (indices.empty() || indices.size() != axes.size()) {
+    throw IndexError("[" + std::string(op) + "] scatter needs one index array per axis");
+  }
+  const std::shared_ptr<Context>& ctx = x.context();
+  std::vector<Shape> shapes;
+  for (const Array& i : indices) {
+    require_integer(i, op);
+    shapes.push_back(i.shape());
+  }
+  Shape ishape;
+  try {
+    ishape = broadcast_shapes(op, shapes);
+  } catch (const ShapeError&) {
+    std::string list;
+    for (const Shape& s : shapes) list += " " + to_string(s);
+    throw IndexError("[" + std::string(op) + "] shape mismatch: indexing arrays could not be "
+                     "broadcast together with shapes" + list);
+  }
+  // The result shape of x[index] (numpy's placement), and the element address of each of its
+  // elements in x's buffer: offset + Σ other axes' index * stride + Σ index arrays * stride.
+  const NodePtr base = x.storage();
+  const View& v = base->view();
+  std::vector<int> rest;
+  for (int d = 0; d < x.ndim(); ++d) {
+    if (std::find(axes.begin(), axes.end(), d) == axes.end()) rest.push_back(d);
+  }
+  Shape shape;
+  for (int r = 0; r < at; ++r) shape.push_back(v.shape[rest[r]]);
+  shape.insert(shape.end(), ishape.begin(), ishape.end());
+  for (size_t r = at; r < rest.size(); ++r) shape.push_back(v.shape[rest[r]]);
+  const int nd = static_cast<int>(shape.size());
+  if (!can_broadcast_to(value.shape(), shape)) {
+    throw ShapeError("[" + std::string(op) + "] shape mismatch: value array of shape " +
+                     to_string(value.shape()) + " could not be broadcast to indexing result of "
+                     "shape " + to_string(shape));
+  }
+  Graph& g = default_graph();
+  Array addr(g.full(Scalar::of_int(v.offset, DType::kInt64), {}), ctx);
+  for (size_t r = 0; r < rest.size(); ++r) {
+    const int pos = static_cast<int>(r) < at ? static_cast<int>(r)
+                                               : static_cast<int>(r + ishape.size());
+    Shape s(nd - pos, 1);  // this axis, then trailing extent-1 axes: broadcasts into place
+    s[0] = v.shape[rest[r]];
+    addr = addr + Array(g.source(Op::kArange, DType::kInt64, s,
+                                 {Scalar::of_int(0, DType::kInt64),
+                                  Scalar::of_int(v.strides[rest[r]], DType::kInt64)}),
+                        ctx);
+  }
+  const int64_t trailing = static_cast<int64_t>(rest.size()) - at;
+  for (size_t k = 0; k < indices.size(); ++k) {
+    const int64_t n = v.shape[normalize_axis(op, axes[k], x.ndim())];
+    if (!checked) check_index_bounds(indices[k], n, axes[k], op);
+    Array i = indices[k].astype(DType::kInt64);
+    if (trailing > 0) {
+      Shape placed = indices[k].shape();
+      placed.insert(placed.end(), trailing, 1);
+      i = reshape(i, placed);
+    }
+    addr = addr + where(less(i, Arg(0)), i + n, i) * Arg(v.strides[axes[k]]);
+  }
+  if (addr.shape() != shape) addr = Array(g.convert(addr.node(), DType::kInt64, shape), ctx);
+  Array vals(g.convert(value.node(), x.dtype(), shape), ctx);
+  eval(addr, vals);  // one kernel, before anything is written
+  const int64_t count = size(shape);
+  if (count == 0) return;
+  auto [lo, hi] = v.extent();
+  if (hi - lo >= (int64_t{1} << 31) || count >= (int64_t{1} << 31)) {
+    throw ShapeError("[" + std::string(op) + "] scatters over 2^31 elements or more are not "
+                     "supported yet");
+  }
+  NodePtr a = addr.node(), w = vals.node();
+  VKA_ASSERT(a->is_leaf() && w->is_leaf() && a->view().is_contiguous() && w->view().is_contiguous());
+  auto claims = device_buffer(*allocate_for(ctx, DType::kInt32, {hi - lo}));
+  for (int r = 0; r < ctx->num_replicas(); ++r) {
+    ctx->replica(r).stream->fill(claims->vk_buffer(r), 0, claims->nbytes(), 0);
+  }
+  pin_readers(ctx, *base->buffer(), nullptr, &v);
+  const std::vector<Scalar> lo_slot = {Scalar::of_int(lo, DType::kInt64)};
+  const uint64_t groups = (count + kScanThreads - 1) / kScanThreads;
+  // Views of a leaf start at its offset: the kernels take whole buffers, so the leaves must
+  // start at element 0 (fresh results do).
+  VKA_ASSERT(a->view().offset == 0 && w->view().offset == 0);
+  dispatch_library(ctx, scatter_claim_spec(), {device_buffer(*a->buffer()), claims}, count, groups,
+                   lo_slot);
+  dispatch_library(ctx, scatter_write_spec(x.dtype()),
+                   {device_buffer(*a->buffer()), device_buffer(*w->buffer()), claims,
+                    device_buffer(*base->buffer())},
+                   count, groups, lo_slot);
+  base->buffer()->bump_version();
+}
+
+void put(const Array& a, const Array& indices, const Array& values, IndexMode mode) {
+  require_integer(indices, "put");
+  Array flat = reshape(a, {-1});
+  const int64_t n = flat.size();
+  Array idx = reshape(indices, {-1});
+  bool checked = false;
+  if (mode == IndexMode::kWrap && n > 0) {
+    idx = remainder(idx, Arg(n));
+    checked = true;
+  } else if (mode == IndexMode::kClip) {
+    idx = minimum(maximum(idx, Arg(0)), Arg(n - 1));
+    checked = true;
+  }
+  // numpy repeats the values to the indices' size (or uses the first ones).
+  Array vals = reshape(values, {-1});
+  const int64_t m = idx.size();
+  if (m == 0) return;
+  if (vals.size() == 0) throw ShapeError("[put] cannot put with an empty values array");
+  if (vals.size() != m) {
+    Array pos(default_graph().source(Op::kArange, DType::kInt64, {m},
+                                     {Scalar::of_int(0, DType::kInt64),
+                                      Scalar::of_int(1, DType::kInt64)}),
+              a.context());
+    vals = gather(vals, {remainder(pos, Arg(vals.size()))}, {0}, 0, /*checked=*/true, "put");
+  }
+  scatter(flat, {idx}, {0}, 0, vals, checked, "put");
 }
 
 Array take(const Array& x, const Array& indices, std::optional<int64_t> axis, IndexMode mode) {

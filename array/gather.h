@@ -29,6 +29,18 @@ Array take(const Array& x, const Array& indices, std::optional<int64_t> axis = s
 // numpy.take_along_axis: indices has x's rank; its other axes broadcast against x's.
 Array take_along_axis(const Array& x, const Array& indices, int64_t axis);
 
+// x[..., i0, i1, ...] = value, at once (numpy's assignment through index arrays): the same
+// index rules as gather(); value broadcast to the indexed shape and converted to x's dtype;
+// where indices repeat, the last assignment wins, as numpy's. `x` must be a writeable view
+// (storage); other views see the change, and lazy expressions made earlier keep their values.
+void scatter(const Array& x, const std::vector<Array>& indices, const std::vector<int64_t>& axes,
+             int64_t at, const Array& value, bool checked = false, std::string_view op = "setitem");
+
+// numpy.put: a.flat[indices] = values (values repeated or cut to the indices' size), modes
+// raise, wrap, clip.
+void put(const Array& a, const Array& indices, const Array& values,
+         IndexMode mode = IndexMode::kRaise);
+
 // Throws IndexError naming `op` when some element of `indices` lies outside [-n, n):
 // "[take] index out of range for axis 0 with size 5 (indices must lie in [-5, 5))".
 void check_index_bounds(const Array& indices, int64_t n, int64_t axis, std::string_view op);

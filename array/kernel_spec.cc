@@ -119,6 +119,10 @@ std::string KernelSpec::name() const {
       return "scan_add";
     case KernelKind::kCompact:
       return "compact_" + std::string(short_name(inputs[0].dtype));
+    case KernelKind::kScatterClaim:
+      return "scatter_claim";
+    case KernelKind::kScatterWrite:
+      return "scatter_write_" + std::string(short_name(outputs[0].dtype));
   }
   std::string s = "ew_";
   s += outputs.empty() ? "none" : std::string(short_name(outputs[0].dtype));

@@ -17,8 +17,16 @@ namespace vka {
 
 // kElementwise: generated from the tape (kernels/elementwise.h). The others are fixed library
 // kernels (kernels/scan.h) whose spec only carries their accessors' dtypes: prefix sums of
-// flags for compaction (nonzero, boolean-mask reads).
-enum class KernelKind : uint8_t { kElementwise, kScanBlocks, kScanAdd, kCompact };
+// flags for compaction (nonzero, boolean-mask reads), and scatters (assignment through index
+// arrays).
+enum class KernelKind : uint8_t {
+  kElementwise,
+  kScanBlocks,
+  kScanAdd,
+  kCompact,
+  kScatterClaim,
+  kScatterWrite
+};
 
 // How a kernel addresses one operand (an "accessor"): decided from the actual view, but only
 // its class enters the spec.

@@ -12,38 +12,14 @@
 #include "device/stream.h"
 #include "kernels/cache.h"
 #include "kernels/scan.h"
+#include "array/library.h"
 
 namespace vka {
 namespace {
 
-using Buffers = std::vector<std::shared_ptr<ReplicatedBuffer>>;
-
 std::shared_ptr<ReplicatedBuffer> make(const std::shared_ptr<Context>& ctx, DType t, int64_t n) {
   // At least one element: a binding may not be empty.
   return device_buffer(*allocate_for(ctx, t, {std::max<int64_t>(n, 1)}));
-}
-
-// One library kernel over `n` elements with `groups` workgroups, on every replica. `bufs` are
-// the spec's inputs then outputs, bound whole at offset 0.
-void dispatch(const std::shared_ptr<Context>& ctx, const KernelSpec& spec, const Buffers& bufs,
-              int64_t n, uint64_t groups) {
-  VKA_ASSERT(static_cast<int>(bufs.size()) == spec.num_bindings());
-  LaunchParams p;
-  p.shape = {n};
-  for (size_t i = 0; i < spec.inputs.size(); ++i) p.inputs.push_back(View::contiguous({n}));
-  for (size_t i = 0; i < spec.outputs.size(); ++i) p.outputs.push_back(View::contiguous({n}));
-  const PushLayout layout = push_layout(spec);
-  const std::vector<uint8_t> push = pack_push_constants(spec, layout, p);
-  std::vector<bool> writes(bufs.size(), false);
-  for (size_t j = spec.inputs.size(); j < bufs.size(); ++j) writes[j] = true;
-  for (int r = 0; r < ctx->num_replicas(); ++r) {
-    Replica& rep = ctx->replica(r);
-    auto pipeline =
-        KernelCache::instance().get(*rep.device, spec, [&spec] { return emit_library(spec); });
-    std::vector<Binding> bindings;
-    for (const auto& b : bufs) bindings.push_back({b->vk_buffer(r), 0, b->nbytes()});
-    rep.stream->dispatch(*pipeline, bindings, writes, push.data(), static_cast<uint32_t>(groups));
-  }
 }
 
 uint64_t blocks(int64_t n) { return (static_cast<uint64_t>(n) + kScanBlock - 1) / kScanBlock; }
@@ -80,7 +56,7 @@ Array flatnonzero(const Array& a) {
   for (int64_t m = n;;) {
     const uint64_t nb = blocks(m);
     auto sums = make(ctx, DType::kUInt32, m), totals = make(ctx, DType::kUInt32, nb);
-    dispatch(ctx, scan_blocks_spec(in_type), {in, sums, totals}, m, nb);
+    dispatch_library(ctx, scan_blocks_spec(in_type), {in, sums, totals}, m, nb);
     levels.push_back({sums, m});
     if (nb == 1) {
       total = totals;
@@ -91,7 +67,7 @@ Array flatnonzero(const Array& a) {
     m = static_cast<int64_t>(nb);
   }
   for (size_t l = levels.size() - 1; l-- > 0;) {
-    dispatch(ctx, scan_add_spec(), {levels[l + 1].sums, levels[l].sums}, levels[l].n,
+    dispatch_library(ctx, scan_add_spec(), {levels[l + 1].sums, levels[l].sums}, levels[l].n,
              (levels[l].n + kScanThreads - 1) / kScanThreads);
   }
   uint32_t count = 0;
@@ -106,7 +82,7 @@ Array flatnonzero(const Array& a) {
     count = c;
   }
   auto out = allocate_for(ctx, DType::kInt64, {std::max<int64_t>(count, 1)});
-  dispatch(ctx, compact_spec(), {flags, levels[0].sums, device_buffer(*out)}, n,
+  dispatch_library(ctx, compact_spec(), {flags, levels[0].sums, device_buffer(*out)}, n,
            (n + kScanThreads - 1) / kScanThreads);
   return Array(default_graph().buffer(out, DType::kInt64, View::contiguous({count})), ctx);
 }

@@ -238,10 +238,7 @@ bool setitem_mask(const Array& a, py::handle key, py::handle value) {
   Array mask_b = m == mask.shape() ? mask : reshape(mask, m);  // a lazy mask stays fused
   Array v = py::isinstance<Array>(value) ? value.cast<Array>()
                                          : upload(value, a.dtype(), a.context(), "setitem");
-  if (v.size() != 1) {
-    throw IndexError("[index] assignment through a boolean mask takes a scalar value in "
-                     "vkarray (got shape " + to_string(v.shape()) + ")");
-  }
+  if (v.size() != 1) return false;  // values for the selected elements: a scatter
   if (v.ndim() > a.ndim()) v = reshape(v, {});
   a.set({ellipsis}, where(mask_b, v.astype(a.dtype()), a));
   return true;
@@ -249,9 +246,24 @@ bool setitem_mask(const Array& a, py::handle key, py::handle value) {
 
 void setitem(const Array& a, py::handle key, py::handle value) {
   if (setitem_mask(a, key, value)) return;
-  if (split_advanced(key, a.ndim())) {
-    throw IndexError("[setitem] assignment through integer-array indices (scatter) is not "
-                     "supported yet");
+  if (std::optional<Advanced> adv = split_advanced(key, a.ndim())) {
+    Array view = a[adv->basic];
+    std::vector<Array> idx;
+    bool all_checked = true;
+    for (size_t k = 0; k < adv->arrays.size(); ++k) {
+      bool checked = true;
+      idx.push_back(index_array(adv->arrays[k], view.shape()[adv->axes[k]], adv->axes[k],
+                                a.context(), &checked));
+      all_checked = all_checked && checked;
+    }
+    Array v = py::isinstance<Array>(value)
+                  ? value.cast<Array>()
+                  : upload(py::module_::import("numpy").attr("asarray")(
+                               py::reinterpret_borrow<py::object>(value),
+                               to_numpy_dtype(a.dtype())),
+                           a.dtype(), a.context(), "setitem");
+    scatter(view, idx, adv->axes, adv->at, v, all_checked, "setitem");
+    return;
   }
   Index index = to_index(key);
   if (py::isinstance<Array>(value)) {
@@ -498,6 +510,30 @@ void register_views(py::module_& m) {
       py::arg("mode") = "raise",
       "numpy.take: elements along an axis (the flattened array when axis is None); indices "
       "out of range raise IndexError (mode='raise'), wrap or clip.");
+  m.def(
+      "put",
+      [](py::object a, py::object ind, py::object v, std::string mode) {
+        if (!py::isinstance<Array>(a)) {
+          throw DTypeError("[put] the array must be a vkarray.ndarray (it is written in place)");
+        }
+        const Array& x = a.cast<const Array&>();
+        IndexMode m = mode == "raise" ? IndexMode::kRaise
+                      : mode == "wrap" ? IndexMode::kWrap
+                      : mode == "clip" ? IndexMode::kClip
+                                       : throw ShapeError("[put] mode must be 'raise', 'wrap' or "
+                                                          "'clip', got '" + mode + "'");
+        Array idx = py::isinstance<Array>(ind) ? ind.cast<Array>()
+                                               : upload(ind, std::nullopt, x.context(), "put");
+        Array vals = py::isinstance<Array>(v)
+                         ? v.cast<Array>()
+                         : upload(py::module_::import("numpy").attr("asarray")(
+                                      v, to_numpy_dtype(x.dtype())),
+                                  x.dtype(), x.context(), "put");
+        put(x, idx, vals, m);
+      },
+      py::arg("a"), py::arg("ind"), py::arg("v"), py::arg("mode") = "raise",
+      "numpy.put: a.flat[ind] = v in place (v repeated to ind's size); where indices repeat, "
+      "the last value wins.");
   m.def(
       "nonzero",
       [](py::object a) {

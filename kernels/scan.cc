@@ -2,6 +2,7 @@
 #include "kernels/scan.h"
 
 #include "device/errors.h"
+#include "kernels/glsl_ops.h"
 #include "kernels/glsl_writer.h"
 #include "kernels/indexing.h"
 
@@ -47,6 +48,19 @@ KernelSpec scan_add_spec() {
 
 KernelSpec compact_spec() {
   return library_spec(KernelKind::kCompact, {DType::kBool, DType::kUInt32}, {DType::kInt64});
+}
+
+KernelSpec scatter_claim_spec() {
+  KernelSpec s = library_spec(KernelKind::kScatterClaim, {DType::kInt64}, {DType::kInt32});
+  s.slots = {DType::kInt64};
+  return s;
+}
+
+KernelSpec scatter_write_spec(DType t) {
+  KernelSpec s =
+      library_spec(KernelKind::kScatterWrite, {DType::kInt64, t, DType::kInt32}, {t});
+  s.slots = {DType::kInt64};
+  return s;
 }
 
 std::string emit_library(const KernelSpec& spec) {
@@ -108,6 +122,37 @@ std::string emit_library(const KernelSpec& spec) {
              "    out0.v[pc.off2 + int(in1.v[pc.off1 + int(i)])] = int64_t(i);\n"
              "  }\n"
              "}\n";
+    case KernelKind::kScatterClaim:
+      return header(spec, true) + buffer(0, "readonly", "int64_t", "in0") +
+             buffer(1, "", "int", "out0") + push.str() +
+             "void main() {\n"
+             "  uint i = gl_GlobalInvocationID.x;\n"
+             "  if (i >= uint(pc.n)) return;\n"
+             "  int64_t lo = int64_t(pack64(pc.c0));\n"
+             "  atomicMax(out0.v[pc.off1 + int(in0.v[pc.off0 + int(i)] - lo)], int(i) + 1);\n"
+             "}\n";
+    case KernelKind::kScatterWrite: {
+      const DType t = spec.outputs[0].dtype;
+      const std::string type(storage_type(t));
+      std::string ext;
+      if (itemsize(t) == 2) {
+        ext = "#extension GL_EXT_shader_16bit_storage : require\n"
+              "#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require\n"
+              "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n";
+      }
+      return header(spec, true) + ext + buffer(0, "readonly", "int64_t", "in0") +
+             buffer(1, "readonly", type.c_str(), "in1") + buffer(2, "readonly", "int", "in2") +
+             buffer(3, "writeonly", type.c_str(), "out0") + push.str() +
+             "void main() {\n"
+             "  uint i = gl_GlobalInvocationID.x;\n"
+             "  if (i >= uint(pc.n)) return;\n"
+             "  int64_t lo = int64_t(pack64(pc.c0));\n"
+             "  int64_t a = in0.v[pc.off0 + int(i)];\n"
+             "  if (in2.v[pc.off2 + int(a - lo)] == int(i) + 1) {\n"
+             "    out0.v[int(a)] = in1.v[pc.off1 + int(i)];\n"
+             "  }\n"
+             "}\n";
+    }
     case KernelKind::kElementwise:
       break;
   }

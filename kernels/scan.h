@@ -27,6 +27,14 @@ KernelSpec scan_add_spec();
 // set flag.
 KernelSpec compact_spec();
 
+// Scatter with numpy's "the last assignment wins" for repeated addresses, in two passes over
+// n (address, value) pairs. scatter_claim: in0 element addresses (int64) → out0 claims
+// (int32, zeroed, one per element of the written range starting at slot c0 = its first
+// address): atomicMax(claims[address - c0], i + 1). scatter_write: in0 addresses, in1 values
+// (T), in2 claims → out0 (T, the array's buffer): out0[address] = value where pair i won.
+KernelSpec scatter_claim_spec();
+KernelSpec scatter_write_spec(DType t);
+
 // GLSL for a library spec (any kind but kElementwise).
 std::string emit_library(const KernelSpec& spec);
 

@@ -85,3 +85,27 @@ TEST(GatherTest, MasksCompressAndNonzeroCoordinates) {
 
 }  // namespace
 }  // namespace vka
+
+namespace vka {
+namespace {
+
+TEST(ScatterTest, LastAssignmentWinsAndViewsSeeIt) {
+  Array a = iota(12, {3, 4});
+  Array row = a[{1}];
+  Array before = a * 1;  // lazy: keeps the old values
+  // a[[1, 2, 1], [0, 3, 0]] = [10, 20, 30]: element (1, 0) is written twice; 30 wins.
+  std::vector<double> v = {10, 20, 30};
+  scatter(a, {ints({1, 2, 1}), ints({0, 3, 0})}, {0, 1}, 0,
+          Array::from_host(v.data(), {3}, DType::kFloat64));
+  EXPECT_EQ(a.to_vector<double>(), (std::vector<double>{0, 1, 2, 3, 30, 5, 6, 7, 8, 9, 10, 20}));
+  EXPECT_EQ(row.to_vector<double>(), (std::vector<double>{30, 5, 6, 7}));
+  EXPECT_EQ(before.to_vector<double>()[4], 4);
+  std::vector<double> w = {-1};
+  put(a, ints({0, 11, -1}), Array::from_host(w.data(), {1}, DType::kFloat64));
+  EXPECT_EQ(a.to_vector<double>().front(), -1);
+  EXPECT_EQ(a.to_vector<double>().back(), -1);
+  EXPECT_THROW(put(a, ints({12}), Array::from_host(w.data(), {1}, DType::kFloat64)), IndexError);
+}
+
+}  // namespace
+}  // namespace vka

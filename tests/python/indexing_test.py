@@ -202,3 +202,79 @@ def test_errors_match_numpy():
     with pytest.raises(ValueError):
         vk.take(x, [0], mode="bogus")
     np.testing.assert_array_equal(x.get(), ref)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_random_scatters_match_numpy(seed):
+    """Assignment through random advanced indices, repeated indices included (the last
+    assignment wins, as numpy's), mirrored on numpy over several steps; a view and a lazy
+    expression made before each write are checked too."""
+    r = random.Random(1000 + seed)
+    rng = np.random.default_rng(1000 + seed)
+    shape = tuple(r.randint(1, 5) for _ in range(r.randint(1, 4)))
+    dtype = DTYPES[seed % len(DTYPES)]
+    ref = data(rng, shape, dtype)
+    x = vk.asarray(ref)
+    for _ in range(3):
+        index = random_advanced_index(r, rng, shape)
+        target = ref[index].shape
+        value = data(rng, target[r.randint(0, len(target)):], dtype)  # broadcasts
+        view = x[(0,) * (len(shape) - 1)] if len(shape) > 1 else x[:]
+        before = ref.copy()
+        lazy = x * 1
+        ref[index] = value
+        x[index] = value if r.random() < 0.5 else vk.asarray(value)
+        np.testing.assert_array_equal(x.get(), ref, err_msg=repr(index))
+        np.testing.assert_array_equal(view.get(), ref[(0,) * (len(shape) - 1)] if len(shape) > 1
+                                      else ref)
+        np.testing.assert_array_equal(lazy.get(), before * 1)
+
+
+def test_scatter_with_repeated_indices_keeps_the_last():
+    ref = np.zeros(5)
+    x = vk.asarray(ref)
+    idx = [1, 3, 1, 1, 0, 3]
+    vals = np.arange(6.0) + 1
+    ref[idx] = vals
+    x[idx] = vals
+    np.testing.assert_array_equal(x.get(), ref)  # [5, 4, 0, 6, 0]
+    x[vk.asarray(np.array(idx))] = vk.asarray(vals[::-1].copy())
+    ref[idx] = vals[::-1]
+    np.testing.assert_array_equal(x.get(), ref)
+
+
+def test_mask_assignment_with_an_array_value():
+    rng = np.random.default_rng(7)
+    ref = rng.standard_normal((5, 4))
+    x = vk.asarray(ref)
+    m = ref > 0
+    vals = np.arange(m.sum(), dtype=float)
+    ref[m] = vals
+    x[vk.asarray(m)] = vals
+    np.testing.assert_array_equal(x.get(), ref)
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+def test_put(mode):
+    ref = np.arange(12.0).reshape(3, 4)
+    x = vk.asarray(ref)
+    ind = [0, 5, -1, 5] if mode == "raise" else [0, 17, -20, 5]
+    np.put(ref, ind, [10, 20, 30], mode=mode)
+    vk.put(x, ind, [10, 20, 30], mode=mode)
+    np.testing.assert_array_equal(x.get(), ref)
+
+
+def test_scatter_errors_change_nothing():
+    ref = np.arange(12.0).reshape(3, 4)
+    x = vk.asarray(ref)
+    with pytest.raises(IndexError):
+        x[[0, 3]] = 1
+    with pytest.raises(IndexError):
+        x[vk.asarray(np.array([0, -4]))] = 1
+    with pytest.raises(ValueError):
+        x[[0, 1]] = np.ones(3)  # (3,) into (2, 4)
+    with pytest.raises(ValueError):
+        vk.broadcast_to(x[0], (2, 4))[[0]] = 1  # read-only
+    with pytest.raises(IndexError):
+        vk.put(x, [12], [1.0])
+    np.testing.assert_array_equal(x.get(), ref)
