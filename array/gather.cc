@@ -213,6 +213,36 @@ void put(const Array& a, const Array& indices, const Array& values, IndexMode mo
   scatter(flat, {idx}, {0}, 0, vals, checked, "put");
 }
 
+Array searchsorted(const Array& a, const Array& values, bool right) {
+  if (a.ndim() != 1) {
+    throw ShapeError("[searchsorted] the sorted array must be 1-d, got shape " +
+                     to_string(a.shape()));
+  }
+  if (a.context() != values.context()) {
+    throw ShapeError("[searchsorted] the arrays live on different contexts");
+  }
+  const DType t = result_type(a.dtype(), values.dtype());
+  if (is_complex(t)) {
+    throw DTypeError("[searchsorted] complex arrays are not supported yet");
+  }
+  const std::shared_ptr<Context>& ctx = a.context();
+  // Both as fresh contiguous buffers of one dtype (one kernel).
+  Array sa(default_graph().convert(a.node(), t, a.shape()), ctx);
+  Array sv(default_graph().convert(values.node(), t, values.shape()), ctx);
+  eval(sa, sv);
+  auto out = allocate_for(ctx, DType::kInt64, {std::max<int64_t>(values.size(), 1)});
+  const int64_t n = values.size();
+  if (n > 0) {
+    dispatch_library(ctx, searchsorted_spec(t),
+                     {device_buffer(*sa.node()->buffer()), device_buffer(*sv.node()->buffer()),
+                      device_buffer(*out)},
+                     n, (n + kScanThreads - 1) / kScanThreads,
+                     {Scalar::of_int(right ? 1 : 0, DType::kInt64),
+                      Scalar::of_int(a.size(), DType::kInt64)});
+  }
+  return Array(default_graph().buffer(out, DType::kInt64, View::contiguous(values.shape())), ctx);
+}
+
 Array take(const Array& x, const Array& indices, std::optional<int64_t> axis, IndexMode mode) {
   require_integer(indices, "take");
   Array src = axis ? x : reshape(x, {-1});

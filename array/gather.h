@@ -41,6 +41,10 @@ void scatter(const Array& x, const std::vector<Array>& indices, const std::vecto
 void put(const Array& a, const Array& indices, const Array& values,
          IndexMode mode = IndexMode::kRaise);
 
+// numpy.searchsorted of `values` in the sorted 1-d array `a` (side "left" or "right"): int64
+// insertion points of values' shape. Both are converted to their promoted dtype first.
+Array searchsorted(const Array& a, const Array& values, bool right = false);
+
 // Throws IndexError naming `op` when some element of `indices` lies outside [-n, n):
 // "[take] index out of range for axis 0 with size 5 (indices must lie in [-5, 5))".
 void check_index_bounds(const Array& indices, int64_t n, int64_t axis, std::string_view op);

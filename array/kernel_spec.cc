@@ -123,6 +123,8 @@ std::string KernelSpec::name() const {
       return "scatter_claim";
     case KernelKind::kScatterWrite:
       return "scatter_write_" + std::string(short_name(outputs[0].dtype));
+    case KernelKind::kSearchSorted:
+      return "searchsorted_" + std::string(short_name(inputs[0].dtype));
   }
   std::string s = "ew_";
   s += outputs.empty() ? "none" : std::string(short_name(outputs[0].dtype));

@@ -25,7 +25,8 @@ enum class KernelKind : uint8_t {
   kScanAdd,
   kCompact,
   kScatterClaim,
-  kScatterWrite
+  kScatterWrite,
+  kSearchSorted
 };
 
 // How a kernel addresses one operand (an "accessor"): decided from the actual view, but only

@@ -511,6 +511,32 @@ void register_views(py::module_& m) {
       "numpy.take: elements along an axis (the flattened array when axis is None); indices "
       "out of range raise IndexError (mode='raise'), wrap or clip.");
   m.def(
+      "searchsorted",
+      [](py::object a, py::object v, std::string side, py::object sorter) {
+        if (side != "left" && side != "right") {
+          throw ShapeError("[searchsorted] side must be 'left' or 'right', got '" + side + "'");
+        }
+        Array x = as_array(a, "searchsorted");
+        if (!sorter.is_none()) {
+          Array s = py::isinstance<Array>(sorter)
+                        ? sorter.cast<Array>()
+                        : upload(sorter, std::nullopt, x.context(), "searchsorted");
+          x = take(x, s);
+        }
+        const bool scalar = !py::isinstance<Array>(v) && py::module_::import("numpy")
+                                                              .attr("ndim")(v)
+                                                              .cast<int>() == 0;
+        Array values = py::isinstance<Array>(v) ? v.cast<Array>()
+                                                : upload(v, std::nullopt, x.context(),
+                                                         "searchsorted");
+        Array out = searchsorted(x, values, side == "right");
+        if (scalar) return py::module_::import("numpy").attr("int64")(out.to_vector<int64_t>()[0]);
+        return py::cast(out);
+      },
+      py::arg("a"), py::arg("v"), py::arg("side") = "left", py::arg("sorter") = py::none(),
+      "numpy.searchsorted: insertion points of v in the sorted 1-d array a (NaN sorts last); a "
+      "binary search per value on the device.");
+  m.def(
       "put",
       [](py::object a, py::object ind, py::object v, std::string mode) {
         if (!py::isinstance<Array>(a)) {

@@ -63,6 +63,13 @@ KernelSpec scatter_write_spec(DType t) {
   return s;
 }
 
+KernelSpec searchsorted_spec(DType t) {
+  VKA_ASSERT(!is_complex(t));
+  KernelSpec s = library_spec(KernelKind::kSearchSorted, {t, t}, {DType::kInt64});
+  s.slots = {DType::kInt64, DType::kInt64};
+  return s;
+}
+
 std::string emit_library(const KernelSpec& spec) {
   GlslWriter push;
   emit_push_block(spec, push);
@@ -151,6 +158,37 @@ std::string emit_library(const KernelSpec& spec) {
              "  if (in2.v[pc.off2 + int(a - lo)] == int(i) + 1) {\n"
              "    out0.v[int(a)] = in1.v[pc.off1 + int(i)];\n"
              "  }\n"
+             "}\n";
+    }
+    case KernelKind::kSearchSorted: {
+      const DType t = spec.inputs[0].dtype;
+      const std::string type(storage_type(t));
+      const std::string ct = is_bool(t) ? "uint" : std::string(compute_type(t));
+      const bool fp = is_floating(t);
+      std::string ext;
+      if (itemsize(t) == 2) {
+        ext = "#extension GL_EXT_shader_16bit_storage : require\n"
+              "#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require\n"
+              "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n";
+      }
+      // numpy's sort order: NaN after every number (and equal to NaN).
+      const std::string less = fp ? "((x < y) || (isnan(y) && !isnan(x)))" : "(x < y)";
+      return header(spec, true) + ext + buffer(0, "readonly", type.c_str(), "in0") +
+             buffer(1, "readonly", type.c_str(), "in1") + buffer(2, "writeonly", "int64_t", "out0") +
+             push.str() +
+             "bool before(" + ct + " x, " + ct + " y) { return " + less + "; }\n"
+             "void main() {\n"
+             "  uint i = gl_GlobalInvocationID.x;\n"
+             "  if (i >= uint(pc.n)) return;\n"
+             "  bool right = pack64(pc.c0) != 0ul;\n"
+             "  int64_t lo = 0, hi = int64_t(pack64(pc.c1));\n"
+             "  " + ct + " v = " + ct + "(in1.v[pc.off1 + int(i)]);\n"
+             "  while (lo < hi) {\n"
+             "    int64_t mid = (lo + hi) / 2;\n"
+             "    " + ct + " m = " + ct + "(in0.v[pc.off0 + int(mid)]);\n"
+             "    if (right ? !before(v, m) : before(m, v)) lo = mid + 1; else hi = mid;\n"
+             "  }\n"
+             "  out0.v[pc.off2 + int(i)] = lo;\n"
              "}\n";
     }
     case KernelKind::kElementwise:

@@ -35,6 +35,11 @@ KernelSpec compact_spec();
 KernelSpec scatter_claim_spec();
 KernelSpec scatter_write_spec(DType t);
 
+// searchsorted: in0 a sorted 1-d array (T), in1 values (T) → out0 (int64) insertion points,
+// binary search in numpy's order (NaN after every number); slot c0 (int64): 0 for side='left'
+// (first i with !(a[i] < v)), 1 for 'right' (first i with v < a[i]); slot c1: len(a).
+KernelSpec searchsorted_spec(DType t);
+
 // GLSL for a library spec (any kind but kElementwise).
 std::string emit_library(const KernelSpec& spec);
 

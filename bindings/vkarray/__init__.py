@@ -69,6 +69,7 @@ from ._vkarray import (
     compress,
     extract,
     put,
+    searchsorted,
 )
 
 # The dtypes vkarray holds, as numpy's own scalar types, so that they compare and hash
@@ -197,7 +198,7 @@ __all__ = [
     "pi", "e", "inf", "nan", "reshape", "ravel", "transpose", "permute_dims",
     "matrix_transpose", "swapaxes", "moveaxis", "broadcast_to", "broadcast_arrays",
     "expand_dims", "squeeze", "flip", "fliplr", "flipud", "diagonal", "ascontiguousarray",
-    "copy", "take", "take_along_axis", "nonzero", "flatnonzero", "compress", "extract", "put",
+    "copy", "take", "take_along_axis", "nonzero", "flatnonzero", "compress", "extract", "put", "searchsorted",
     "argwhere", "count_nonzero",
 ] + sorted(_UFUNCS) + list(_joining.__all__)
 

@@ -278,3 +278,33 @@ def test_scatter_errors_change_nothing():
     with pytest.raises(IndexError):
         vk.put(x, [12], [1.0])
     np.testing.assert_array_equal(x.get(), ref)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.uint16, np.int64,
+                                   np.bool_, np.float16])
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted(dtype, side):
+    rng = np.random.default_rng(8)
+    a = np.sort(data(rng, 50, dtype))
+    v = data(rng, (3, 7), dtype)
+    if np.issubdtype(dtype, np.floating):
+        a[-3:] = np.nan  # numpy sorts NaN last
+        v[0, :2] = np.nan
+    want = np.searchsorted(a, v, side=side)
+    got = vk.searchsorted(vk.asarray(a), vk.asarray(v), side=side)
+    np.testing.assert_array_equal(got.get(), want)
+    assert vk.searchsorted(vk.asarray(a), v.flat[3], side=side) == np.searchsorted(a, v.flat[3],
+                                                                                 side=side)
+
+
+def test_searchsorted_with_sorter_and_errors():
+    rng = np.random.default_rng(9)
+    a = rng.standard_normal(20)
+    order = np.argsort(a)
+    v = rng.standard_normal(5)
+    np.testing.assert_array_equal(vk.searchsorted(a, v, sorter=order).get(),
+                                  np.searchsorted(a, v, sorter=order))
+    with pytest.raises(ValueError):
+        vk.searchsorted(vk.asarray(np.zeros((2, 2))), 1.0)
+    with pytest.raises(ValueError):
+        vk.searchsorted(a, v, side="middle")
