@@ -12,6 +12,7 @@ where the count says "fused", and is evaluated once first where a view of it is 
   of its outputs when they are evaluated together), meshgrid's copies (one each).
 - one kernel, run at once: tile, repeat with one count. roll where nothing moves: a lazy copy
   (one kernel when evaluated).
+- trace: a pairwise sum of the diagonal view, one fused kernel per halving (ceil(log2 n)).
 - one kernel per piece, run at once: concatenate and the stacks (one per non-empty input),
   roll (two per rolled axis, multiplied: 2, 4, ...), repeat with per-element counts (one per
   run of equal counts), diag/diagflat with k != 0 (two), pad (see pad).
@@ -31,6 +32,7 @@ __all__ = [
     "concatenate", "concat", "stack", "hstack", "vstack", "dstack", "column_stack", "split",
     "array_split", "hsplit", "vsplit", "dsplit", "roll", "tile", "repeat", "pad", "tril",
     "triu", "meshgrid", "diag", "diagflat", "rot90", "unravel_index", "ravel_multi_index",
+    "trace",
 ]
 
 # numpy's AxisError subclasses both ValueError and IndexError (numpy.exceptions from 1.25).
@@ -667,6 +669,43 @@ def diag(v, k=0):
 def diagflat(v, k=0):
     """numpy.diagflat: diag of v flattened (a view when v is contiguous). Kernels as diag."""
     return diag(_asarray(v).reshape(-1), k)
+
+
+def _sum_last_axis(x):
+    """Sums the last axis pairwise: each step adds the upper half onto the lower half in one
+    fused kernel (a gather of the upper half, clipped and masked where the length is odd)."""
+    n = x.shape[-1]
+    while n > 1:
+        h = (n + 1) // 2
+        pos = _vk.arange(h, dtype=_np.int64, context=x.context) + h
+        upper = _vk.take(x, _vk.minimum(pos, n - 1), axis=-1)
+        x = x[..., :h] + _vk.where(pos < n, upper, 0)
+        x.eval()
+        n = h
+    return x[..., 0] if n == 1 else _vk.zeros(x.shape[:-1], dtype=x.dtype, context=x.context)
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """numpy.trace: the sum of the diagonal with offset `offset` of axes (axis1, axis2); a 0-d
+    array for 2-d input. Integers and bools sum in int64 (unsigned: uint64) unless `dtype` says
+    otherwise, as numpy's sum does."""
+    a = _asarray(a)
+    if a.ndim < 2:
+        raise ValueError("[trace] diag requires an array of at least two dimensions")
+    d = _vk.diagonal(a, offset, axis1, axis2)
+    if dtype is None:
+        dt = _np.dtype(a.dtype)
+        if dt.kind == "b" or (dt.kind == "i" and dt.itemsize < 8):
+            dtype = _np.int64
+        elif dt.kind == "u" and dt.itemsize < 8:
+            dtype = _np.uint64
+        else:
+            dtype = dt
+    result = _sum_last_axis(d.astype(dtype))
+    if out is not None:
+        _store(out, result)
+        return out
+    return result
 
 
 def rot90(m, k=1, axes=(0, 1)):

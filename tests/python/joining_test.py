@@ -541,3 +541,18 @@ def test_namespace():
     for name in joining.__all__:
         assert getattr(vk, name) is getattr(joining, name)
     assert vk.concat is vk.concatenate
+
+
+@pytest.mark.parametrize("shape, offset, axes", [
+    ((5, 5), 0, (0, 1)), ((4, 7), 2, (0, 1)), ((7, 4), -3, (0, 1)), ((3, 4, 5), 1, (1, 2)),
+    ((3, 4, 5), 0, (2, 0)), ((1, 1), 0, (0, 1)), ((4, 4), 9, (0, 1)), ((130, 130), 0, (0, 1)),
+])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.uint16, np.bool_])
+def test_trace_matches_numpy(shape, offset, axes, dtype):
+    rng = np.random.default_rng(11)
+    ref = (rng.integers(0, 3, shape) if dtype == np.bool_ else rng.integers(-9, 9, shape))
+    ref = ref.astype(dtype) if dtype != np.uint16 else np.abs(ref).astype(dtype)
+    want = np.trace(ref, offset, *axes)
+    got = vk.trace(vk.asarray(ref), offset, *axes)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(np.asarray(got.get()), want)
