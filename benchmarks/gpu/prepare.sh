@@ -38,5 +38,15 @@ if ! ls .gpu/py/python3.11-minimal_*.deb >/dev/null 2>&1; then
       libnsl2 libtirpc3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libcom-err2 \
       libkeyutils1 libcrypt1 libdb5.3; do apt-get $o download "$p" >/dev/null; done)
 fi
+# pytest, for benchmarks/gpu/run_pytest.sh.
+if ! ls .gpu/py/python3-pytest_*.deb >/dev/null 2>&1; then
+  lists=/tmp/vkarray-apt-amd64
+  mkdir -p "$lists/partial"
+  o="-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=$lists"
+  apt-get $o update >/dev/null
+  (cd .gpu/py && for p in python3-pytest python3-pluggy python3-iniconfig python3-packaging \
+      python3-py python3-attr python3-more-itertools python3-pkg-resources \
+      python3-exceptiongroup python3-tomli; do apt-get $o download "$p" >/dev/null; done)
+fi
 du -sh .gpu
 echo 'staged in .gpu/: now run  bash benchmarks/gpu/run.sh  on the GPU machine, carrying .gpu'
