@@ -110,6 +110,8 @@ class Array {
   // array is left holding a zero constant), copied otherwise. Lets a write see that nothing
   // else holds the value it computes.
   NodePtr release();
+  // True when no other Array object shares this one's state (C++ copies share it).
+  bool is_only_handle() const { return state_.use_count() == 1; }
 
  private:
   void check_host_type(DType requested) const;

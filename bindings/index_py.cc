@@ -64,6 +64,30 @@ IndexItem to_item(py::handle h) {
   throw IndexError(std::string("[index] ") + kBadIndex);
 }
 
+// True when `obj` is an ndarray that nothing but this call can reach: a temporary of the
+// statement (`x[k] = y * 2`, `x[x < 0] = 0`). Its value may then be moved into the write, so
+// that a value reading the elements it writes stays one kernel (write.h). CPython 3.11 passes
+// a temporary to __setitem__ with two references (the evaluation stack's and the call's); a
+// name, a container or another frame adds more. Other Python versions are not assumed.
+bool is_temporary(py::handle obj) {
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+  return py::isinstance<Array>(obj) && Py_REFCNT(obj.ptr()) == 2 &&
+         obj.cast<const Array&>().is_only_handle();
+#else
+  (void)obj;
+  return false;
+#endif
+}
+
+// The array of `obj`, taking its node when it is a temporary (see is_temporary).
+Array take_or_share(py::handle obj) {
+  if (is_temporary(obj)) {
+    Array& a = obj.cast<Array&>();
+    return Array(a.release(), a.context());
+  }
+  return obj.cast<Array>();
+}
+
 bool is_array_index(py::handle h) {
   return py::isinstance<Array>(h) || py::isinstance<py::list>(h) || py::isinstance<py::array>(h) ||
          is_bool_scalar(h);
@@ -226,21 +250,28 @@ py::object getitem(const Array& a, py::handle key) {
 bool setitem_mask(const Array& a, py::handle key, py::handle value) {
   std::vector<py::handle> items = key_items(key);
   if (items.size() != 1 || !is_array_index(items[0]) || !is_bool_array(items[0])) return false;
-  Array mask = py::isinstance<Array>(items[0]) ? items[0].cast<Array>()
-                                               : upload(items[0], DType::kBool, a.context(), "index");
-  if (mask.ndim() > a.ndim() ||
-      !std::equal(mask.shape().begin(), mask.shape().end(), a.shape().begin())) {
-    throw IndexError("[index] boolean index did not match indexed array: array shape " +
-                     to_string(a.shape()) + ", mask shape " + to_string(mask.shape()));
-  }
-  Shape m = mask.shape();
-  m.resize(a.ndim(), 1);
-  Array mask_b = m == mask.shape() ? mask : reshape(mask, m);  // a lazy mask stays fused
+  // The value first: anything but one element is a scatter, which reads the key itself.
   Array v = py::isinstance<Array>(value) ? value.cast<Array>()
                                          : upload(value, a.dtype(), a.context(), "setitem");
-  if (v.size() != 1) return false;  // values for the selected elements: a scatter
+  if (v.size() != 1) return false;
+  Shape ms = py::isinstance<Array>(items[0])
+                 ? items[0].cast<const Array&>().shape()
+                 : to_shape(py::module_::import("numpy").attr("shape")(items[0]), "index");
+  if (ms.size() > a.shape().size() || !std::equal(ms.begin(), ms.end(), a.shape().begin())) {
+    throw IndexError("[index] boolean index did not match indexed array: array shape " +
+                     to_string(a.shape()) + ", mask shape " + to_string(ms));
+  }
+  Array mask = !py::isinstance<Array>(items[0])
+                   ? upload(items[0], DType::kBool, a.context(), "index")
+                   : py::isinstance<py::tuple>(key) ? items[0].cast<Array>() : take_or_share(key);
+  Shape m = ms;
+  m.resize(a.ndim(), 1);
+  Array mask_b = m == ms ? mask : reshape(mask, m);  // a lazy mask stays fused
   if (v.ndim() > a.ndim()) v = reshape(v, {});
-  a.set({ellipsis}, where(mask_b, v.astype(a.dtype()), a));
+  Array select = where(mask_b, v.astype(a.dtype()), a);
+  mask = Array();  // only the select holds the mask now: a temporary mask may fuse
+  mask_b = Array();
+  a.set({ellipsis}, std::move(select));
   return true;
 }
 
@@ -267,7 +298,11 @@ void setitem(const Array& a, py::handle key, py::handle value) {
   }
   Index index = to_index(key);
   if (py::isinstance<Array>(value)) {
-    a.set(index, value.cast<const Array&>());
+    if (is_temporary(value)) {
+      a.set(index, take_or_share(value));
+    } else {
+      a.set(index, value.cast<const Array&>());
+    }
     return;
   }
   if (std::optional<WeakScalar> w = to_weak(value, "setitem")) {

@@ -176,10 +176,18 @@ def test_mask_assignment_is_one_select(value):
     ref[ref[:, 0] > 0] = 5
     np.testing.assert_array_equal(x.get(), ref)
     before = vk.kernel_count()
-    x[x < 0] = 0  # a lazy mask of x itself is computed first (it reads what the write changes)
+    x[x < 0] = 0  # a temporary lazy mask of x itself fuses into the select
+    x.eval()
+    assert vk.kernel_count() - before == 1
+    ref[ref < 0] = 0
+    np.testing.assert_array_equal(x.get(), ref)
+    m = x > 0.5  # a named mask keeps its value: computed first, then the select
+    before = vk.kernel_count()
+    x[m] = 2.0
     x.eval()
     assert vk.kernel_count() - before == 2
-    ref[ref < 0] = 0
+    np.testing.assert_array_equal(m.get(), ref > 0.5)
+    ref[ref > 0.5] = 2.0
     np.testing.assert_array_equal(x.get(), ref)
 
 

@@ -808,14 +808,25 @@ def test_fused_write_is_one_kernel(name):
     assert _count_kernels(FUSED_WRITES[name]) == 1, name
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(
-        strict=True, reason="a value held by a Python temporary that reads the elements it "
-        "writes is computed first and then copied (2 kernels): the write cannot tell a "
-        "temporary from a named array")) if n == "same elements" else n
-    for n in sorted(FUSED_WRITES_READING_DEST)])
+@pytest.mark.parametrize("name", sorted(FUSED_WRITES_READING_DEST))
 def test_fused_write_reading_destination_is_one_kernel(name):
     assert _count_kernels(FUSED_WRITES_READING_DEST[name]) == 1, name
+
+
+def test_named_value_reading_destination_keeps_its_value():
+    """A value bound to a name is computed before the write (2 kernels) and keeps the values
+    it was made from; a temporary of the same statement fuses (1 kernel, above)."""
+    ref = np.arange(36, dtype=np.float32).reshape(6, 6)
+    x = vk.asarray(ref)
+    x.get()
+    t = x[1::2] * 2 + x[1::2]
+    before = vk.kernel_count()
+    x[1::2] = t
+    assert vk.kernel_count() - before == 2
+    want = ref[1::2] * 2 + ref[1::2]
+    ref[1::2] = want
+    check(x, ref)
+    check(t, want)
 
 
 def test_fused_writes_reading_destination_values():
