@@ -133,6 +133,13 @@ int main(int argc, char** argv) {
                           8.0 * jside * jside, [&] { copy(JA).eval(); }, s, runs, batch));
   rows.push_back(time_gpu("jacobi-2d step B[1:-1,1:-1] = 0.2*(5 slices of A)", jbytes, step, s,
                           runs, batch));
+  {
+    Array fa = reshape(JA, {-1});
+    Array fb = reshape(JB, {-1});
+    rows.push_back(time_gpu("B.ravel()[1:-1] = A.ravel()[2:] (1-d, misaligned: 4-byte accesses)", jbytes,
+                            [&] { fb.set({range(1, -1)}, fa[{range(2, {})}] * 1.0f); }, s, runs,
+                            batch));
+  }
   rows.push_back(time_gpu("B[1:-1,1:-1] = A[1:-1,1:-1]", jbytes,
                           [&] { JB.set({in, in}, JA[{in, in}] * 1.0f); }, s, runs, batch));
   rows.push_back(time_gpu("B[1:-1,1:-1] = A[1:-1,:-2] + A[1:-1,2:]", jbytes,
