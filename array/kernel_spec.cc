@@ -240,8 +240,39 @@ std::vector<uint8_t> pack_push_constants(const KernelSpec& spec, const PushLayou
 
 namespace vka {
 
+namespace {
+
+// Rank >= 2: vectors along rows (kernels/indexing.h, row mode) when every operand runs along
+// the last index with stride 1, whatever its alignment (inputs are loaded as two aligned
+// vectors and shifted), and the outputs share one alignment (their stores are aligned).
+bool row_vectors_fit(const KernelSpec& spec, const LaunchParams& p) {
+  if (p.shape.back() < 8) return false;
+  for (const TapeEntry& e : spec.tape) {
+    if (e.op == Op::kGather) return false;
+  }
+  for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
+    const Accessor& a = spec.inputs[i];
+    if (is_complex(a.dtype)) return false;
+    if (a.layout != Layout::kScalar && p.inputs[i].strides.back() != 1) return false;
+  }
+  for (std::size_t j = 0; j < spec.outputs.size(); ++j) {
+    const Accessor& a = spec.outputs[j];
+    const View& v = p.outputs[j];
+    if (is_complex(a.dtype) || a.layout == Layout::kScalar || v.strides.back() != 1) return false;
+    const View& v0 = p.outputs[0];
+    if ((v.offset - v0.offset) % 4 != 0) return false;
+    for (int d = 0; d + 1 < spec.rank; ++d) {
+      if ((v.strides[d] - v0.strides[d]) % 4 != 0) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 int choose_vector_width(const KernelSpec& spec, const LaunchParams& params) {
-  if (spec.rank > 1 || params.count() < 4) return 1;
+  if (spec.rank > 1) return row_vectors_fit(spec, params) ? 4 : 1;
+  if (params.count() < 4) return 1;
   auto fits = [](const Accessor& a, const View& v) {
     if (is_complex(a.dtype)) return false;
     if (a.layout == Layout::kScalar) return true;

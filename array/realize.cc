@@ -162,7 +162,7 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
     for (const ReplicatedBuffer* b : args) bindings.push_back(bind(*b, r, caps, spec));
     if (uses_rows(spec)) {  // x along the last index, y along rows (kernels/indexing.h)
       const int64_t inner = k.params.shape.back(), rows = n / inner;
-      const int64_t per_group = int64_t{kWorkgroupSize} * row_unroll(spec);
+      const int64_t per_group = int64_t{kWorkgroupSize} * row_unroll(spec);  // columns
       const uint64_t gx = std::min<uint64_t>((inner + per_group - 1) / per_group,
                                              caps.max_compute_work_group_count[0]);
       // Enough workgroups to fill the device several times over; each walks several rows.

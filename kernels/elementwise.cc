@@ -74,7 +74,9 @@ class Emitter {
     VKA_ASSERT(s_.vector_width == 1 || s_.vector_width == 4);
     GlslWriter body;
     body.open("void main()");
-    if (uses_rows(s_)) {
+    if (uses_rows(s_) && s_.vector_width == 4) {
+      emit_row_vector_loops(body);
+    } else if (uses_rows(s_)) {
       open_row_loops(s_, opt_.workgroup_size, body);
       for (int u = 0; u < row_unroll(s_); ++u) {
         open_row_column(s_, u, body);
@@ -224,6 +226,85 @@ class Emitter {
     body.close();
   }
 
+  // Row mode with vectors (kernels/indexing.h): per row, a scalar head up to out0's alignment,
+  // vectors of 4 adjacent columns, a scalar tail.
+  void emit_row_vector_loops(GlslWriter& body) {
+    const std::string it = index_type(s_);
+    const int n_in = static_cast<int>(s_.inputs.size());
+    const int last = s_.rank - 1;
+    const std::string L = "i" + std::to_string(last), inner = "pc.dim" + std::to_string(last);
+    auto sub = [&](const std::string& at) { return s_.index64 ? "uint(" + at + ")" : at; };
+    body.line(it + " rows = pc.n / " + inner + ";");
+    body.line(it + " cgrid = " + it + "(gl_NumWorkGroups.x) * " + it + "(" +
+              std::to_string(opt_.workgroup_size) + ");");
+    body.open("for (" + it + " r = " + it + "(gl_WorkGroupID.y); r < rows; r += " + it +
+              "(gl_NumWorkGroups.y))");
+    body.line(it + " rest = r;");
+    for (int d = last - 1; d >= 1; --d) {
+      std::string dim = "pc.dim" + std::to_string(d);
+      body.line(it + " i" + std::to_string(d) + " = rest % " + dim + ";");
+      body.line("rest /= " + dim + ";");
+    }
+    body.line(it + " i0 = rest;");
+    body.line(it + " ob;");  // out0's element at column 0 of this row
+    body.open("");
+    body.line(it + " " + L + " = " + it + "(0);");
+    body.line(it + " i = r * " + inner + ";");
+    body.line("ob = " + element_offset(s_, n_in, s_.outputs[0].layout) + ";");
+    body.close();
+    body.line(it + " head = min((" + it + "(4) - (ob & " + it + "(3))) & " + it + "(3), " + inner +
+              ");");
+    body.line(it + " groups = (" + inner + " - head) / " + it + "(4);");
+    body.line(it + " tail = " + inner + " - head - groups * " + it + "(4);");
+    body.open("for (" + it + " g = " + it + "(gl_GlobalInvocationID.x); g < groups; g += cgrid)");
+    body.line(it + " c0 = head + g * " + it + "(4);");
+    body.line(it + " " + L + " = c0;");
+    body.line(it + " i = r * " + inner + " + " + L + ";");
+    for (int a = 0; a < n_in; ++a) {
+      if (s_.inputs[a].layout == Layout::kScalar) continue;
+      const std::string A = std::to_string(a), T = declared_type(s_.inputs[a].dtype);
+      body.line(it + " e" + A + " = " + element_offset(s_, a, s_.inputs[a].layout) + ";");
+      body.line(it + " q" + A + " = e" + A + " / " + it + "(4);");
+      body.line("int s" + A + " = int(e" + A + " - q" + A + " * " + it + "(4));");
+      body.line(T + " lo" + A + " = in" + A + ".v[" + sub("q" + A) + "];");
+      body.line(T + " hi" + A + " = s" + A + " != 0 ? in" + A + ".v[" + sub("q" + A + " + " + it + "(1)") +
+                "] : lo" + A + ";");
+      body.line(T + " l" + A + " = s" + A + " == 0 ? lo" + A + " : s" + A + " == 1 ? " + T + "(lo" + A +
+                ".yzw, hi" + A + ".x) : s" + A + " == 2 ? " + T + "(lo" + A + ".zw, hi" + A +
+                ".xy) : " + T + "(lo" + A + ".w, hi" + A + ".xyz);");
+    }
+    for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
+      body.line(std::string(storage_type(s_.outputs[j].dtype)) + " o" + std::to_string(j) + "[4];");
+    }
+    mode_ = Mode::kLane;
+    row_vectors_ = true;
+    for (lane_ = 0; lane_ < 4; ++lane_) {
+      body.open("");
+      body.line(it + " " + L + " = c0 + " + it + "(" + std::to_string(lane_) + ");");
+      body.line(it + " i = r * " + inner + " + " + L + ";");
+      emit_element(body);
+      body.close();
+    }
+    row_vectors_ = false;
+    for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
+      const int acc = n_in + static_cast<int>(j);
+      const std::string o = "o" + std::to_string(j);
+      body.line("out" + std::to_string(j) + ".v[" +
+                sub("(" + element_offset(s_, acc, s_.outputs[j].layout) + ") / " + it + "(4)") +
+                "] = " + declared_type(s_.outputs[j].dtype) + "(" + o + "[0], " + o + "[1], " + o +
+                "[2], " + o + "[3]);");
+    }
+    body.close();
+    mode_ = Mode::kTail;
+    body.open("for (" + it + " t = " + it + "(gl_GlobalInvocationID.x); t < head + tail; t += cgrid)");
+    body.line(it + " " + L + " = t < head ? t : head + groups * " + it + "(4) + (t - head);");
+    body.line(it + " i = r * " + inner + " + " + L + ";");
+    emit_element(body);
+    body.close();
+    mode_ = Mode::kScalar;
+    body.close();
+  }
+
   // SPIR-V DenormPreserve (execution mode 4459, capability 4464) for each float width the
   // kernel computes in and the options allow.
   void emit_float_controls(GlslWriter& w) {
@@ -254,7 +335,8 @@ class Emitter {
       case OpKind::kLeaf: {
         const Accessor& in = s_.inputs[e.accessor];
         std::string load =
-            mode_ == Mode::kLane && in.layout == Layout::kContiguous
+            mode_ == Mode::kLane && (in.layout == Layout::kContiguous ||
+                                     (row_vectors_ && in.layout == Layout::kStrided))
                 ? "l" + std::to_string(e.accessor) + "[" + std::to_string(lane_) + "]"
                 : element("in" + std::to_string(e.accessor),
                           element_index(s_, e.accessor, in.layout));
@@ -336,6 +418,7 @@ class Emitter {
   const KernelSpec& s_;
   EmitOptions opt_;
   Mode mode_ = Mode::kScalar;
+  bool row_vectors_ = false;  // lanes read the shifted row vectors l<a> of strided inputs
   int lane_ = 0;
   HelperSet h_;
   Features f_;

@@ -35,11 +35,11 @@ bool any_strided(const KernelSpec& spec) {
 
 }  // namespace
 
-bool uses_rows(const KernelSpec& spec) {
-  return spec.rank >= 2 && spec.vector_width == 1 && any_strided(spec);
-}
+bool uses_rows(const KernelSpec& spec) { return spec.rank >= 2 && any_strided(spec); }
 
-int row_unroll(const KernelSpec& spec) { return spec.tape.size() <= 64 ? 4 : 1; }
+int row_unroll(const KernelSpec& spec) {
+  return spec.vector_width == 4 || spec.tape.size() <= 64 ? 4 : 1;
+}
 
 void open_row_loops(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w) {
   const std::string it = index_type(spec);

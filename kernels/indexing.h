@@ -27,9 +27,13 @@ void emit_nd_index(const KernelSpec& spec, GlslWriter& w);
 // Row mode: strided kernels of rank >= 2 run a 2-d dispatch, workgroups along y walking rows
 // (every index but the last) and invocations along x walking the last index, so the N-d index
 // needs no division per element. `uses_rows` decides it for both the emitter and the launch.
+// With vector_width 4 (array/kernel_spec.h: every operand along rows with stride 1), each
+// invocation handles 4 adjacent columns: a scalar head up to out0's 16-byte alignment, then
+// aligned vector stores, inputs loaded as two aligned vectors and shifted, then a scalar tail.
 bool uses_rows(const KernelSpec& spec);
-// Columns each invocation of row mode handles per step, `workgroup size × grid` apart so
-// every load stays coalesced: independent loads in flight per invocation (4 for small tapes).
+// Columns each invocation of row mode handles per step: with vector_width 4, one vector of 4
+// adjacent columns; otherwise 4 columns `workgroup size × grid` apart, so every load stays
+// coalesced (independent loads in flight per invocation; 1 for large tapes).
 int row_unroll(const KernelSpec& spec);
 // Opens the loops of row mode and declares i0..i{rank-2}. Then, for each of row_unroll(spec)
 // columns, open_row_column() opens a block declaring i{rank-1} and the flat index i, which

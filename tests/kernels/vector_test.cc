@@ -29,14 +29,44 @@ TEST(VectorWidth, ChosenOnlyForAlignedContiguousLaunches) {
   k = schedule({apply(g, Op::kConj, {c})}).kernels.at(0);
   EXPECT_EQ(choose_vector_width(k.spec, k.params), 1);
 
+  // Rank 2 along rows with stride 1 (a broadcast row, any alignment): row vectors.
   NodePtr m = leaf(g, DType::kFloat32, View::contiguous({10, 100}));
-  NodePtr row = leaf(g, DType::kFloat32, View::contiguous({100}));  // broadcast: strided
+  NodePtr row = leaf(g, DType::kFloat32, View::contiguous({100}, 1));
   k = schedule({apply(g, Op::kMultiply, {m, row})}).kernels.at(0);
+  EXPECT_EQ(k.spec.rank, 2);
+  EXPECT_EQ(choose_vector_width(k.spec, k.params), 4);
+  // A transposed operand does not run along rows: scalar.
+  NodePtr t = leaf(g, DType::kFloat32, transpose(View::contiguous({100, 10})));
+  k = schedule({apply(g, Op::kMultiply, {m, t})}).kernels.at(0);
   EXPECT_EQ(choose_vector_width(k.spec, k.params), 1);
 
   NodePtr s = leaf(g, DType::kFloat32, View::contiguous({}));  // a 0-d operand is a scalar
   k = schedule({apply(g, Op::kMultiply, {a, s})}).kernels.at(0);
   EXPECT_EQ(choose_vector_width(k.spec, k.params), 4);
+}
+
+TEST(VectorWidth, RowVectorsCompileForEveryRealDtype) {
+  const DType types[] = {DType::kBool,   DType::kInt8,    DType::kUInt8,   DType::kInt16,
+                         DType::kUInt16, DType::kInt32,   DType::kUInt32,  DType::kInt64,
+                         DType::kUInt64, DType::kFloat16, DType::kFloat32, DType::kFloat64};
+  for (DType t : types) {
+    Graph g;
+    // Two shifted slices of a 12x12 array, as a stencil reads them.
+    View base = View::contiguous({12, 12});
+    View left = base, right = base;
+    left.shape = right.shape = {10, 10};
+    left.offset = 13;
+    right.offset = 14;
+    NodePtr a = leaf(g, t, left), b = leaf(g, t, right);
+    NodePtr y = is_bool(t) ? apply(g, Op::kLogicalXor, {a, b}) : apply(g, Op::kMaximum, {a, b});
+    ScheduledKernel k = schedule({y}).kernels.at(0);
+    k.spec.vector_width = choose_vector_width(k.spec, k.params);
+    ASSERT_EQ(k.spec.vector_width, 4) << name(t);
+    const std::string glsl = emit_elementwise(k.spec);
+    EXPECT_EQ(compile_error(glsl, k.spec.name()), "") << name(t);
+    EXPECT_NE(glsl.find("g < groups"), std::string::npos) << glsl;     // the vector loop
+    EXPECT_NE(glsl.find("t < head + tail"), std::string::npos) << glsl;  // head and tail
+  }
 }
 
 TEST(VectorWidth, EveryRealDtypeCompilesWithVectorLoads) {
