@@ -128,8 +128,9 @@ Binding bind(const ReplicatedBuffer& buf, int replica, const Caps& caps, const K
                       std::to_string(caps.max_storage_buffer_range) + ") of '" + caps.device_name +
                       "'; fused kernels over such arrays are not supported yet");
   }
-  // The allocation may be larger (a pool size class); the kernel sees exactly the array.
-  return {buf.vk_buffer(replica), 0, buf.nbytes()};
+  // The allocation may be larger (a pool size class); the kernel sees the array, rounded up
+  // to whole 4-vectors where the allocation allows (ReplicatedBuffer::bindable_bytes).
+  return {buf.vk_buffer(replica), 0, spec.vector_width == 4 ? buf.bindable_bytes() : buf.nbytes()};
 }
 
 void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
@@ -148,6 +149,12 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
     auto buf = d != dests.end() ? d->second->buffer() : allocate_for(ctx, out->dtype(), out->shape());
     buffers[out.get()] = buf;
     args.push_back(device_buffer(*buf).get());
+  }
+  // Vectors read whole 4-vectors: only where every binding can cover its last partial one.
+  if (spec.vector_width == 4) {
+    for (const ReplicatedBuffer* b : args) {
+      if (b->bindable_bytes() != (b->nbytes() + 31) / 32 * 32) spec.vector_width = 1;
+    }
   }
   const int64_t n = k.params.count();
   if (n == 0) return;

@@ -25,6 +25,16 @@ class ReplicatedBuffer {
   const std::shared_ptr<Context>& context() const { return context_; }
   int num_replicas() const { return static_cast<int>(replicas_.size()); }
   VkBuffer vk_buffer(int replica) const { return replicas_.at(replica).buffer; }
+  // Bytes a kernel may bind: nbytes rounded up to 32 (so that the last, partial 4-vector of a
+  // vectorized kernel lies inside the binding, which robust drivers check per vector), when
+  // the VkBuffer is that large on every replica (pool size classes are); else nbytes.
+  uint64_t bindable_bytes() const {
+    const uint64_t want = (nbytes_ + 31) / 32 * 32;
+    for (const Allocation& a : replicas_) {
+      if (a.capacity < want) return nbytes_;
+    }
+    return want;
+  }
   uint64_t device_address(int replica) const { return replicas_.at(replica).device_address; }
   // Whether host writes go straight into device memory on this replica.
   bool is_mapped(int replica) const { return replicas_.at(replica).mapped != nullptr; }

@@ -56,6 +56,16 @@ TEST_P(BufferTest, WriteToOneReplicaLeavesTheOthers) {
   }
 }
 
+TEST_P(BufferTest, BindableBytesCoverWholeVectors) {
+  auto ctx = make_context(2, GetParam());
+  // 392 bytes (49 doubles) live in a 512-byte size class: kernels may bind 416, so that the
+  // last 32-byte vector (elements 48..51) lies inside the binding.
+  ReplicatedBuffer odd(ctx, 392);
+  EXPECT_EQ(odd.bindable_bytes(), 416u);
+  ReplicatedBuffer even(ctx, 512);
+  EXPECT_EQ(even.bindable_bytes(), 512u);
+}
+
 TEST_P(BufferTest, PartialRangesAndZeroSize) {
   auto ctx = make_context(1, GetParam());
   ReplicatedBuffer buf(ctx, 64);
