@@ -120,17 +120,60 @@ std::vector<NodePtr> substitute_realized(const std::vector<NodePtr>& roots) {
 
 namespace {
 
-// Binding for one operand: the whole buffer; views' offsets travel in push constants.
-Binding bind(const ReplicatedBuffer& buf, int replica, const Caps& caps, const KernelSpec& spec) {
-  if (buf.nbytes() > caps.max_storage_buffer_range) {
-    throw DeviceError("[" + spec.name() + "] an operand of " + std::to_string(buf.nbytes()) +
-                      " bytes exceeds maxStorageBufferRange (" +
-                      std::to_string(caps.max_storage_buffer_range) + ") of '" + caps.device_name +
-                      "'; fused kernels over such arrays are not supported yet");
+// The part of a buffer one operand binds: [offset, offset + range) in bytes.
+struct Window {
+  uint64_t offset = 0;
+  uint64_t range = 0;
+};
+
+// Windows for the operands of a launch. An operand's buffer is bound whole (rounded up to
+// whole 4-vectors where the allocation allows, for vectorized kernels), unless it exceeds
+// maxStorageBufferRange: then only the elements its view touches are bound, from an offset
+// aligned for the device and for 4-vectors, and the view's offset in `params` moves by the
+// same amount. A view spanning more than the range is refused (DeviceError naming both).
+std::vector<Window> windows(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
+                            const std::vector<const ReplicatedBuffer*>& args,
+                            LaunchParams& params) {
+  uint64_t max_range = UINT64_MAX, align = 1;
+  for (int d = 0; d < ctx->num_devices(); ++d) {
+    const Caps& c = ctx->device(d).caps();
+    max_range = std::min<uint64_t>(max_range, c.max_storage_buffer_range);
+    align = std::max<uint64_t>(align, c.min_storage_buffer_offset_alignment);
   }
-  // The allocation may be larger (a pool size class); the kernel sees the array, rounded up
-  // to whole 4-vectors where the allocation allows (ReplicatedBuffer::bindable_bytes).
-  return {buf.vk_buffer(replica), 0, spec.vector_width == 4 ? buf.bindable_bytes() : buf.nbytes()};
+  std::vector<bool> gathered(spec.inputs.size(), false);
+  for (const TapeEntry& e : spec.tape) {
+    if (e.op == Op::kGather) gathered[e.accessor] = true;
+  }
+  const size_t n_in = spec.inputs.size();
+  std::vector<Window> out(args.size());
+  for (size_t a = 0; a < args.size(); ++a) {
+    const ReplicatedBuffer& b = *args[a];
+    const uint64_t whole = spec.vector_width == 4 ? b.bindable_bytes() : b.nbytes();
+    out[a] = {0, whole};
+    if (whole <= max_range) continue;
+    View& v = a < n_in ? params.inputs[a] : params.outputs[a - n_in];
+    const DType t = a < n_in ? spec.inputs[a].dtype : spec.outputs[a - n_in].dtype;
+    const uint64_t isz = itemsize(t);
+    auto [lo, hi] = v.extent();
+    if (a < n_in && gathered[a]) {  // a gather may read anywhere in its array
+      lo = 0;
+      hi = static_cast<int64_t>(b.nbytes() / isz);
+    }
+    const uint64_t step = std::max<uint64_t>(align, 4 * isz);  // powers of two: the lcm
+    const uint64_t start = static_cast<uint64_t>(lo) * isz / step * step;
+    const uint64_t end = std::min<uint64_t>(
+        whole, (static_cast<uint64_t>(hi) * isz + 31) / 32 * 32);
+    if (end - start > max_range) {
+      throw DeviceError("[" + spec.name() + "] an operand's view spans " +
+                        std::to_string(end - start) + " bytes of a " +
+                        std::to_string(b.nbytes()) + "-byte buffer, more than "
+                        "maxStorageBufferRange (" + std::to_string(max_range) +
+                        "); fused kernels over such views are not supported yet");
+    }
+    out[a] = {start, end - start};
+    v.offset -= static_cast<int64_t>(start / isz);
+  }
+  return out;
 }
 
 void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
@@ -138,8 +181,6 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
             const std::unordered_map<const Node*, NodePtr>& dests, std::optional<int> only) {
   KernelSpec spec = k.spec;
   spec.vector_width = choose_vector_width(spec, k.params);
-  const PushLayout layout = push_layout(spec);
-  const std::vector<uint8_t> push = pack_push_constants(spec, layout, k.params);
   std::vector<const ReplicatedBuffer*> args;
   for (const NodePtr& in : k.inputs) {
     args.push_back(device_buffer(in->is_leaf() ? *in->buffer() : *buffers.at(in.get())).get());
@@ -158,6 +199,10 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
   }
   const int64_t n = k.params.count();
   if (n == 0) return;
+  LaunchParams params = k.params;
+  const std::vector<Window> win = windows(ctx, spec, args, params);
+  const PushLayout layout = push_layout(spec);
+  const std::vector<uint8_t> push = pack_push_constants(spec, layout, params);
   std::vector<bool> writes(args.size(), false);
   for (size_t j = k.inputs.size(); j < args.size(); ++j) writes[j] = true;
   for (int r = 0; r < ctx->num_replicas(); ++r) {
@@ -166,7 +211,9 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
     const Caps& caps = rep.device->caps();
     auto pipeline = KernelCache::instance().get(*rep.device, spec);
     std::vector<Binding> bindings;
-    for (const ReplicatedBuffer* b : args) bindings.push_back(bind(*b, r, caps, spec));
+    for (size_t a = 0; a < args.size(); ++a) {
+      bindings.push_back({args[a]->vk_buffer(r), win[a].offset, win[a].range});
+    }
     if (uses_rows(spec)) {  // x along the last index, y along rows (kernels/indexing.h)
       const int64_t inner = k.params.shape.back(), rows = n / inner;
       const int64_t per_group = int64_t{kWorkgroupSize} * row_unroll(spec);  // columns

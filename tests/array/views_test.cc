@@ -162,3 +162,32 @@ TEST(ViewsTest, FailedAssignmentChangesNothing) {
 
 }  // namespace
 }  // namespace vka
+
+namespace vka {
+namespace {
+
+// An array larger than maxStorageBufferRange (128 MiB on lavapipe): kernels bind only the
+// window a view touches, and a view wider than the range is refused by name.
+TEST(ViewsTest, ViewsOfArraysLargerThanTheBindingRange) {
+  auto ctx = Context::default_context();
+  const uint64_t limit = ctx->device(0).caps().max_storage_buffer_range;
+  if (limit > (uint64_t{1} << 30)) GTEST_SKIP() << "binding range " << limit << " bytes: too large";
+  const int64_t n = static_cast<int64_t>(limit / 4) + (int64_t{1} << 20) + 7;  // float32
+  std::vector<float> host(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) host[i] = static_cast<float>(i % 1000);
+  Array a = Array::from_host(host.data(), {n}, DType::kFloat32, ctx);
+  const int64_t m = n / 2;
+  std::vector<float> head = (a[{range(0, m)}] + 1).to_vector<float>();
+  std::vector<float> tail = (a[{range(n - m, n)}] * 2).to_vector<float>();
+  for (int64_t i = 0; i < m; i += 4099) {
+    ASSERT_EQ(head[i], host[i] + 1) << i;
+    ASSERT_EQ(tail[i], host[n - m + i] * 2) << i;
+  }
+  a.set({range(n - 10, n)}, -1.0);  // a write into the far end
+  EXPECT_EQ(a[{range(n - 11, n - 9)}].to_vector<float>(), (std::vector<float>{
+                                                                  host[n - 11], -1}));
+  EXPECT_THROW((a + 1).eval(), DeviceError);  // the whole array: wider than the range
+}
+
+}  // namespace
+}  // namespace vka
