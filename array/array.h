@@ -74,6 +74,9 @@ class Array {
   // numpy's basic indexing, a[1, 2:5, ..., newaxis]: a view of this array (which becomes
   // storage). `index` items: integers, range(start, stop, step), all(), newaxis, ellipsis.
   Array operator[](const Index& index) const;
+  // The same selection as something to assign to, xtensor's view style:
+  //   a.at({range(1, -1), all()}) = 0.5 * (b + c);   a.at({0}) += 1;
+  class Selection at(Index index) const;
   // numpy's a[index] = value, at once: value is broadcast to the selection and converted to
   // this dtype as numpy's assignment converts (any cast; Python ints must fit: OverflowError).
   // Other views of the buffer see the change; expressions made earlier keep their values.
@@ -127,6 +130,40 @@ class Array {
   // Copies of an Array share one State, like Python names bound to one numpy array.
   std::shared_ptr<State> state_;
 };
+
+// A basic-indexing selection of an array (Array::at): assigning to it writes the selected
+// elements (Array::set), compound assignment updates them in place, and it converts to the
+// view. Like xtensor's views, keep it in `auto` only while the array it selects from lives.
+class Selection {
+ public:
+  Selection(Array base, Index index) : base_(std::move(base)), index_(std::move(index)) {}
+  operator Array() const { return base_[index_]; }  // NOLINT: implicit, the view
+  Array view() const { return base_[index_]; }
+  Selection& operator=(const Arg& value) {
+    base_.set(index_, value);
+    return *this;
+  }
+  Selection& operator=(Array&& value) {
+    base_.set(index_, std::move(value));
+    return *this;
+  }
+  Selection& operator=(const Selection& o) { return *this = o.view(); }
+  Selection& operator+=(const Arg& v) { return update(&Array::operator+=, v); }
+  Selection& operator-=(const Arg& v) { return update(&Array::operator-=, v); }
+  Selection& operator*=(const Arg& v) { return update(&Array::operator*=, v); }
+  Selection& operator/=(const Arg& v) { return update(&Array::operator/=, v); }
+
+ private:
+  Selection& update(Array& (Array::*op)(const Arg&), const Arg& v) {
+    Array selected = view();  // a view: the in-place op writes the selected elements
+    (selected.*op)(v);
+    return *this;
+  }
+  Array base_;
+  Index index_;
+};
+
+inline Selection Array::at(Index index) const { return Selection(*this, std::move(index)); }
 
 // Evaluates several arrays together: one schedule, so they share kernels where possible.
 void eval(const std::vector<Array*>& arrays);

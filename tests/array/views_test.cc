@@ -191,3 +191,28 @@ TEST(ViewsTest, ViewsOfArraysLargerThanTheBindingRange) {
 
 }  // namespace
 }  // namespace vka
+
+namespace vka {
+namespace {
+
+TEST(ViewsTest, SelectionsAssignInXtensorStyle) {
+  Array a = iota(16, {4, 4});
+  a[{0}].eval();  // storage before counting
+  const uint64_t k0 = kernels();
+  auto in = range(1, -1);
+  a.at({in, in}) = 0.5 * (a[{range({}, -2), in}] + a[{range(2, {}), in}]);
+  EXPECT_EQ(kernels() - k0, 2u);  // it reads row 1, which it writes: staged, numpy's order
+  Array b = iota(16, {4, 4});
+  const uint64_t k1 = kernels();
+  b.at({in, in}) = 0.5 * (a[{range({}, -2), in}] + a[{range(2, {}), in}]);
+  EXPECT_EQ(kernels() - k1, 1u);  // from another array: one fused kernel
+  a.at({0}) += 100;
+  a.at({all(), 3}) = -1;
+  Array corner = a.at({range(2, {}), range(2, {})});
+  EXPECT_EQ(corner.to_vector<double>(), (std::vector<double>{10, -1, 14, -1}));
+  EXPECT_EQ(a.to_vector<double>(),
+            (std::vector<double>{100, 101, 102, -1, 4, 5, 6, -1, 8, 9, 10, -1, 12, 13, 14, -1}));
+}
+
+}  // namespace
+}  // namespace vka
