@@ -51,6 +51,25 @@ bool BufferRef::has_live_producer() const {
   return false;
 }
 
+void BufferRef::add_reader(const NodePtr& n) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (readers_.size() >= purge_readers_at_) {
+    readers_.erase(std::remove_if(readers_.begin(), readers_.end(),
+                                  [](const std::weak_ptr<const Node>& w) { return w.expired(); }),
+                   readers_.end());
+    purge_readers_at_ = std::max<std::size_t>(64, readers_.size() * 2);
+  }
+  readers_.push_back(n);
+}
+
+bool BufferRef::has_live_reader() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  readers_.erase(std::remove_if(readers_.begin(), readers_.end(),
+                                [](const std::weak_ptr<const Node>& w) { return w.expired(); }),
+                 readers_.end());
+  return !readers_.empty();
+}
+
 bool Node::same_structure(const Node& o) const {
   if (op_ != o.op_ || dtype_ != o.dtype_ || shape_ != o.shape_ || params_ != o.params_ ||
       inputs_.size() != o.inputs_.size() || buffer_ != o.buffer_ || view_ != o.view_ ||
@@ -126,6 +145,9 @@ NodePtr Graph::intern(std::unique_ptr<Node> n) {
   n->id_ = g_next_node_id.fetch_add(1);
   NodePtr p(n.release());
   table_.emplace(p->hash_, p);
+  for (const NodePtr& in : p->inputs_) {
+    if (in->is_leaf()) in->buffer_->add_reader(p);
+  }
   return p;
 }
 

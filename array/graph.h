@@ -44,6 +44,11 @@ class BufferRef {
   void add_producer(const NodePtr& n);
   bool has_live_producer() const;
 
+  // The nodes made with a leaf over this buffer as an input (the graph records them): a
+  // write into the buffer has lazy readers to look after only while one of them lives.
+  void add_reader(const NodePtr& n);
+  bool has_live_reader() const;
+
  private:
   uint64_t id_;
   std::shared_ptr<void> payload_;
@@ -51,6 +56,8 @@ class BufferRef {
   std::atomic<uint64_t> version_{0};
   mutable std::mutex mu_;
   std::vector<std::weak_ptr<const Node>> producers_;
+  mutable std::vector<std::weak_ptr<const Node>> readers_;
+  std::size_t purge_readers_at_ = 64;
 };
 
 class Node {

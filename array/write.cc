@@ -111,6 +111,8 @@ bool reads_other_elements(const NodePtr& value, const NodePtr& dest) {
 
 void pin_readers(const std::shared_ptr<Context>& context, const BufferRef& buffer,
                  const NodePtr& keep, const View* written) {
+  // Nothing made from a leaf over this buffer lives: no lazy expression can read it.
+  if (!buffer.has_live_reader()) return;
   auto affected = [&](const NodePtr& in) {
     return in->is_leaf() && in->buffer().get() == &buffer &&
            (!written || !disjoint(in->view(), *written));
