@@ -19,6 +19,45 @@ void require_integer(const Array& i, std::string_view op) {
   }
 }
 
+// The broadcast shape of index arrays (IndexError with numpy's "shape mismatch" otherwise).
+Shape index_shape(const std::vector<Array>& indices, std::string_view op) {
+  std::vector<Shape> shapes;
+  for (const Array& i : indices) {
+    require_integer(i, op);
+    shapes.push_back(i.shape());
+  }
+  try {
+    return broadcast_shapes(op, shapes);
+  } catch (const ShapeError&) {
+    std::string list;
+    for (const Shape& s : shapes) list += " " + to_string(s);
+    throw IndexError("[" + std::string(op) + "] shape mismatch: indexing arrays could not be "
+                     "broadcast together with shapes" + list);
+  }
+}
+
+// `i` with `trailing` extent-1 axes appended (a view): its axes then sit in front of the
+// array's axes after the gather position.
+Array placed(const Array& i, int64_t trailing) {
+  if (trailing == 0) return i;
+  Shape s = i.shape();
+  s.insert(s.end(), trailing, 1);
+  return reshape(i, s);
+}
+
+// numpy's wrap and clip modes on `idx` for an axis of `n`: true when they leave nothing to check.
+bool apply_mode(Array& idx, int64_t n, IndexMode mode) {
+  if (mode == IndexMode::kWrap && n > 0) {
+    idx = remainder(idx, Arg(n));
+    return true;
+  }
+  if (mode == IndexMode::kClip) {
+    idx = minimum(maximum(idx, Arg(0)), Arg(n - 1));
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void check_index_bounds(const Array& indices, int64_t n, int64_t axis, std::string_view op) {
@@ -51,23 +90,12 @@ Array gather(const Array& x, const std::vector<Array>& indices, const std::vecto
     throw IndexError("[" + std::string(op) + "] vkarray gathers with 1 to 3 index arrays, got " +
                      std::to_string(indices.size()));
   }
-  std::vector<Shape> shapes;
-  for (const Array& i : indices) shapes.push_back(i.shape());
-  Shape ishape;
-  try {
-    ishape = broadcast_shapes(op, shapes);
-  } catch (const ShapeError&) {
-    std::string list;
-    for (const Shape& s : shapes) list += " " + to_string(s);
-    throw IndexError("[" + std::string(op) + "] shape mismatch: indexing arrays could not be "
-                     "broadcast together with shapes" + list);
-  }
+  const Shape ishape = index_shape(indices, op);
   // Trailing extent-1 axes place the index axes in front of x's axes after `at`.
   const int64_t trailing = at == Graph::kAlong ? 0 : x.ndim() - static_cast<int64_t>(axes.size()) - at;
   std::vector<NodePtr> nodes;
   for (size_t k = 0; k < indices.size(); ++k) {
     const Array& i = indices[k];
-    require_integer(i, op);
     if (i.context() != x.context()) {
       throw ShapeError("[" + std::string(op) + "] index array lives on a different context");
     }
@@ -76,13 +104,7 @@ Array gather(const Array& x, const std::vector<Array>& indices, const std::vecto
       throw IndexError("[" + std::string(op) + "] cannot do a non-empty take from an empty axis");
     }
     if (!checked) check_index_bounds(i, n, axes[k], op);
-    if (trailing == 0) {
-      nodes.push_back(i.node());
-    } else {
-      Shape placed = i.shape();
-      placed.insert(placed.end(), trailing, 1);
-      nodes.push_back(reshape(i, placed).node());
-    }
+    nodes.push_back(placed(i, trailing).node());
   }
   // The array is read as a buffer: a storage leaf as it is, anything else once computed.
   NodePtr base = x.is_lazy() ? Array(x).eval().node() : x.node();
@@ -98,20 +120,7 @@ void scatter(const Array& x, const std::vector<Array>& indices, const std::vecto
     throw IndexError("[" + std::string(op) + "] scatter needs one index array per axis");
   }
   const std::shared_ptr<Context>& ctx = x.context();
-  std::vector<Shape> shapes;
-  for (const Array& i : indices) {
-    require_integer(i, op);
-    shapes.push_back(i.shape());
-  }
-  Shape ishape;
-  try {
-    ishape = broadcast_shapes(op, shapes);
-  } catch (const ShapeError&) {
-    std::string list;
-    for (const Shape& s : shapes) list += " " + to_string(s);
-    throw IndexError("[" + std::string(op) + "] shape mismatch: indexing arrays could not be "
-                     "broadcast together with shapes" + list);
-  }
+  const Shape ishape = index_shape(indices, op);
   // The result shape of x[index] (numpy's placement), and the element address of each of its
   // elements in x's buffer: offset + Σ other axes' index * stride + Σ index arrays * stride.
   const NodePtr base = x.storage();
@@ -146,12 +155,7 @@ void scatter(const Array& x, const std::vector<Array>& indices, const std::vecto
   for (size_t k = 0; k < indices.size(); ++k) {
     const int64_t n = v.shape[normalize_axis(op, axes[k], x.ndim())];
     if (!checked) check_index_bounds(indices[k], n, axes[k], op);
-    Array i = indices[k].astype(DType::kInt64);
-    if (trailing > 0) {
-      Shape placed = indices[k].shape();
-      placed.insert(placed.end(), trailing, 1);
-      i = reshape(i, placed);
-    }
+    Array i = placed(indices[k].astype(DType::kInt64), trailing);
     addr = addr + where(less(i, Arg(0)), i + n, i) * Arg(v.strides[axes[k]]);
   }
   if (addr.shape() != shape) addr = Array(g.convert(addr.node(), DType::kInt64, shape), ctx);
@@ -190,14 +194,7 @@ void put(const Array& a, const Array& indices, const Array& values, IndexMode mo
   Array flat = reshape(a, {-1});
   const int64_t n = flat.size();
   Array idx = reshape(indices, {-1});
-  bool checked = false;
-  if (mode == IndexMode::kWrap && n > 0) {
-    idx = remainder(idx, Arg(n));
-    checked = true;
-  } else if (mode == IndexMode::kClip) {
-    idx = minimum(maximum(idx, Arg(0)), Arg(n - 1));
-    checked = true;
-  }
+  const bool checked = apply_mode(idx, n, mode);
   // numpy repeats the values to the indices' size (or uses the first ones).
   Array vals = reshape(values, {-1});
   const int64_t m = idx.size();
@@ -249,14 +246,7 @@ Array take(const Array& x, const Array& indices, std::optional<int64_t> axis, In
   const int a = normalize_axis("take", axis.value_or(0), src.ndim());
   const int64_t n = src.shape()[a];
   Array idx = indices;
-  bool checked = false;
-  if (mode == IndexMode::kWrap && n > 0) {
-    idx = remainder(indices, Arg(n));
-    checked = true;
-  } else if (mode == IndexMode::kClip) {
-    idx = minimum(maximum(indices, Arg(0)), Arg(n - 1));
-    checked = true;
-  }
+  const bool checked = apply_mode(idx, n, mode);
   return gather(src, {idx}, {a}, a, checked, "take");
 }
 

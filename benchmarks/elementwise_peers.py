@@ -7,21 +7,16 @@ usage: python3 elementwise_peers.py LIB [LIB ...]   (LIB: numpy, cupy, torch, vk
 GPU times come from the library's own device events (CUDA events for CuPy and PyTorch); the
 small-op loop and every vkarray time is wall clock with a synchronization inside the region."""
 
-import json
-import statistics
 import sys
 import time
 
 import numpy as np
 
+from peers import main, report
+
 N = int(__import__("os").environ.get("VKA_BENCH_N", 2**28))  # lavapipe: 2**24 (128 MiB/binding)
 SMALL_N, SMALL_ITERS = 1000, 100  # 100 iterations of x = x*1.0001 + 0.5: 200 ops
 RUNS = 20
-
-
-def report(lib, name, values, unit, **extra):
-    print(json.dumps({"lib": lib, "name": name, "median": statistics.median(values),
-                      "unit": unit, "runs": len(values), **extra}), flush=True)
 
 
 def chain(xp, a, b):
@@ -166,11 +161,4 @@ def small_wall(lib, fn, **extra):
 
 
 if __name__ == "__main__":
-    for lib in sys.argv[1:]:
-        try:
-            globals()["bench_" + lib]()
-        except ImportError as e:
-            print(json.dumps({"lib": lib, "error": f"not importable: {e}"}), flush=True)
-        except Exception as e:  # one library's failure must not hide the others' results
-            print(json.dumps({"lib": lib, "error": f"{type(e).__name__}: {e}"[:500]}),
-                  flush=True)
+    main(globals(), sys.argv[1:])

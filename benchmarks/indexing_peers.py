@@ -11,22 +11,18 @@ numpy's from the wall clock."""
 
 import json
 import os
-import statistics
 import sys
 import time
 
 import numpy as np
+
+from peers import main, report
 
 SIDE = int(os.environ.get("VKA_BENCH_SIDE", 16384))
 JSIDE = int(os.environ.get("VKA_BENCH_JSIDE", 8192))
 GSRC = int(os.environ.get("VKA_BENCH_GSRC", 2**28))
 GN = int(os.environ.get("VKA_BENCH_GN", 2**26))
 RUNS = int(os.environ.get("VKA_BENCH_RUNS", 20))
-
-
-def report(lib, name, values, unit, **extra):
-    print(json.dumps({"lib": lib, "name": name, "median": statistics.median(values),
-                      "unit": unit, "runs": len(values), **extra}), flush=True)
 
 
 def jacobi_step(A, B):
@@ -156,11 +152,4 @@ def bench_numpy():
 
 
 if __name__ == "__main__":
-    for lib in sys.argv[1:]:
-        try:
-            globals()["bench_" + lib]()
-        except ImportError as e:
-            print(json.dumps({"lib": lib, "error": f"not importable: {e}"}), flush=True)
-        except Exception as e:  # one library's failure must not hide the others' results
-            print(json.dumps({"lib": lib, "error": f"{type(e).__name__}: {e}"[:500]}),
-                  flush=True)
+    main(globals(), sys.argv[1:])

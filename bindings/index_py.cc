@@ -1,5 +1,6 @@
-// Indexing and views of vkarray.ndarray: __getitem__, __setitem__, the view methods and
-// properties (.T, .mT, reshape, transpose, ...) and the module-level view functions.
+// Indexing of vkarray.ndarray: __getitem__ and __setitem__ with numpy's basic and advanced
+// rules (views, gathers, masks, scatters), and the helpers the view and selection bindings
+// share (bindings/index_py.h).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -9,6 +10,7 @@
 
 #include "array/array.h"
 #include "bindings/convert.h"
+#include "bindings/index_py.h"
 #include "bindings/operands_py.h"
 #include "bindings/registry.h"
 #include "device/errors.h"
@@ -21,21 +23,38 @@ constexpr const char* kBadIndex =
     "boolean arrays are valid indices";
 
 bool is_bool_scalar(py::handle h) {
-  return py::isinstance<py::bool_>(h) || py::isinstance(h, py::module_::import("numpy").attr("bool_"));
+  return py::isinstance<py::bool_>(h) ||
+         py::isinstance(h, py::module_::import("numpy").attr("bool_"));
 }
 
-bool is_integer(py::handle h) {
+}  // namespace
+
+bool is_python_integer(py::handle h) {
   if (is_bool_scalar(h)) return false;
   if (py::isinstance<py::int_>(h)) return true;
   return py::isinstance(h, py::module_::import("numpy").attr("integer"));
 }
 
+Array as_array(py::handle x, std::string_view op, std::optional<DType> dtype,
+               const std::shared_ptr<Context>& context) {
+  if (py::isinstance<Array>(x)) return x.cast<Array>();
+  return upload(x, dtype, context ? context : context_or_default(nullptr), op);
+}
+
+IndexMode to_index_mode(const std::string& mode, std::string_view op) {
+  if (mode == "raise") return IndexMode::kRaise;
+  if (mode == "wrap") return IndexMode::kWrap;
+  if (mode == "clip") return IndexMode::kClip;
+  throw ShapeError("[" + std::string(op) + "] mode must be 'raise', 'wrap' or 'clip', got '" +
+                   mode + "'");
+}
+
+namespace {
+
 std::optional<int64_t> slice_bound(py::handle h) {
   if (h.is_none()) return std::nullopt;
-  if (!py::hasattr(h, "__index__") || is_bool_scalar(h)) {
-    if (!py::hasattr(h, "__index__")) {
-      throw py::type_error("slice indices must be integers or None or have an __index__ method");
-    }
+  if (!py::hasattr(h, "__index__")) {
+    throw py::type_error("slice indices must be integers or None or have an __index__ method");
   }
   py::object i = h.attr("__index__")();
   return i.cast<int64_t>();
@@ -53,7 +72,7 @@ IndexItem to_item(py::handle h) {
     if (s.step == 0) throw ShapeError("[index] slice step cannot be zero");
     return s;
   }
-  if (is_integer(h)) {
+  if (is_python_integer(h)) {
     py::object i = h.attr("__index__")();
     try {
       return i.cast<int64_t>();
@@ -132,7 +151,7 @@ std::optional<Advanced> split_advanced(py::handle key, int ndim) {
   int named = 0, last = -1;
   for (size_t p = 0; p < items.size(); ++p) {
     py::handle h = items[p];
-    const bool is_adv = is_array_index(h) || is_integer(h);
+    const bool is_adv = is_array_index(h) || is_python_integer(h);
     if (is_adv) {
       if (last >= 0 && static_cast<int>(p) != last + 1) adv.adjacent = false;
       last = static_cast<int>(p);
@@ -142,9 +161,7 @@ std::optional<Advanced> split_advanced(py::handle key, int ndim) {
       if (is_bool_scalar(h)) {
         throw IndexError("[index] boolean scalar indices (x[True]) are not supported");
       }
-      Array mask = py::isinstance<Array>(h)
-                       ? h.cast<Array>()
-                       : upload(h, DType::kBool, context_or_default(nullptr), "index");
+      Array mask = as_array(h, "index", DType::kBool);
       for (const Array& i : nonzero(mask)) {
         adv.arrays.push_back(py::cast(i));
         adv.basic.push_back(SliceSpec{});
@@ -236,9 +253,7 @@ py::object getitem(const Array& a, py::handle key) {
   std::vector<py::handle> items = key_items(key);
   if (items.size() == 1 && is_array_index(items[0]) && !is_bool_scalar(items[0]) &&
       is_bool_array(items[0])) {  // x[mask]: one compaction
-    Array mask = py::isinstance<Array>(items[0])
-                     ? items[0].cast<Array>()
-                     : upload(items[0], DType::kBool, a.context(), "index");
+    Array mask = as_array(items[0], "index", DType::kBool, a.context());
     return py::cast(masked(a, mask));
   }
   if (std::optional<Advanced> adv = split_advanced(key, a.ndim())) return gather_advanced(a, *adv);
@@ -251,8 +266,7 @@ bool setitem_mask(const Array& a, py::handle key, py::handle value) {
   std::vector<py::handle> items = key_items(key);
   if (items.size() != 1 || !is_array_index(items[0]) || !is_bool_array(items[0])) return false;
   // The value first: anything but one element is a scatter, which reads the key itself.
-  Array v = py::isinstance<Array>(value) ? value.cast<Array>()
-                                         : upload(value, a.dtype(), a.context(), "setitem");
+  Array v = as_array(value, "setitem", a.dtype(), a.context());
   if (v.size() != 1) return false;
   Shape ms = py::isinstance<Array>(items[0])
                  ? items[0].cast<const Array&>().shape()
@@ -287,13 +301,8 @@ void setitem(const Array& a, py::handle key, py::handle value) {
                                 a.context(), &checked));
       all_checked = all_checked && checked;
     }
-    Array v = py::isinstance<Array>(value)
-                  ? value.cast<Array>()
-                  : upload(py::module_::import("numpy").attr("asarray")(
-                               py::reinterpret_borrow<py::object>(value),
-                               to_numpy_dtype(a.dtype())),
-                           a.dtype(), a.context(), "setitem");
-    scatter(view, idx, adv->axes, adv->at, v, all_checked, "setitem");
+    scatter(view, idx, adv->axes, adv->at, as_array(value, "setitem", a.dtype(), a.context()),
+            all_checked, "setitem");
     return;
   }
   Index index = to_index(key);
@@ -315,60 +324,12 @@ void setitem(const Array& a, py::handle key, py::handle value) {
     return;
   }
   // numpy scalars and array-likes: numpy's own conversion to this dtype, then an upload.
-  py::object data = py::module_::import("numpy").attr("asarray")(
-      py::reinterpret_borrow<py::object>(value), to_numpy_dtype(a.dtype()));
-  a.set(index, upload(data, a.dtype(), a.context(), "setitem"));
-}
-
-std::optional<std::vector<int64_t>> axes_arg(py::handle axes, std::string_view op) {
-  if (axes.is_none()) return std::nullopt;
-  if (is_integer(axes)) return std::vector<int64_t>{axes.attr("__index__")().cast<int64_t>()};
-  std::vector<int64_t> out;
-  for (py::handle h : axes) {
-    if (!is_integer(h)) {
-      throw DTypeError("[" + std::string(op) + "] axes must be integers, got " +
-                       std::string(py::str(h)));
-    }
-    out.push_back(h.attr("__index__")().cast<int64_t>());
-  }
-  return out;
-}
-
-// reshape(*shape) and reshape(shape): numpy takes both spellings; -1 is inferred.
-Shape shape_args(py::args args, std::string_view op) {
-  if (args.size() == 1) {
-    py::handle s = args[0];
-    if (is_integer(s)) return {s.attr("__index__")().cast<int64_t>()};
-    Shape out;
-    for (py::handle h : s) {
-      if (!is_integer(h)) throw DTypeError("[" + std::string(op) + "] shape must be integers");
-      out.push_back(h.attr("__index__")().cast<int64_t>());
-    }
-    return out;
-  }
-  Shape out;
-  for (py::handle h : args) {
-    if (!is_integer(h)) throw DTypeError("[" + std::string(op) + "] shape must be integers");
-    out.push_back(h.attr("__index__")().cast<int64_t>());
-  }
-  return out;
-}
-
-void check_order(py::handle order, std::string_view op) {
-  if (!order.is_none() && py::str(order).cast<std::string>() != "C") {
-    throw ShapeError("[" + std::string(op) + "] only order='C' is supported, got order=" +
-                     std::string(py::str(order)));
-  }
-}
-
-Array as_array(py::handle x, std::string_view op) {
-  if (py::isinstance<Array>(x)) return x.cast<Array>();
-  return upload(x, std::nullopt, context_or_default(nullptr), op);
+  a.set(index, as_array(value, "setitem", a.dtype(), a.context()));
 }
 
 }  // namespace
 
-void register_views(py::module_& m) {
+void register_indexing(py::module_& m) {
   auto cls = py::reinterpret_borrow<py::class_<Array>>(m.attr("ndarray"));
   cls.def("__getitem__", &getitem,
           "numpy's basic indexing (integers, slices, ..., None): a view sharing this array's "
@@ -376,272 +337,8 @@ void register_views(py::module_& m) {
   cls.def("__setitem__", &setitem,
           "numpy's assignment: the value is broadcast to the selection and converted to this "
           "dtype; runs at once, and every view of the buffer sees it.");
-  cls.def_property_readonly(
-      "T", [](const Array& a) { return a.ndim() < 2 ? a.view(a.storage()->view()) : transpose(a); },
-      "The axes reversed (a view).");
-  cls.def_property_readonly("mT", &matrix_transpose, "The last two axes swapped (a view).");
-  cls.def_property_readonly(
-      "flags_writeable", &Array::is_writeable,
-      "False for read-only views (broadcast_to, diagonal), as numpy's flags.writeable.");
-  cls.def(
-      "reshape",
-      [](const Array& a, py::args shape, py::object order) {
-        check_order(order, "reshape");
-        return reshape(a, shape_args(shape, "reshape"));
-      },
-      py::kw_only(), py::arg("order") = py::none(),
-      "numpy's reshape: a view when the strides allow, else a copy; one extent may be -1.");
-  cls.def(
-      "transpose",
-      [](const Array& a, py::args axes) {
-        if (axes.size() == 0 || (axes.size() == 1 && axes[0].is_none())) return transpose(a);
-        if (axes.size() == 1) return transpose(a, axes_arg(axes[0], "transpose"));
-        return transpose(a, axes_arg(axes, "transpose"));
-      },
-      "The axes reversed, or permuted as given (a view).");
-  cls.def(
-      "swapaxes", [](const Array& a, int64_t x, int64_t y) { return swapaxes(a, x, y); },
-      py::arg("axis1"), py::arg("axis2"));
-  cls.def(
-      "squeeze", [](const Array& a, py::object axis) { return squeeze(a, axes_arg(axis, "squeeze")); },
-      py::arg("axis") = py::none());
-  cls.def(
-      "ravel",
-      [](const Array& a, py::object order) {
-        check_order(order, "ravel");
-        return ravel(a);
-      },
-      py::arg("order") = py::none());
-  cls.def(
-      "flatten",
-      [](const Array& a, py::object order) {
-        check_order(order, "flatten");
-        return flatten(a);
-      },
-      py::arg("order") = py::none());
-  cls.def(
-      "diagonal",
-      [](const Array& a, int64_t offset, int64_t axis1, int64_t axis2) {
-        return diagonal(a, offset, axis1, axis2);
-      },
-      py::arg("offset") = 0, py::arg("axis1") = 0, py::arg("axis2") = 1);
-  cls.def(
-      "copy",
-      [](const Array& a, py::object order) {
-        check_order(order, "copy");
-        return copy(a);
-      },
-      py::arg("order") = py::none(), "A new array with the same values (never a view).");
-  cls.def("__copy__", [](const Array& a) { return copy(a); });
-  cls.def("__deepcopy__", [](const Array& a, py::handle) { return copy(a); });
   cls.def("fill", [](const Array& a, py::handle value) { setitem(a, py::ellipsis(), value); });
 
-  m.def(
-      "reshape",
-      [](py::object a, py::object shape, py::object order, py::object copy_) {
-        check_order(order, "reshape");
-        Array x = as_array(a, "reshape");
-        Shape s = shape_args(py::make_tuple(shape), "reshape");
-        if (!copy_.is_none() && copy_.cast<bool>()) return reshape(copy(x), s);
-        return reshape(x, s);
-      },
-      py::arg("a"), py::arg("shape"), py::kw_only(), py::arg("order") = py::none(),
-      py::arg("copy") = py::none());
-  m.def("ravel", [](py::object a) { return ravel(as_array(a, "ravel")); });
-  m.def(
-      "transpose",
-      [](py::object a, py::object axes) {
-        return transpose(as_array(a, "transpose"), axes_arg(axes, "transpose"));
-      },
-      py::arg("a"), py::arg("axes") = py::none());
-  m.def(
-      "permute_dims",
-      [](py::object a, py::object axes) {
-        return permute_dims(as_array(a, "permute_dims"), *axes_arg(axes, "permute_dims"));
-      },
-      py::arg("a"), py::arg("axes"));
-  m.def("matrix_transpose", [](py::object a) { return matrix_transpose(as_array(a, "matrix_transpose")); });
-  m.def(
-      "swapaxes",
-      [](py::object a, int64_t x, int64_t y) { return swapaxes(as_array(a, "swapaxes"), x, y); },
-      py::arg("a"), py::arg("axis1"), py::arg("axis2"));
-  m.def(
-      "moveaxis",
-      [](py::object a, py::object src, py::object dst) {
-        return moveaxis(as_array(a, "moveaxis"), *axes_arg(src, "moveaxis"),
-                        *axes_arg(dst, "moveaxis"));
-      },
-      py::arg("a"), py::arg("source"), py::arg("destination"));
-  m.def(
-      "broadcast_to",
-      [](py::object a, py::object shape) {
-        return broadcast_to(as_array(a, "broadcast_to"), to_shape(shape, "broadcast_to"));
-      },
-      py::arg("array"), py::arg("shape"));
-  m.def("broadcast_arrays", [](py::args arrays) {
-    std::vector<Array> xs;
-    for (py::handle h : arrays) xs.push_back(as_array(h, "broadcast_arrays"));
-    py::list out;
-    for (Array& a : broadcast_arrays(xs)) out.append(py::cast(a));
-    return py::tuple(out);
-  });
-  m.def(
-      "expand_dims",
-      [](py::object a, py::object axis) {
-        return expand_dims(as_array(a, "expand_dims"), *axes_arg(axis, "expand_dims"));
-      },
-      py::arg("a"), py::arg("axis"));
-  m.def(
-      "squeeze",
-      [](py::object a, py::object axis) {
-        return squeeze(as_array(a, "squeeze"), axes_arg(axis, "squeeze"));
-      },
-      py::arg("a"), py::arg("axis") = py::none());
-  m.def(
-      "flip",
-      [](py::object a, py::object axis) { return flip(as_array(a, "flip"), axes_arg(axis, "flip")); },
-      py::arg("m"), py::arg("axis") = py::none());
-  m.def("fliplr", [](py::object a) {
-    Array x = as_array(a, "fliplr");
-    if (x.ndim() < 2) throw ShapeError("[fliplr] Input must be >= 2-d.");
-    return flip(x, std::vector<int64_t>{1});
-  });
-  m.def("flipud", [](py::object a) {
-    Array x = as_array(a, "flipud");
-    if (x.ndim() < 1) throw ShapeError("[flipud] Input must be >= 1-d.");
-    return flip(x, std::vector<int64_t>{0});
-  });
-  m.def(
-      "diagonal",
-      [](py::object a, int64_t offset, int64_t axis1, int64_t axis2) {
-        return diagonal(as_array(a, "diagonal"), offset, axis1, axis2);
-      },
-      py::arg("a"), py::arg("offset") = 0, py::arg("axis1") = 0, py::arg("axis2") = 1);
-  m.def("ascontiguousarray", [](py::object a, py::object dtype) {
-        Array x = as_array(a, "ascontiguousarray");
-        if (!dtype.is_none()) x = x.astype(to_dtype(dtype, "ascontiguousarray"));
-        return ascontiguousarray(x);
-      }, py::arg("a"), py::arg("dtype") = py::none());
-  m.def(
-      "copy", [](py::object a) { return copy(as_array(a, "copy")); }, py::arg("a"));
-  m.def(
-      "take",
-      [](py::object a, py::object indices, py::object axis, py::object out, std::string mode) {
-        Array x = as_array(a, "take");
-        IndexMode m = mode == "raise" ? IndexMode::kRaise
-                      : mode == "wrap" ? IndexMode::kWrap
-                      : mode == "clip" ? IndexMode::kClip
-                                       : throw ShapeError("[take] mode must be 'raise', 'wrap' or "
-                                                          "'clip', got '" + mode + "'");
-        std::optional<int64_t> ax;
-        if (!axis.is_none()) ax = axis.cast<int64_t>();
-        Array idx = py::isinstance<Array>(indices)
-                        ? indices.cast<Array>()
-                        : upload(py::module_::import("numpy").attr("asarray")(indices),
-                                 std::nullopt, x.context(), "take");
-        return result_or_out(take(x, idx, ax, m), out, Op::kGather);
-      },
-      py::arg("a"), py::arg("indices"), py::arg("axis") = py::none(), py::arg("out") = py::none(),
-      py::arg("mode") = "raise",
-      "numpy.take: elements along an axis (the flattened array when axis is None); indices "
-      "out of range raise IndexError (mode='raise'), wrap or clip.");
-  m.def(
-      "searchsorted",
-      [](py::object a, py::object v, std::string side, py::object sorter) {
-        if (side != "left" && side != "right") {
-          throw ShapeError("[searchsorted] side must be 'left' or 'right', got '" + side + "'");
-        }
-        Array x = as_array(a, "searchsorted");
-        if (!sorter.is_none()) {
-          Array s = py::isinstance<Array>(sorter)
-                        ? sorter.cast<Array>()
-                        : upload(sorter, std::nullopt, x.context(), "searchsorted");
-          x = take(x, s);
-        }
-        const bool scalar = !py::isinstance<Array>(v) && py::module_::import("numpy")
-                                                              .attr("ndim")(v)
-                                                              .cast<int>() == 0;
-        Array values = py::isinstance<Array>(v) ? v.cast<Array>()
-                                                : upload(v, std::nullopt, x.context(),
-                                                         "searchsorted");
-        Array out = searchsorted(x, values, side == "right");
-        if (scalar) return py::module_::import("numpy").attr("int64")(out.to_vector<int64_t>()[0]);
-        return py::cast(out);
-      },
-      py::arg("a"), py::arg("v"), py::arg("side") = "left", py::arg("sorter") = py::none(),
-      "numpy.searchsorted: insertion points of v in the sorted 1-d array a (NaN sorts last); a "
-      "binary search per value on the device.");
-  m.def(
-      "put",
-      [](py::object a, py::object ind, py::object v, std::string mode) {
-        if (!py::isinstance<Array>(a)) {
-          throw DTypeError("[put] the array must be a vkarray.ndarray (it is written in place)");
-        }
-        const Array& x = a.cast<const Array&>();
-        IndexMode m = mode == "raise" ? IndexMode::kRaise
-                      : mode == "wrap" ? IndexMode::kWrap
-                      : mode == "clip" ? IndexMode::kClip
-                                       : throw ShapeError("[put] mode must be 'raise', 'wrap' or "
-                                                          "'clip', got '" + mode + "'");
-        Array idx = py::isinstance<Array>(ind) ? ind.cast<Array>()
-                                               : upload(ind, std::nullopt, x.context(), "put");
-        Array vals = py::isinstance<Array>(v)
-                         ? v.cast<Array>()
-                         : upload(py::module_::import("numpy").attr("asarray")(
-                                      v, to_numpy_dtype(x.dtype())),
-                                  x.dtype(), x.context(), "put");
-        put(x, idx, vals, m);
-      },
-      py::arg("a"), py::arg("ind"), py::arg("v"), py::arg("mode") = "raise",
-      "numpy.put: a.flat[ind] = v in place (v repeated to ind's size); where indices repeat, "
-      "the last value wins.");
-  m.def(
-      "nonzero",
-      [](py::object a) {
-        py::list out;
-        for (Array& i : nonzero(as_array(a, "nonzero"))) out.append(py::cast(i));
-        return py::tuple(out);
-      },
-      py::arg("a"),
-      "numpy.nonzero: a tuple of int64 index arrays, one per axis. The count is computed on "
-      "the device (a prefix sum); only it comes back to the host.");
-  m.def(
-      "flatnonzero", [](py::object a) { return flatnonzero(as_array(a, "flatnonzero")); },
-      py::arg("a"));
-  m.def(
-      "compress",
-      [](py::object condition, py::object a, py::object axis) {
-        std::optional<int64_t> ax;
-        if (!axis.is_none()) ax = axis.cast<int64_t>();
-        Array x = as_array(a, "compress");
-        Array c = py::isinstance<Array>(condition)
-                      ? condition.cast<Array>()
-                      : upload(condition, DType::kBool, x.context(), "compress");
-        if (c.dtype() != DType::kBool) c = not_equal(c, Arg(0));
-        return compress(c, x, ax);
-      },
-      py::arg("condition"), py::arg("a"), py::arg("axis") = py::none());
-  m.def(
-      "extract",
-      [](py::object condition, py::object arr) {
-        Array x = as_array(arr, "extract");
-        Array c = py::isinstance<Array>(condition)
-                      ? condition.cast<Array>()
-                      : upload(condition, std::nullopt, x.context(), "extract");
-        if (c.dtype() != DType::kBool) c = not_equal(c, Arg(0));
-        return extract(c, x);
-      },
-      py::arg("condition"), py::arg("arr"));
-  m.def(
-      "take_along_axis",
-      [](py::object a, py::object indices, int64_t axis) {
-        Array x = as_array(a, "take_along_axis");
-        Array idx = py::isinstance<Array>(indices) ? indices.cast<Array>()
-                                                   : upload(indices, std::nullopt, x.context(),
-                                                            "take_along_axis");
-        return take_along_axis(x, idx, axis);
-      },
-      py::arg("arr"), py::arg("indices"), py::arg("axis"));
 }
 
 }  // namespace vka

@@ -14,5 +14,7 @@ PYBIND11_MODULE(_vkarray, m) {
   vka::register_ndarray_operators(m);
   vka::register_ops(m);
   vka::register_creation(m);
+  vka::register_indexing(m);
   vka::register_views(m);
+  vka::register_selection(m);
 }

@@ -11,6 +11,8 @@ void register_ndarray(pybind11::module_& m);            // array_py.cc
 void register_ndarray_operators(pybind11::module_& m);  // operators_py.cc (after ndarray)
 void register_ops(pybind11::module_& m);                // ops_py.cc
 void register_creation(pybind11::module_& m);           // creation_py.cc
-void register_views(pybind11::module_& m);              // index_py.cc (after ndarray)
+void register_indexing(pybind11::module_& m);           // index_py.cc (after ndarray)
+void register_views(pybind11::module_& m);              // views_py.cc (after ndarray)
+void register_selection(pybind11::module_& m);          // select_py.cc
 
 }  // namespace vka

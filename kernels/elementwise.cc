@@ -234,18 +234,7 @@ class Emitter {
     const int last = s_.rank - 1;
     const std::string L = "i" + std::to_string(last), inner = "pc.dim" + std::to_string(last);
     auto sub = [&](const std::string& at) { return s_.index64 ? "uint(" + at + ")" : at; };
-    body.line(it + " rows = pc.n / " + inner + ";");
-    body.line(it + " cgrid = " + it + "(gl_NumWorkGroups.x) * " + it + "(" +
-              std::to_string(opt_.workgroup_size) + ");");
-    body.open("for (" + it + " r = " + it + "(gl_WorkGroupID.y); r < rows; r += " + it +
-              "(gl_NumWorkGroups.y))");
-    body.line(it + " rest = r;");
-    for (int d = last - 1; d >= 1; --d) {
-      std::string dim = "pc.dim" + std::to_string(d);
-      body.line(it + " i" + std::to_string(d) + " = rest % " + dim + ";");
-      body.line("rest /= " + dim + ";");
-    }
-    body.line(it + " i0 = rest;");
+    open_rows(s_, opt_.workgroup_size, body);
     body.line(it + " ob;");  // out0's element at column 0 of this row
     body.open("");
     body.line(it + " " + L + " = " + it + "(0);");

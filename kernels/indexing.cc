@@ -41,11 +41,12 @@ int row_unroll(const KernelSpec& spec) {
   return spec.vector_width == 4 || spec.tape.size() <= 64 ? 4 : 1;
 }
 
-void open_row_loops(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w) {
+void open_rows(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w) {
   const std::string it = index_type(spec);
   const int last = spec.rank - 1;
-  const std::string inner = "pc.dim" + std::to_string(last);
-  w.line(it + " rows = pc.n / " + inner + ";");
+  w.line(it + " rows = pc.n / pc.dim" + std::to_string(last) + ";");
+  w.line(it + " cgrid = " + it + "(gl_NumWorkGroups.x) * " + it + "(" +
+         std::to_string(workgroup_size) + ");");
   w.open("for (" + it + " r = " + it + "(gl_WorkGroupID.y); r < rows; r += " + it +
          "(gl_NumWorkGroups.y))");
   w.line(it + " rest = r;");
@@ -55,10 +56,14 @@ void open_row_loops(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter&
     w.line("rest /= " + dim + ";");
   }
   w.line(it + " i0 = rest;");
-  w.line(it + " cgrid = " + it + "(gl_NumWorkGroups.x) * " + it + "(" +
-         std::to_string(workgroup_size) + ");");
-  w.open("for (" + it + " c = " + it + "(gl_GlobalInvocationID.x); c < " + inner + "; c += " +
-         it + "(" + std::to_string(row_unroll(spec)) + ") * cgrid)");
+}
+
+void open_row_loops(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w) {
+  const std::string it = index_type(spec);
+  open_rows(spec, workgroup_size, w);
+  w.open("for (" + it + " c = " + it + "(gl_GlobalInvocationID.x); c < pc.dim" +
+         std::to_string(spec.rank - 1) + "; c += " + it + "(" +
+         std::to_string(row_unroll(spec)) + ") * cgrid)");
 }
 
 void open_row_column(const KernelSpec& spec, int u, GlslWriter& w) {

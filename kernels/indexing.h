@@ -35,6 +35,9 @@ bool uses_rows(const KernelSpec& spec);
 // adjacent columns; otherwise 4 columns `workgroup size × grid` apart, so every load stays
 // coalesced (independent loads in flight per invocation; 1 for large tapes).
 int row_unroll(const KernelSpec& spec);
+// Opens row mode's loop over rows (declaring rows, cgrid and i0..i{rank-2}); the caller
+// walks the columns and closes it.
+void open_rows(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w);
 // Opens the loops of row mode and declares i0..i{rank-2}. Then, for each of row_unroll(spec)
 // columns, open_row_column() opens a block declaring i{rank-1} and the flat index i, which
 // the caller closes; the caller closes the two loops with w.close() twice at the end.

@@ -19,13 +19,20 @@ KernelSpec library_spec(KernelKind kind, std::vector<DType> in, std::vector<DTyp
   return s;
 }
 
-std::string header(const KernelSpec& spec, bool int64) {
+// The version, the extensions (8-bit always; 64-bit integers when asked; 16-bit types for a
+// 2-byte data dtype) and the workgroup size.
+std::string header(const KernelSpec& spec, bool int64, DType data = DType::kBool) {
   GlslWriter w;
   w.line("#version 450");
   w.line("// " + spec.name());
   w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require");
   w.line("#extension GL_EXT_shader_8bit_storage : require");
   if (int64) w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require");
+  if (itemsize(data) == 2) {
+    w.line("#extension GL_EXT_shader_16bit_storage : require");
+    w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require");
+    w.line("#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require");
+  }
   w.line("layout(local_size_x = " + std::to_string(kScanThreads) + ") in;");
   return w.str();
 }
@@ -141,13 +148,7 @@ std::string emit_library(const KernelSpec& spec) {
     case KernelKind::kScatterWrite: {
       const DType t = spec.outputs[0].dtype;
       const std::string type(storage_type(t));
-      std::string ext;
-      if (itemsize(t) == 2) {
-        ext = "#extension GL_EXT_shader_16bit_storage : require\n"
-              "#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require\n"
-              "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n";
-      }
-      return header(spec, true) + ext + buffer(0, "readonly", "int64_t", "in0") +
+      return header(spec, true, t) + buffer(0, "readonly", "int64_t", "in0") +
              buffer(1, "readonly", type.c_str(), "in1") + buffer(2, "readonly", "int", "in2") +
              buffer(3, "writeonly", type.c_str(), "out0") + push.str() +
              "void main() {\n"
@@ -165,15 +166,9 @@ std::string emit_library(const KernelSpec& spec) {
       const std::string type(storage_type(t));
       const std::string ct = is_bool(t) ? "uint" : std::string(compute_type(t));
       const bool fp = is_floating(t);
-      std::string ext;
-      if (itemsize(t) == 2) {
-        ext = "#extension GL_EXT_shader_16bit_storage : require\n"
-              "#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require\n"
-              "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n";
-      }
       // numpy's sort order: NaN after every number (and equal to NaN).
       const std::string less = fp ? "((x < y) || (isnan(y) && !isnan(x)))" : "(x < y)";
-      return header(spec, true) + ext + buffer(0, "readonly", type.c_str(), "in0") +
+      return header(spec, true, t) + buffer(0, "readonly", type.c_str(), "in0") +
              buffer(1, "readonly", type.c_str(), "in1") + buffer(2, "writeonly", "int64_t", "out0") +
              push.str() +
              "bool before(" + ct + " x, " + ct + " y) { return " + less + "; }\n"

@@ -8,12 +8,8 @@ set -uo pipefail
 OUT=${OUT:-gpu-results}
 WORK=${WORK:-/tmp/vka-gpu-work}
 mkdir -p "$OUT" "$WORK"
-for f in .gpu/debs/*.deb; do dpkg -x "$f" /; done
-ldconfig
-icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-if [ -f "$icd" ] && ! ls /usr/share/vulkan/icd.d/*nvidia* /etc/vulkan/icd.d/*nvidia* >/dev/null 2>&1; then
-  export VK_DRIVER_FILES=$icd
-fi
+source benchmarks/gpu/common.sh
+install_vulkan_loader
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$WORK/gpu.txt"
 
 status=0
@@ -41,14 +37,7 @@ rm -rf "$VKA_CACHE_DIR"
 .gpu/bin/elementwise --elements 268435456 --runs 20 --markdown "$WORK/elementwise.md" || status=1
 
 # Python: vkarray under Debian's Python 3.11 (private prefix), peers under the machine's python3.
-py=/opt/vkpy
-mkdir -p $py
-for f in .gpu/py/*.deb; do dpkg -x "$f" $py; done
-lib=$py/usr/lib/x86_64-linux-gnu
-py311() {
-  LD_LIBRARY_PATH=$lib:$lib/blas:$lib/lapack:$py/lib/x86_64-linux-gnu PYTHONHOME=$py/usr \
-    PYTHONPATH=$PWD/.gpu/pkg:$py/usr/lib/python3/dist-packages $py/usr/bin/python3.11 "$@"
-}
+install_python311
 : > "$WORK/peers.jsonl"
 py311 benchmarks/elementwise_peers.py vkarray >> "$WORK/peers.jsonl" || status=1
 python3 benchmarks/elementwise_peers.py cupy torch numpy >> "$WORK/peers.jsonl" || status=1

@@ -6,18 +6,14 @@
 
 #include "array/array.h"
 #include "array/realize.h"
+#include "tests/array/array_testing.h"
 #include "device/errors.h"
 
 namespace vka {
 namespace {
 
-uint64_t kernels() { return realize_stats().kernels; }
-
-Array iota(int64_t n, Shape shape = {}) {
-  std::vector<double> v(static_cast<size_t>(n));
-  std::iota(v.begin(), v.end(), 0.0);
-  return Array::from_host(v.data(), shape.empty() ? Shape{n} : shape, DType::kFloat64);
-}
+using testing::iota;
+using testing::kernels;
 
 Array ints(std::vector<int64_t> v, Shape shape = {}) {
   if (shape.empty()) shape = {static_cast<int64_t>(v.size())};
@@ -88,6 +84,9 @@ TEST(GatherTest, MasksCompressAndNonzeroCoordinates) {
 
 namespace vka {
 namespace {
+
+using testing::iota;
+using testing::kernels;
 
 TEST(ScatterTest, LastAssignmentWinsAndViewsSeeIt) {
   Array a = iota(12, {3, 4});

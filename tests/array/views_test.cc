@@ -6,19 +6,14 @@
 
 #include "array/array.h"
 #include "array/realize.h"
+#include "tests/array/array_testing.h"
 #include "device/errors.h"
 
 namespace vka {
 namespace {
 
-uint64_t kernels() { return realize_stats().kernels; }
-
-Array iota(int64_t n, Shape shape = {}) {
-  std::vector<double> v(static_cast<size_t>(n));
-  std::iota(v.begin(), v.end(), 0.0);
-  if (shape.empty()) shape = {n};
-  return Array::from_host(v.data(), shape, DType::kFloat64);
-}
+using testing::iota;
+using testing::kernels;
 
 TEST(ViewsTest, SlicesReadWithoutKernels) {
   Array a = iota(12, {3, 4});
@@ -194,6 +189,9 @@ TEST(ViewsTest, ViewsOfArraysLargerThanTheBindingRange) {
 
 namespace vka {
 namespace {
+
+using testing::iota;
+using testing::kernels;
 
 TEST(ViewsTest, SelectionsAssignInXtensorStyle) {
   Array a = iota(16, {4, 4});

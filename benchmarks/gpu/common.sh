@@ -1,0 +1,26 @@
+# Sourced by the GPU scripts (run.sh, run_indexing.sh, run_pytest.sh), from the repository
+# root with .gpu/ (from prepare.sh) carried along: the Vulkan loader and the private Python.
+
+# Unpacks the Vulkan loader (and the glvnd libraries the NVIDIA ICD loads) and points the
+# loader at the NVIDIA ICD when the image does not list it.
+install_vulkan_loader() {
+  for f in .gpu/debs/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+  local icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+  if [ -f "$icd" ] && ! ls /usr/share/vulkan/icd.d/*nvidia* /etc/vulkan/icd.d/*nvidia* >/dev/null 2>&1; then
+    export VK_DRIVER_FILES=$icd
+  fi
+}
+
+# Debian's Python 3.11 with numpy (and pytest) in /opt/vkpy, for the staged vkarray package
+# (built for 3.11; the machine's own python3 may differ). py311 runs it.
+VKPY=/opt/vkpy
+install_python311() {
+  mkdir -p $VKPY
+  for f in .gpu/py/*.deb; do dpkg -x "$f" $VKPY; done
+}
+py311() {
+  local lib=$VKPY/usr/lib/x86_64-linux-gnu
+  LD_LIBRARY_PATH=$lib:$lib/blas:$lib/lapack:$VKPY/lib/x86_64-linux-gnu PYTHONHOME=$VKPY/usr \
+    PYTHONPATH=$PWD/.gpu/pkg:$VKPY/usr/lib/python3/dist-packages $VKPY/usr/bin/python3.11 "$@"
+}

@@ -1,0 +1,28 @@
+// Helpers the indexing, view and selection bindings share (index_py.cc defines them).
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "array/array.h"
+
+namespace vka {
+
+namespace py = pybind11;
+
+// A Python int or numpy integer (bools are not integers here, as in numpy's indexing).
+bool is_python_integer(py::handle h);
+
+// `x` as an ndarray: itself, or numpy's conversion of it (to `dtype` when given) uploaded to
+// `context` (the default context when null).
+Array as_array(py::handle x, std::string_view op, std::optional<DType> dtype = std::nullopt,
+               const std::shared_ptr<Context>& context = nullptr);
+
+// numpy's mode= of take and put: 'raise', 'wrap' or 'clip' (ValueError naming `op` otherwise).
+IndexMode to_index_mode(const std::string& mode, std::string_view op);
+
+}  // namespace vka
