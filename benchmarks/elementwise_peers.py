@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from peers import main, report
+from peers import main, report, wall_ms
 
 N = int(__import__("os").environ.get("VKA_BENCH_N", 2**28))  # lavapipe: 2**24 (128 MiB/binding)
 SMALL_N, SMALL_ITERS = 1000, 100  # 100 iterations of x = x*1.0001 + 0.5: 200 ops
@@ -135,16 +135,6 @@ def bench_vkarray():
     np.asarray(small_ops(x0, SMALL_ITERS))
     small_wall("vkarray", lambda: np.asarray(small_ops(x0, SMALL_ITERS)),
                kernels=vk.kernel_count() - k0)
-
-
-def wall_ms(fn, runs=10):
-    fn()
-    out = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - t0) * 1e3)
-    return out
 
 
 def small_wall(lib, fn, **extra):

@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from peers import main, report
+from peers import main, report, wall_ms
 
 SIDE = int(os.environ.get("VKA_BENCH_SIDE", 16384))
 JSIDE = int(os.environ.get("VKA_BENCH_JSIDE", 8192))
@@ -138,14 +138,8 @@ def bench_vkarray():
 def bench_numpy():
     a, ja, jb, x, idx = host_data()
 
-    def timed(fn, runs=5):
-        fn()
-        out = []
-        for _ in range(runs):
-            t0 = time.perf_counter()
-            fn()
-            out.append((time.perf_counter() - t0) * 1e3)
-        return out
+    def timed(fn):
+        return wall_ms(fn, runs=5)
     report("numpy", "A[::2, 1::2] + 1 (CPU, wall clock)", timed(lambda: a[::2, 1::2] + 1), "ms")
     report("numpy", "jacobi-2d step (CPU, wall clock)", timed(lambda: jacobi_step(ja, jb)), "ms")
     report("numpy", "take(x, idx) (CPU, wall clock)", timed(lambda: np.take(x, idx)), "ms")

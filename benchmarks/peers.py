@@ -4,11 +4,23 @@ the others' results."""
 
 import json
 import statistics
+import time
 
 
 def report(lib, name, values, unit, **extra):
     print(json.dumps({"lib": lib, "name": name, "median": statistics.median(values),
                       "unit": unit, "runs": len(values), **extra}), flush=True)
+
+
+def wall_ms(fn, runs=10):
+    """Wall-clock milliseconds of `runs` calls of fn (after one untimed call)."""
+    fn()
+    out = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - t0) * 1e3)
+    return out
 
 
 def main(namespace, libs):

@@ -79,15 +79,6 @@ TEST(GatherTest, MasksCompressAndNonzeroCoordinates) {
   EXPECT_THROW(masked(a, greater(iota(4), Arg(1.0))), IndexError);  // (4,) vs (3, 4)
 }
 
-}  // namespace
-}  // namespace vka
-
-namespace vka {
-namespace {
-
-using testing::iota;
-using testing::kernels;
-
 TEST(ScatterTest, LastAssignmentWinsAndViewsSeeIt) {
   Array a = iota(12, {3, 4});
   Array row = a[{1}];

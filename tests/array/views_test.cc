@@ -155,12 +155,6 @@ TEST(ViewsTest, FailedAssignmentChangesNothing) {
   EXPECT_EQ(i8.to_vector<int8_t>(), (std::vector<int8_t>{1, 2}));
 }
 
-}  // namespace
-}  // namespace vka
-
-namespace vka {
-namespace {
-
 // An array larger than maxStorageBufferRange (128 MiB on lavapipe): kernels bind only the
 // window a view touches, and a view wider than the range is refused by name.
 TEST(ViewsTest, ViewsOfArraysLargerThanTheBindingRange) {
@@ -183,15 +177,6 @@ TEST(ViewsTest, ViewsOfArraysLargerThanTheBindingRange) {
                                                                   host[n - 11], -1}));
   EXPECT_THROW((a + 1).eval(), DeviceError);  // the whole array: wider than the range
 }
-
-}  // namespace
-}  // namespace vka
-
-namespace vka {
-namespace {
-
-using testing::iota;
-using testing::kernels;
 
 TEST(ViewsTest, SelectionsAssignInXtensorStyle) {
   Array a = iota(16, {4, 4});
