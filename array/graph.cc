@@ -279,6 +279,41 @@ GatherInfo gather_info(const Node& g) {
   return info;
 }
 
+NodePtr Graph::reduce(Op op, const NodePtr& x, std::vector<int> axes, bool keepdims, DType dtype,
+                      double divisor) {
+  VKA_ASSERT(kind(op) == OpKind::kReduce);
+  const int ndim = static_cast<int>(x->shape().size());
+  VKA_ASSERT(std::is_sorted(axes.begin(), axes.end()) &&
+             std::adjacent_find(axes.begin(), axes.end()) == axes.end());
+  Shape shape;
+  for (int d = 0; d < ndim; ++d) {
+    const bool reduced = std::binary_search(axes.begin(), axes.end(), d);
+    if (!reduced) shape.push_back(x->shape()[d]);
+    if (reduced && keepdims) shape.push_back(1);
+  }
+  std::unique_ptr<Node> n(new Node());
+  n->op_ = op;
+  n->dtype_ = dtype;
+  n->shape_ = std::move(shape);
+  n->inputs_ = {x};
+  n->params_ = {Scalar::of_int(keepdims, DType::kInt64),
+                Scalar::of_double(divisor)};
+  for (int a : axes) {
+    VKA_ASSERT(a >= 0 && a < ndim);
+    n->params_.push_back(Scalar::of_int(a, DType::kInt64));
+  }
+  return intern(std::move(n));
+}
+
+ReduceInfo reduce_info(const Node& r) {
+  VKA_ASSERT(kind(r.op()) == OpKind::kReduce && r.params().size() >= 2);
+  ReduceInfo info{{}, r.params()[0].as_int() != 0, r.params()[1].as_double()};
+  for (size_t i = 2; i < r.params().size(); ++i) {
+    info.axes.push_back(static_cast<int>(r.params()[i].as_int()));
+  }
+  return info;
+}
+
 NodePtr Graph::with_inputs(const Node& o, std::vector<NodePtr> inputs) {
   std::unique_ptr<Node> n(new Node());
   n->op_ = o.op_;

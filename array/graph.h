@@ -131,6 +131,15 @@ struct GatherInfo {
 GatherInfo gather_info(const Node& gather);
 DType linspace_compute_dtype(DType dtype);
 
+// A reduction node's parameters ({keepdims, divisor, axes...}): the input's axes it reduces
+// (sorted, distinct), whether they stay as extent-1 axes of the result, and mean's divisor.
+struct ReduceInfo {
+  std::vector<int> axes;
+  bool keepdims;
+  double divisor;
+};
+ReduceInfo reduce_info(const Node& reduction);
+
 // Creates nodes. Identical requests return the same node while it is alive: the intern table
 // holds weak pointers only, so the factory never keeps a node (or a leaf's buffer) alive.
 // Thread-safe.
@@ -156,6 +165,10 @@ class Graph {
   static constexpr int64_t kAlong = -1;
   NodePtr gather(const NodePtr& x, std::vector<NodePtr> indices, const std::vector<int64_t>& axes,
                  int64_t at, const Shape& index_shape);
+  // op (a kReduce row of ops.def) of x over `axes` (normalized, sorted, distinct), with the
+  // result in `dtype`; x must already be in the accumulation dtype. `divisor`: kMean's.
+  NodePtr reduce(Op op, const NodePtr& x, std::vector<int> axes, bool keepdims, DType dtype,
+                 double divisor = 1);
   // A node like `n` (op, dtype, shape, params) over other inputs.
   NodePtr with_inputs(const Node& n, std::vector<NodePtr> inputs);
 

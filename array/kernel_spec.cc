@@ -11,6 +11,16 @@ namespace {
 
 void mix(std::size_t& h, std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); }
 
+std::vector<Layout> accessor_layouts(const KernelSpec& s) {
+  std::vector<Layout> v;
+  for (const Accessor& a : s.inputs) v.push_back(a.layout);
+  for (const Accessor& a : s.outputs) v.push_back(a.layout);
+  for (Layout l : s.sources) v.push_back(l);
+  return v;
+}
+
+}  // namespace
+
 bool any_strided(const KernelSpec& s) {
   for (const Accessor& a : s.inputs) {
     if (a.layout == Layout::kStrided) return true;
@@ -23,16 +33,6 @@ bool any_strided(const KernelSpec& s) {
   }
   return false;
 }
-
-std::vector<Layout> accessor_layouts(const KernelSpec& s) {
-  std::vector<Layout> v;
-  for (const Accessor& a : s.inputs) v.push_back(a.layout);
-  for (const Accessor& a : s.outputs) v.push_back(a.layout);
-  for (Layout l : s.sources) v.push_back(l);
-  return v;
-}
-
-}  // namespace
 
 std::string_view name(Layout l) {
   switch (l) {
@@ -84,7 +84,7 @@ bool KernelSpec::operator==(const KernelSpec& o) const {
   return kind == o.kind && rank == o.rank && index64 == o.index64 &&
          vector_width == o.vector_width && inputs == o.inputs && outputs == o.outputs &&
          sources == o.sources && tape == o.tape && results == o.results && slots == o.slots &&
-         stride_of == o.stride_of;
+         stride_of == o.stride_of && reduce == o.reduce;
 }
 
 std::size_t KernelSpec::hash() const {
@@ -106,6 +106,12 @@ std::size_t KernelSpec::hash() const {
   for (int32_t r : results) mix(h, static_cast<std::size_t>(r));
   for (DType t : slots) mix(h, static_cast<std::size_t>(t));
   for (int32_t a : stride_of) mix(h, static_cast<std::size_t>(a + 7));
+  if (kind == KernelKind::kReduce) {
+    mix(h, static_cast<std::size_t>(reduce.op) * 64 + static_cast<std::size_t>(reduce.acc));
+    mix(h, static_cast<std::size_t>(reduce.kept) * 8 + static_cast<std::size_t>(reduce.strategy) * 4 +
+               reduce.partial * 2 + reduce.combine);
+    mix(h, static_cast<std::size_t>(reduce.divisor_slot + 1));
+  }
   return h;
 }
 
@@ -125,6 +131,18 @@ std::string KernelSpec::name() const {
       return "scatter_write_" + std::string(short_name(outputs[0].dtype));
     case KernelKind::kSearchSorted:
       return "searchsorted_" + std::string(short_name(inputs[0].dtype));
+    case KernelKind::kReduce: {
+      // "red_sum_f32_coop_partial_2in_strided"
+      std::string s = "red_" + std::string(vka::name(reduce.op)) + "_" +
+                      std::string(short_name(reduce.acc));
+      s += reduce.strategy == ReduceStrategy::kCooperative ? "_coop" : "_serial";
+      if (reduce.partial) s += "_partial";
+      if (reduce.combine) s += "_combine";
+      s += "_" + std::to_string(inputs.size()) + "in";
+      s += any_strided(*this) ? "_strided" : "_contig";
+      if (index64) s += "_i64";
+      return s;
+    }
   }
   std::string s = "ew_";
   s += outputs.empty() ? "none" : std::string(short_name(outputs[0].dtype));
@@ -137,6 +155,10 @@ std::string KernelSpec::name() const {
 
 std::string KernelSpec::to_string() const {
   std::string s = name() + " rank=" + std::to_string(rank) + "\n";
+  if (kind == KernelKind::kReduce) {
+    s += "  reduce kept=" + std::to_string(reduce.kept) +
+         " divisor_slot=" + std::to_string(reduce.divisor_slot) + "\n";
+  }
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     s += "  in" + std::to_string(i) + ": " + std::string(vka::name(inputs[i].dtype)) + " " +
          std::string(vka::name(inputs[i].layout)) + "\n";
@@ -168,6 +190,11 @@ PushLayout push_layout(const KernelSpec& spec) {
     L.size += bytes;
   };
   add("n", PushField::kIndex, isz);
+  if (spec.kind == KernelKind::kReduce) {
+    for (const char* f : {"rm", "rk", "rchunk", "rsplit", "rsbase", "rscount"}) {
+      add(f, PushField::kIndex, isz);
+    }
+  }
   if (any_strided(spec)) {
     for (int d = 0; d < spec.rank; ++d) add("dim" + std::to_string(d), PushField::kIndex, isz);
   }
@@ -218,6 +245,18 @@ std::vector<uint8_t> pack_push_constants(const KernelSpec& spec, const PushLayou
     int64_t v = 0;
     if (f.name == "n") {
       v = p.count();
+    } else if (f.name == "rm") {
+      v = p.reduce_m;
+    } else if (f.name == "rk") {
+      v = p.reduce_k;
+    } else if (f.name == "rchunk") {
+      v = p.chunk;
+    } else if (f.name == "rsplit") {
+      v = p.splits;
+    } else if (f.name == "rsbase") {
+      v = p.split_base;
+    } else if (f.name == "rscount") {
+      v = p.split_count;
     } else if (f.name.rfind("dim", 0) == 0) {
       v = p.shape[std::stoi(f.name.substr(3))];
     } else if (f.name.rfind("off", 0) == 0) {

@@ -26,7 +26,37 @@ enum class KernelKind : uint8_t {
   kCompact,
   kScatterClaim,
   kScatterWrite,
-  kSearchSorted
+  kSearchSorted,
+  kReduce,  // generated: a reduction of the tape's value (kernels/reduce.h)
+};
+
+// How a reduction kernel maps its work to invocations (kernels/reduce.h), chosen per launch
+// from the layout: kSerial, one invocation per (output, split) walking its slice of the
+// reduced elements in order (the kept index is the fast one, so neighbouring invocations read
+// neighbouring elements when the kept axis is the contiguous one); kCooperative, one
+// workgroup per (output, split), its invocations striding through the slice and combining
+// in shared memory (the reduced index is the fast one).
+enum class ReduceStrategy : uint8_t { kSerial, kCooperative };
+
+// The reduction of a KernelKind::kReduce spec. The iteration space is the input's, permuted so the
+// `kept` leading dims are the result's and the rest are reduced. Results are deterministic:
+// every combination happens in a fixed order for a given launch shape.
+struct ReduceSpec {
+  Op op = Op::kBuffer;  // a kReduce row of ops.def
+  DType acc = DType::kFloat32;  // accumulation dtype: the tape result's
+  int kept = 0;
+  ReduceStrategy strategy = ReduceStrategy::kSerial;
+  // Splits: a launch may divide each output's reduced elements between several invocations
+  // or workgroups. The partial pass writes one state per (output, split): out0 values in
+  // `acc` (and out1 int64 indices for arg ops); the combining pass reads them (in0, in1) in
+  // place of a tape and writes the result.
+  bool partial = false;
+  bool combine = false;
+  int32_t divisor_slot = -1;  // kMean: the slot holding the divisor (real dtype of acc)
+  bool operator==(const ReduceSpec& o) const {
+    return op == o.op && acc == o.acc && kept == o.kept && strategy == o.strategy &&
+           partial == o.partial && combine == o.combine && divisor_slot == o.divisor_slot;
+  }
 };
 
 // How a kernel addresses one operand (an "accessor"): decided from the actual view, but only
@@ -75,6 +105,7 @@ struct KernelSpec {
   // Strided accessors with equal strides (slices of one array) share one set, which keeps
   // stencils with many views inside small push-constant limits. Empty: each its own.
   std::vector<int32_t> stride_of;
+  ReduceSpec reduce;  // kReduce only
   int32_t stride_owner(int accessor) const {
     return stride_of.empty() ? accessor : stride_of[static_cast<size_t>(accessor)];
   }
@@ -90,6 +121,9 @@ struct KernelSpec {
   int num_bindings() const { return static_cast<int>(inputs.size() + outputs.size()); }
 };
 
+// Some accessor (input, output or source) is strided: the kernel reads dims and strides.
+bool any_strided(const KernelSpec& spec);
+
 // Short dtype tags used in kernel names: b i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64 c64 c128.
 std::string_view short_name(DType t);
 
@@ -100,6 +134,12 @@ struct LaunchParams {
   std::vector<View> outputs;  // one per spec output
   std::vector<View> sources;  // one per spec source (offset 0, the source's own strides)
   std::vector<Scalar> slots;  // one per slot-using parameter, in slot order (complex128 = 2)
+  // Reductions: outputs × reduced elements per output (count() = reduce_m * reduce_k), and
+  // the split of each output's elements: `splits` slices of `chunk` elements.
+  int64_t reduce_m = 0, reduce_k = 0, chunk = 0, splits = 1;
+  // The splits one dispatch runs: [split_base, split_base + split_count) (a launch over an
+  // input larger than maxStorageBufferRange binds a window of it per dispatch).
+  int64_t split_base = 0, split_count = 1;
   int64_t count() const { return size(shape); }
 };
 
@@ -116,9 +156,10 @@ struct PushLayout {
   std::vector<PushField> fields;
   uint32_t size = 0;  // bytes, multiple of 4
 };
-// Fields: n; dim0..dim{rank-1} (only when some accessor is strided); for every accessor in
-// the order inputs, outputs, sources: off{a} and, when strided and owning its strides
-// (stride_owner(a) == a), st{a}_{d}; then c{s} per slot.
+// Fields: n; for reductions rm, rk, rchunk, rsplit, rsbase, rscount (LaunchParams); dim0..dim{rank-1} (only
+// when some accessor is strided); for every accessor in the order inputs, outputs, sources:
+// off{a} and, when strided and owning its strides (stride_owner(a) == a), st{a}_{d}; then
+// c{s} per slot.
 PushLayout push_layout(const KernelSpec& spec);
 
 // The widest vector_width a launch allows (see KernelSpec::vector_width): 4 or 1. Decided per

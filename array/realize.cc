@@ -8,22 +8,13 @@
 #include <unordered_map>
 
 #include "array/debug.h"
+#include "array/launch.h"
 #include "device/errors.h"
-#include "device/pipeline.h"
-#include "device/stream.h"
-#include "kernels/cache.h"
-#include "kernels/elementwise.h"
-#include "kernels/indexing.h"
 
 namespace vka {
 namespace {
 
-constexpr uint32_t kWorkgroupSize = 256;
-// Row mode's target workgroup count (measured on an H200: fewer, longer-lived workgroups beat
-// one per row; see benchmarks/results/nvidia-h200/indexing.md).
-constexpr uint64_t kRowModeGroups = 4096;
-
-std::atomic<uint64_t> kernels_dispatched{0}, realizations{0};
+std::atomic<uint64_t> realizations{0};
 
 // Nodes computed earlier, by node id, for as long as their buffers live: an array evaluated
 // once is never recomputed because another lazy expression still refers to its old node.
@@ -118,127 +109,6 @@ std::vector<NodePtr> substitute_realized(const std::vector<NodePtr>& roots) {
   return result;
 }
 
-namespace {
-
-// The part of a buffer one operand binds: [offset, offset + range) in bytes.
-struct Window {
-  uint64_t offset = 0;
-  uint64_t range = 0;
-};
-
-// Windows for the operands of a launch. An operand's buffer is bound whole (rounded up to
-// whole 4-vectors where the allocation allows, for vectorized kernels), unless it exceeds
-// maxStorageBufferRange: then only the elements its view touches are bound, from an offset
-// aligned for the device and for 4-vectors, and the view's offset in `params` moves by the
-// same amount. A view spanning more than the range is refused (DeviceError naming both).
-std::vector<Window> windows(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
-                            const std::vector<const ReplicatedBuffer*>& args,
-                            LaunchParams& params) {
-  uint64_t max_range = UINT64_MAX, align = 1;
-  for (int d = 0; d < ctx->num_devices(); ++d) {
-    const Caps& c = ctx->device(d).caps();
-    max_range = std::min<uint64_t>(max_range, c.max_storage_buffer_range);
-    align = std::max<uint64_t>(align, c.min_storage_buffer_offset_alignment);
-  }
-  std::vector<bool> gathered(spec.inputs.size(), false);
-  for (const TapeEntry& e : spec.tape) {
-    if (e.op == Op::kGather) gathered[e.accessor] = true;
-  }
-  const size_t n_in = spec.inputs.size();
-  std::vector<Window> out(args.size());
-  for (size_t a = 0; a < args.size(); ++a) {
-    const ReplicatedBuffer& b = *args[a];
-    const uint64_t whole = spec.vector_width == 4 ? b.bindable_bytes() : b.nbytes();
-    out[a] = {0, whole};
-    if (whole <= max_range) continue;
-    View& v = a < n_in ? params.inputs[a] : params.outputs[a - n_in];
-    const DType t = a < n_in ? spec.inputs[a].dtype : spec.outputs[a - n_in].dtype;
-    const uint64_t isz = itemsize(t);
-    auto [lo, hi] = v.extent();
-    if (a < n_in && gathered[a]) {  // a gather may read anywhere in its array
-      lo = 0;
-      hi = static_cast<int64_t>(b.nbytes() / isz);
-    }
-    const uint64_t step = std::max<uint64_t>(align, 4 * isz);  // powers of two: the lcm
-    const uint64_t start = static_cast<uint64_t>(lo) * isz / step * step;
-    const uint64_t end = std::min<uint64_t>(
-        whole, (static_cast<uint64_t>(hi) * isz + 31) / 32 * 32);
-    if (end - start > max_range) {
-      throw DeviceError("[" + spec.name() + "] an operand's view spans " +
-                        std::to_string(end - start) + " bytes of a " +
-                        std::to_string(b.nbytes()) + "-byte buffer, more than "
-                        "maxStorageBufferRange (" + std::to_string(max_range) +
-                        "); fused kernels over such views are not supported yet");
-    }
-    out[a] = {start, end - start};
-    v.offset -= static_cast<int64_t>(start / isz);
-  }
-  return out;
-}
-
-void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
-            std::unordered_map<const Node*, std::shared_ptr<BufferRef>>& buffers,
-            const std::unordered_map<const Node*, NodePtr>& dests, std::optional<int> only) {
-  KernelSpec spec = k.spec;
-  spec.vector_width = choose_vector_width(spec, k.params);
-  std::vector<const ReplicatedBuffer*> args;
-  for (const NodePtr& in : k.inputs) {
-    args.push_back(device_buffer(in->is_leaf() ? *in->buffer() : *buffers.at(in.get())).get());
-  }
-  for (const NodePtr& out : k.outputs) {
-    auto d = dests.find(out.get());
-    auto buf = d != dests.end() ? d->second->buffer() : allocate_for(ctx, out->dtype(), out->shape());
-    buffers[out.get()] = buf;
-    args.push_back(device_buffer(*buf).get());
-  }
-  // Vectors read whole 4-vectors: only where every binding can cover its last partial one.
-  if (spec.vector_width == 4) {
-    for (const ReplicatedBuffer* b : args) {
-      if (b->bindable_bytes() != (b->nbytes() + 31) / 32 * 32) spec.vector_width = 1;
-    }
-  }
-  const int64_t n = k.params.count();
-  if (n == 0) return;
-  LaunchParams params = k.params;
-  const std::vector<Window> win = windows(ctx, spec, args, params);
-  const PushLayout layout = push_layout(spec);
-  const std::vector<uint8_t> push = pack_push_constants(spec, layout, params);
-  std::vector<bool> writes(args.size(), false);
-  for (size_t j = k.inputs.size(); j < args.size(); ++j) writes[j] = true;
-  for (int r = 0; r < ctx->num_replicas(); ++r) {
-    if (only && *only != r) continue;
-    Replica& rep = ctx->replica(r);
-    const Caps& caps = rep.device->caps();
-    auto pipeline = KernelCache::instance().get(*rep.device, spec);
-    std::vector<Binding> bindings;
-    for (size_t a = 0; a < args.size(); ++a) {
-      bindings.push_back({args[a]->vk_buffer(r), win[a].offset, win[a].range});
-    }
-    if (uses_rows(spec)) {  // x along the last index, y along rows (kernels/indexing.h)
-      const int64_t inner = k.params.shape.back(), rows = n / inner;
-      const int64_t per_group = int64_t{kWorkgroupSize} * row_unroll(spec);  // columns
-      const uint64_t gx = std::min<uint64_t>((inner + per_group - 1) / per_group,
-                                             caps.max_compute_work_group_count[0]);
-      // Enough workgroups to fill the device several times over; each walks several rows.
-      const uint64_t gy = std::min<uint64_t>(
-          {static_cast<uint64_t>(rows), std::max<uint64_t>(1, kRowModeGroups / gx),
-           caps.max_compute_work_group_count[1]});
-      rep.stream->dispatch(*pipeline, bindings, writes, push.data(), static_cast<uint32_t>(gx),
-                           static_cast<uint32_t>(gy));
-      continue;
-    }
-    // One invocation per vector of `vector_width` elements: more would only start workgroups
-    // that find nothing to do.
-    const int64_t items = (n + spec.vector_width - 1) / spec.vector_width;
-    const uint64_t groups = std::min<uint64_t>((items + kWorkgroupSize - 1) / kWorkgroupSize,
-                                               caps.max_compute_work_group_count[0]);
-    rep.stream->dispatch(*pipeline, bindings, writes, push.data(), static_cast<uint32_t>(groups));
-  }
-  ++kernels_dispatched;
-}
-
-}  // namespace
-
 std::shared_ptr<ReplicatedBuffer> device_buffer(const BufferRef& ref) {
   return std::static_pointer_cast<ReplicatedBuffer>(ref.payload());
 }
@@ -271,7 +141,10 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
     if (!destinations[i]) continue;
     const NodePtr& d = destinations[i];
     VKA_ASSERT(d->is_leaf() && d->shape() == roots[i]->shape() && d->dtype() == roots[i]->dtype());
-    if (roots[i]->is_leaf()) roots[i] = default_graph().convert(roots[i], d->dtype(), d->shape());
+    // A reduction writes a fresh buffer of its own (kernels/reduce.h); a copy writes the view.
+    if (roots[i]->is_leaf() || kind(roots[i]->op()) == OpKind::kReduce) {
+      roots[i] = default_graph().convert(roots[i], d->dtype(), d->shape());
+    }
     VKA_ASSERT(!dests.count(roots[i].get()));
     dests[roots[i].get()] = d;
   }
@@ -303,6 +176,6 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
   return leaves;
 }
 
-RealizeStats realize_stats() { return {kernels_dispatched.load(), realizations.load()}; }
+RealizeStats realize_stats() { return {kernels_launched(), realizations.load()}; }
 
 }  // namespace vka

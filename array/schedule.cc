@@ -14,6 +14,7 @@ namespace vka {
 namespace {
 
 bool is_computed(const NodePtr& n) { return !n->is_leaf() && !n->is_constant(); }
+bool is_reduce(const Node* n) { return kind(n->op()) == OpKind::kReduce; }
 bool needs_accessor(Op op) { return op == Op::kArange || op == Op::kLinspace || op == Op::kEye; }
 
 class Scheduler {
@@ -31,6 +32,10 @@ class Scheduler {
     }
     // A gather reads its array at computed positions: the array is a buffer written by an
     // earlier kernel (or a leaf), never a value computed alongside.
+    // A reduction is a kernel of its own: it is always written out.
+    for (const NodePtr& n : order_) {
+      if (is_reduce(n.get())) materialized_.insert(n.get());
+    }
     for (const NodePtr& n : order_) {
       if (n->op() != Op::kGather) continue;
       const NodePtr& x = n->inputs()[0];
@@ -89,10 +94,10 @@ class Scheduler {
     for (bool changed = true; changed;) {
       changed = false;
       const std::vector<NodePtr>& order = order_;
-      std::unordered_map<const Node*, std::set<Shape>> reach;
+      std::unordered_map<const Node*, std::set<KernelKey>> reach;
       for (auto it = order.rbegin(); it != order.rend(); ++it) {
         const Node* n = it->get();
-        if (materialized_.count(n)) reach[n] = {n->shape()};
+        if (materialized_.count(n)) reach[n] = {kernel_key(n)};
         for (const NodePtr& in : n->inputs()) {
           if (!is_computed(in) || materialized_.count(in.get())) continue;
           reach[in.get()].insert(reach[n].begin(), reach[n].end());
@@ -108,9 +113,18 @@ class Scheduler {
     }
   }
 
+  // The kernel a materialized node is computed in: elementwise ones by shape; a reduction's
+  // input is computed in the reduction's own kernel, over the input's shape.
+  using KernelKey = std::pair<Shape, const Node*>;
+  static KernelKey kernel_key(const Node* n) {
+    if (is_reduce(n)) return {n->inputs()[0]->shape(), n};
+    return {n->shape(), nullptr};
+  }
+
   bool single_shape() const {
     const Shape& shape = targets_.front()->shape();
     for (const NodePtr& n : order_) {
+      if (is_reduce(n.get())) return false;
       if (is_computed_raw(n.get()) && n->shape() != shape) return false;
     }
     return true;
@@ -137,6 +151,8 @@ class Scheduler {
 
   // Rule 2. A node reading a materialized node of another shape, or one a limit split off,
   // runs a stage later; one of the same shape shares its kernel (computed inline, written).
+  // A reduction has a kernel of its own, a stage after whatever it reads; its readers run a
+  // stage after it.
   std::vector<Group> make_groups() const {
     std::unordered_map<const Node*, int> stage;
     std::map<std::tuple<int, Shape, int>, std::size_t> index;
@@ -145,12 +161,15 @@ class Scheduler {
       if (!materialized_.count(n.get())) continue;
       int st = 0;
       for (const Node* d : frontier(n)) {
-        bool later = d->shape() != n->shape() || forced_.count(d);
+        bool later = d->shape() != n->shape() || forced_.count(d) || is_reduce(d) ||
+                     is_reduce(n.get());
         st = std::max(st, stage[d] + (later ? 1 : 0));
       }
       stage[n.get()] = st;
       auto p = partition_.find(n.get());
-      auto key = std::make_tuple(st, n->shape(), p == partition_.end() ? 0 : p->second);
+      int part = p == partition_.end() ? 0 : p->second;
+      if (is_reduce(n.get())) part = -static_cast<int>(groups.size()) - 1;  // alone
+      auto key = std::make_tuple(st, n->shape(), part);
       auto it = index.find(key);
       if (it == index.end()) {
         it = index.emplace(key, groups.size()).first;
@@ -172,8 +191,14 @@ class Scheduler {
     Built b;
     ScheduledKernel& k = b.k;
     KernelSpec& spec = k.spec;
+    // A reduction's kernel computes its input's expression (no node of the group is in the
+    // tape) and reduces it.
+    const bool reduction = is_reduce(g.outputs[0].get());
+    const std::vector<NodePtr> roots = reduction ? g.outputs[0]->inputs() : g.outputs;
     std::unordered_set<const Node*> in_group;
-    for (const NodePtr& o : g.outputs) in_group.insert(o.get());
+    if (!reduction) {
+      for (const NodePtr& o : g.outputs) in_group.insert(o.get());
+    }
     std::vector<View> in_views, src_views;
     std::vector<Scalar> slot_values;
     bool gather_index64 = false;
@@ -183,7 +208,7 @@ class Scheduler {
     // A gather's array is bound as a buffer, not a tape value: the walk starts at its indices.
     auto first_input = [](const NodePtr& n) -> std::size_t { return n->op() == Op::kGather; };
     std::vector<bool> gathered;  // per input accessor: read by a gather
-    for (const NodePtr& root : g.outputs) {
+    for (const NodePtr& root : roots) {
       stack.push_back({root, first_input(root)});
       while (!stack.empty()) {
         NodePtr node = stack.back().first;
@@ -242,6 +267,17 @@ class Scheduler {
         spec.tape.push_back(e);
       }
     }
+    if (reduction) {
+      finish_reduction(b, g.outputs[0], in_views, src_views, gathered, gather_index64);
+      k.params.slots = slot_values;
+      if (g.outputs[0]->op() == Op::kMean) {
+        const DType real = real_dtype(spec.reduce.acc);
+        spec.reduce.divisor_slot = static_cast<int32_t>(spec.slots.size());
+        add_slots(Scalar::of_double(reduce_info(*g.outputs[0]).divisor).astype(real), spec,
+                  k.params.slots);
+      }
+      return b;
+    }
     std::vector<View> out_views;
     for (const NodePtr& o : g.outputs) {
       spec.outputs.push_back(Accessor{o->dtype(), Layout::kContiguous});
@@ -278,7 +314,75 @@ class Scheduler {
       spec.outputs[i].layout = layout_of(out_views[i]);
     }
     for (std::size_t i = 0; i < src_views.size(); ++i) spec.sources[i] = layout_of(src_views[i]);
-    // Strided accessors with equal strides share one set of stride fields.
+    share_strides(spec, in_views, out_views, src_views);
+    spec.rank = static_cast<int>(shape.size());
+    spec.index64 = index64;
+    k.params = LaunchParams{shape, in_views, out_views, src_views, slot_values};
+    return b;
+  }
+
+  // A reduction's kernel over its input's shape: every view permuted to (kept axes, reduced
+  // axes), each group's dims merged where every view allows it; the output is written at the
+  // kept index only (a contiguous view of the kept extents).
+  void finish_reduction(Built& b, const NodePtr& r, std::vector<View>& in_views,
+                        std::vector<View>& src_views, const std::vector<bool>& gathered,
+                        bool gather_index64) {
+    ScheduledKernel& k = b.k;
+    KernelSpec& spec = k.spec;
+    const NodePtr& x = r->inputs()[0];
+    const ReduceInfo info = reduce_info(*r);
+    spec.kind = KernelKind::kReduce;
+    spec.reduce.op = r->op();
+    spec.reduce.acc = x->dtype();
+    spec.outputs.push_back(Accessor{r->dtype(), Layout::kContiguous});
+    spec.results.push_back(b.tape_index.at(x.get()));
+    k.outputs.push_back(r);
+    std::vector<int64_t> perm;
+    for (int d = 0; d < static_cast<int>(x->shape().size()); ++d) {
+      if (!std::binary_search(info.axes.begin(), info.axes.end(), d)) perm.push_back(d);
+    }
+    const int kept = static_cast<int>(perm.size());
+    perm.insert(perm.end(), info.axes.begin(), info.axes.end());
+    std::vector<View*> all;
+    for (auto* vs : {&in_views, &src_views}) {
+      for (View& v : *vs) {
+        v = permute("schedule", broadcast_to("schedule", v, x->shape()), perm);
+        all.push_back(&v);
+      }
+    }
+    View whole = permute("schedule", View::contiguous(x->shape()), perm);
+    all.push_back(&whole);  // keeps the split when there are no other views
+    int kept_rank = 0;
+    Shape shape = collapse_split(all, kept, &kept_rank);
+    const int64_t count = size(shape);
+    const int64_t m = size(Shape(shape.begin(), shape.begin() + kept_rank));
+    const int64_t reduced = size(Shape(shape.begin() + kept_rank, shape.end()));
+    bool index64 = count > INT32_MAX || gather_index64;
+    for (View* v : all) {
+      auto [lo, hi] = v->extent();
+      index64 = index64 || lo < INT32_MIN || hi > INT32_MAX;
+    }
+    auto layout_of = [count](const View& v) {
+      if (count > 1 && v.is_scalar_broadcast()) return Layout::kScalar;
+      return v.is_contiguous() ? Layout::kContiguous : Layout::kStrided;
+    };
+    for (std::size_t i = 0; i < in_views.size(); ++i) {
+      spec.inputs[i].layout = gathered[i] ? Layout::kStrided : layout_of(in_views[i]);
+    }
+    for (std::size_t i = 0; i < src_views.size(); ++i) spec.sources[i] = layout_of(src_views[i]);
+    std::vector<View> out_views = {View::contiguous({m})};
+    share_strides(spec, in_views, out_views, src_views);
+    spec.rank = static_cast<int>(shape.size());
+    spec.index64 = index64;
+    spec.reduce.kept = kept_rank;
+    k.params = LaunchParams{shape, in_views, out_views, src_views, {}};
+    k.params.reduce_m = m;
+    k.params.reduce_k = reduced;
+  }
+
+  // Strided accessors with equal strides share one set of stride fields.
+  static void share_strides(KernelSpec& spec, std::vector<View>& in_views,
+                            std::vector<View>& out_views, std::vector<View>& src_views) {
     std::vector<std::pair<Layout, const View*>> acc;
     for (std::size_t i = 0; i < in_views.size(); ++i) acc.push_back({spec.inputs[i].layout, &in_views[i]});
     for (std::size_t i = 0; i < out_views.size(); ++i) acc.push_back({spec.outputs[i].layout, &out_views[i]});
@@ -298,10 +402,6 @@ class Scheduler {
       }
     }
     if (!shared) spec.stride_of.clear();
-    spec.rank = static_cast<int>(shape.size());
-    spec.index64 = index64;
-    k.params = LaunchParams{shape, in_views, out_views, src_views, slot_values};
-    return b;
   }
 
   std::string over_limit(const KernelSpec& spec) const {

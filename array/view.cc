@@ -219,4 +219,32 @@ Shape collapse_dims(std::vector<View*> views) {
   return out;
 }
 
+Shape collapse_split(std::vector<View*> views, int split, int* split_out) {
+  VKA_ASSERT(!views.empty());
+  std::vector<View> head, tail;
+  for (const View* v : views) {
+    VKA_ASSERT(split >= 0 && split <= v->ndim());
+    head.push_back(View{v->offset, Shape(v->shape.begin(), v->shape.begin() + split),
+                        std::vector<int64_t>(v->strides.begin(), v->strides.begin() + split)});
+    tail.push_back(View{0, Shape(v->shape.begin() + split, v->shape.end()),
+                        std::vector<int64_t>(v->strides.begin() + split, v->strides.end())});
+  }
+  std::vector<View*> hp, tp;
+  for (size_t k = 0; k < views.size(); ++k) {
+    hp.push_back(&head[k]);
+    tp.push_back(&tail[k]);
+  }
+  Shape out = collapse_dims(hp);
+  *split_out = static_cast<int>(out.size());
+  Shape rest = collapse_dims(tp);
+  out.insert(out.end(), rest.begin(), rest.end());
+  for (size_t k = 0; k < views.size(); ++k) {
+    views[k]->shape = out;
+    views[k]->strides = head[k].strides;
+    views[k]->strides.insert(views[k]->strides.end(), tail[k].strides.begin(),
+                             tail[k].strides.end());
+  }
+  return out;
+}
+
 }  // namespace vka

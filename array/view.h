@@ -78,5 +78,8 @@ View index_axis(const View& v, int axis, int64_t index);
 // the same shape), to shrink the rank kernels index with. Returns the merged shape and
 // rewrites `views` in place. Extent-1 dimensions are dropped.
 Shape collapse_dims(std::vector<View*> views);
+// collapse_dims on the first `split` dims and on the rest separately (a merge never crosses
+// the split); *split_out is the number of dims the first group became.
+Shape collapse_split(std::vector<View*> views, int split, int* split_out);
 
 }  // namespace vka

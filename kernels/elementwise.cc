@@ -8,6 +8,7 @@
 #include "kernels/glsl_ops.h"
 #include "kernels/glsl_writer.h"
 #include "kernels/indexing.h"
+#include "kernels/reduce.h"
 
 namespace vka {
 namespace {
@@ -69,31 +70,18 @@ class Emitter {
   Emitter(const KernelSpec& spec, const EmitOptions& opt) : s_(spec), opt_(opt) {}
 
   std::string run() {
-    VKA_ASSERT(s_.kind == KernelKind::kElementwise);
+    VKA_ASSERT(s_.kind == KernelKind::kElementwise || s_.kind == KernelKind::kReduce);
     VKA_ASSERT(s_.results.size() == s_.outputs.size());
     VKA_ASSERT(s_.vector_width == 1 || s_.vector_width == 4);
     GlslWriter body;
-    body.open("void main()");
-    if (uses_rows(s_) && s_.vector_width == 4) {
-      emit_row_vector_loops(body);
-    } else if (uses_rows(s_)) {
-      open_row_loops(s_, opt_.workgroup_size, body);
-      for (int u = 0; u < row_unroll(s_); ++u) {
-        open_row_column(s_, u, body);
-        emit_element(body);
-        body.close();
-      }
-      body.close();
-      body.close();
-    } else if (s_.vector_width == 1) {
-      open_grid_loop(s_, opt_.workgroup_size, body);
-      emit_nd_index(s_, body);
-      emit_element(body);
-      body.close();
+    if (s_.kind == KernelKind::kReduce) {
+      Tape tape(*this);
+      emit_reduce_main(s_, opt_.workgroup_size, tape, &h_, body);
+      f_.note(s_.reduce.acc);
+      if (is_arg_reduction(s_.reduce.op)) f_.note(DType::kInt64);
     } else {
-      emit_vector_loops(body);
+      emit_main(body);
     }
-    body.close();
     int n_in = static_cast<int>(s_.inputs.size());
 
     GlslWriter w;
@@ -132,6 +120,42 @@ class Emitter {
 
  private:
   enum class Mode { kScalar, kLane, kTail };
+
+  // The tape for a reduction's element (kernels/reduce.h).
+  class Tape : public TapeEmitter {
+   public:
+    explicit Tape(Emitter& e) : e_(e) {}
+    void emit(GlslWriter& w) override {
+      for (std::size_t i = 0; i < e_.s_.tape.size(); ++i) e_.emit_entry(static_cast<int>(i), w);
+    }
+
+   private:
+    Emitter& e_;
+  };
+
+  void emit_main(GlslWriter& body) {
+    body.open("void main()");
+    if (uses_rows(s_) && s_.vector_width == 4) {
+      emit_row_vector_loops(body);
+    } else if (uses_rows(s_)) {
+      open_row_loops(s_, opt_.workgroup_size, body);
+      for (int u = 0; u < row_unroll(s_); ++u) {
+        open_row_column(s_, u, body);
+        emit_element(body);
+        body.close();
+      }
+      body.close();
+      body.close();
+    } else if (s_.vector_width == 1) {
+      open_grid_loop(s_, opt_.workgroup_size, body);
+      emit_nd_index(s_, body);
+      emit_element(body);
+      body.close();
+    } else {
+      emit_vector_loops(body);
+    }
+    body.close();
+  }
 
   // The element type in a storage buffer, or its 4-vector in the vectorized variant.
   std::string declared_type(DType t) const {

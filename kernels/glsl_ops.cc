@@ -244,7 +244,18 @@ std::string emit_op(Op op, DType t, const std::vector<std::string>& a, HelperSet
     case Op::kEye:
     case Op::kGather:
     case Op::kAstype:
-      internal_error("emit_op on a leaf, source or astype", __FILE__, __LINE__);
+    case Op::kSum:
+    case Op::kProd:
+    case Op::kMean:
+    case Op::kMax:
+    case Op::kMin:
+    case Op::kNanMax:
+    case Op::kNanMin:
+    case Op::kArgmax:
+    case Op::kArgmin:
+    case Op::kAny:
+    case Op::kAll:
+      internal_error("emit_op on a leaf, source, astype or reduction", __FILE__, __LINE__);
     case Op::kNegative:
     case Op::kPositive:
     case Op::kSquare:

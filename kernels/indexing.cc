@@ -23,18 +23,6 @@ void open_grid_loop(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter&
   w.open("for (" + it + " i = " + it + "(gl_GlobalInvocationID.x); i < pc.n; i += grid)");
 }
 
-namespace {
-
-bool any_strided(const KernelSpec& spec) {
-  bool strided = false;
-  for (const Accessor& a : spec.inputs) strided = strided || a.layout == Layout::kStrided;
-  for (const Accessor& a : spec.outputs) strided = strided || a.layout == Layout::kStrided;
-  for (Layout l : spec.sources) strided = strided || l == Layout::kStrided;
-  return strided;
-}
-
-}  // namespace
-
 bool uses_rows(const KernelSpec& spec) { return spec.rank >= 2 && any_strided(spec); }
 
 int row_unroll(const KernelSpec& spec) {

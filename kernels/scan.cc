@@ -187,9 +187,11 @@ std::string emit_library(const KernelSpec& spec) {
              "}\n";
     }
     case KernelKind::kElementwise:
+    case KernelKind::kReduce:
       break;
   }
-  internal_error("emit_library of an elementwise spec", __FILE__, __LINE__);
+  internal_error("emit_library of a generated (elementwise or reduction) spec", __FILE__,
+                 __LINE__);
 }
 
 }  // namespace vka

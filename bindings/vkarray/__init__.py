@@ -70,6 +70,33 @@ from ._vkarray import (
     extract,
     put,
     searchsorted,
+    # reductions
+    sum,
+    prod,
+    nansum,
+    nanprod,
+    max,
+    amax,
+    min,
+    amin,
+    nanmax,
+    nanmin,
+    ptp,
+    any,
+    all,
+    mean,
+    nanmean,
+    var,
+    std,
+    nanvar,
+    nanstd,
+    argmax,
+    argmin,
+    nanargmax,
+    nanargmin,
+    vdot,
+    vecdot,
+    inner,
 )
 
 # The dtypes vkarray holds, as numpy's own scalar types, so that they compare and hash
@@ -125,11 +152,10 @@ def argwhere(a):
     return stack(nonzero(a), axis=1)
 
 
-def count_nonzero(a, axis=None):
-    """numpy.count_nonzero over the whole array (axis=None): the device count of nonzero."""
-    if axis is not None:
-        raise NotImplementedError("[count_nonzero] axis= needs reductions, not supported yet")
-    return int(flatnonzero(a).shape[0])
+def count_nonzero(a, axis=None, *, keepdims=False):
+    """numpy.count_nonzero: a Python int over the whole array, else int64 counts per result."""
+    r = _vkarray.count_nonzero(a, axis, keepdims=keepdims)
+    return int(r) if axis is None and not keepdims else r
 
 
 # numpy's other spellings and the array API standard's names for the same functions.
@@ -201,7 +227,9 @@ __all__ = [
     "matrix_transpose", "swapaxes", "moveaxis", "broadcast_to", "broadcast_arrays",
     "expand_dims", "squeeze", "flip", "fliplr", "flipud", "diagonal", "ascontiguousarray",
     "copy", "take", "take_along_axis", "nonzero", "flatnonzero", "compress", "extract", "put", "searchsorted",
-    "argwhere", "count_nonzero",
+    "argwhere", "count_nonzero", "sum", "prod", "nansum", "nanprod", "max", "amax", "min",
+    "amin", "nanmax", "nanmin", "ptp", "any", "all", "mean", "nanmean", "var", "std", "nanvar",
+    "nanstd", "argmax", "argmin", "nanargmax", "nanargmin", "vdot", "vecdot", "inner",
 ] + sorted(_UFUNCS) + _joining.__all__ + _reorder.__all__ + _grids.__all__
 
 

@@ -1,0 +1,146 @@
+// Kernel launches: output buffers, binding windows, push constants, dispatch per replica.
+#include "array/launch.h"
+
+#include <algorithm>
+#include <atomic>
+
+#include "array/realize.h"
+#include "device/errors.h"
+#include "device/pipeline.h"
+#include "device/stream.h"
+#include "kernels/cache.h"
+#include "kernels/indexing.h"
+
+namespace vka {
+namespace {
+
+// Row mode's target workgroup count (measured on an H200: fewer, longer-lived workgroups beat
+// one per row; see benchmarks/results/nvidia-h200/indexing.md).
+constexpr uint64_t kRowModeGroups = 4096;
+
+std::atomic<uint64_t> kernels_dispatched{0};
+
+}  // namespace
+
+uint64_t kernels_launched() { return kernels_dispatched.load(); }
+
+void dispatch_spec(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
+                   const std::vector<const ReplicatedBuffer*>& args,
+                   const std::vector<Window>& win, const LaunchParams& params,
+                   std::optional<int> only,
+                   const std::function<std::array<uint64_t, 2>(const Caps&)>& groups) {
+  const PushLayout layout = push_layout(spec);
+  const std::vector<uint8_t> push = pack_push_constants(spec, layout, params);
+  std::vector<bool> writes(args.size(), false);
+  for (size_t j = spec.inputs.size(); j < args.size(); ++j) writes[j] = true;
+  for (int r = 0; r < ctx->num_replicas(); ++r) {
+    if (only && *only != r) continue;
+    Replica& rep = ctx->replica(r);
+    auto pipeline = KernelCache::instance().get(*rep.device, spec);
+    std::vector<Binding> bindings;
+    for (size_t a = 0; a < args.size(); ++a) {
+      bindings.push_back({args[a]->vk_buffer(r), win[a].offset, win[a].range});
+    }
+    const std::array<uint64_t, 2> g = groups(rep.device->caps());
+    rep.stream->dispatch(*pipeline, bindings, writes, push.data(), static_cast<uint32_t>(g[0]),
+                         static_cast<uint32_t>(g[1]));
+  }
+  ++kernels_dispatched;
+}
+
+std::vector<Window> windows(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
+                            const std::vector<const ReplicatedBuffer*>& args,
+                            LaunchParams& params) {
+  uint64_t max_range = UINT64_MAX, align = 1;
+  for (int d = 0; d < ctx->num_devices(); ++d) {
+    const Caps& c = ctx->device(d).caps();
+    max_range = std::min<uint64_t>(max_range, c.max_storage_buffer_range);
+    align = std::max<uint64_t>(align, c.min_storage_buffer_offset_alignment);
+  }
+  std::vector<bool> gathered(spec.inputs.size(), false);
+  for (const TapeEntry& e : spec.tape) {
+    if (e.op == Op::kGather) gathered[e.accessor] = true;
+  }
+  const size_t n_in = spec.inputs.size();
+  std::vector<Window> out(args.size());
+  for (size_t a = 0; a < args.size(); ++a) {
+    const ReplicatedBuffer& b = *args[a];
+    const uint64_t whole = spec.vector_width == 4 ? b.bindable_bytes() : b.nbytes();
+    out[a] = {0, whole};
+    if (whole <= max_range) continue;
+    View& v = a < n_in ? params.inputs[a] : params.outputs[a - n_in];
+    const DType t = a < n_in ? spec.inputs[a].dtype : spec.outputs[a - n_in].dtype;
+    const uint64_t isz = itemsize(t);
+    auto [lo, hi] = v.extent();
+    if (a < n_in && gathered[a]) {  // a gather may read anywhere in its array
+      lo = 0;
+      hi = static_cast<int64_t>(b.nbytes() / isz);
+    }
+    const uint64_t step = std::max<uint64_t>(align, 4 * isz);  // powers of two: the lcm
+    const uint64_t start = static_cast<uint64_t>(lo) * isz / step * step;
+    const uint64_t end = std::min<uint64_t>(
+        whole, (static_cast<uint64_t>(hi) * isz + 31) / 32 * 32);
+    if (end - start > max_range) {
+      throw DeviceError("[" + spec.name() + "] an operand's view spans " +
+                        std::to_string(end - start) + " bytes of a " +
+                        std::to_string(b.nbytes()) + "-byte buffer, more than "
+                        "maxStorageBufferRange (" + std::to_string(max_range) +
+                        "); fused kernels over such views are not supported yet");
+    }
+    out[a] = {start, end - start};
+    v.offset -= static_cast<int64_t>(start / isz);
+  }
+  return out;
+}
+
+void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
+            std::unordered_map<const Node*, std::shared_ptr<BufferRef>>& buffers,
+            const std::unordered_map<const Node*, NodePtr>& dests, std::optional<int> only) {
+  KernelSpec spec = k.spec;
+  std::vector<const ReplicatedBuffer*> args;
+  for (const NodePtr& in : k.inputs) {
+    args.push_back(device_buffer(in->is_leaf() ? *in->buffer() : *buffers.at(in.get())).get());
+  }
+  for (const NodePtr& out : k.outputs) {
+    auto d = dests.find(out.get());
+    auto buf = d != dests.end() ? d->second->buffer() : allocate_for(ctx, out->dtype(), out->shape());
+    buffers[out.get()] = buf;
+    args.push_back(device_buffer(*buf).get());
+  }
+  if (spec.kind == KernelKind::kReduce) {
+    args.pop_back();
+    launch_reduction(ctx, k, args, device_buffer(*buffers.at(k.outputs[0].get())), only);
+    return;
+  }
+  spec.vector_width = choose_vector_width(spec, k.params);
+  // Vectors read whole 4-vectors: only where every binding can cover its last partial one.
+  if (spec.vector_width == 4) {
+    for (const ReplicatedBuffer* b : args) {
+      if (b->bindable_bytes() != (b->nbytes() + 31) / 32 * 32) spec.vector_width = 1;
+    }
+  }
+  const int64_t n = k.params.count();
+  if (n == 0) return;
+  LaunchParams params = k.params;
+  const std::vector<Window> win = windows(ctx, spec, args, params);
+  dispatch_spec(ctx, spec, args, win, params, only, [&](const Caps& caps) {
+    const uint64_t max_x = caps.max_compute_work_group_count[0];
+    if (uses_rows(spec)) {  // x along the last index, y along rows (kernels/indexing.h)
+      const int64_t inner = k.params.shape.back(), rows = n / inner;
+      const int64_t per_group = int64_t{kWorkgroupSize} * row_unroll(spec);  // columns
+      const uint64_t gx = std::min<uint64_t>((inner + per_group - 1) / per_group, max_x);
+      // Enough workgroups to fill the device several times over; each walks several rows.
+      const uint64_t gy = std::min<uint64_t>(
+          {static_cast<uint64_t>(rows), std::max<uint64_t>(1, kRowModeGroups / gx),
+           caps.max_compute_work_group_count[1]});
+      return std::array<uint64_t, 2>{gx, gy};
+    }
+    // One invocation per vector of `vector_width` elements: more would only start workgroups
+    // that find nothing to do.
+    const int64_t items = (n + spec.vector_width - 1) / spec.vector_width;
+    return std::array<uint64_t, 2>{
+        std::min<uint64_t>((items + kWorkgroupSize - 1) / kWorkgroupSize, max_x), 1};
+  });
+}
+
+}  // namespace vka
