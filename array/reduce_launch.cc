@@ -139,6 +139,28 @@ void run_windowed(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
   }
 }
 
+// Cooperative first passes load 4-vectors when every input is contiguous (or one broadcast
+// element) at a multiple of 4 elements, each output's elements start at one (K % 4 == 0), and
+// every buffer can be bound in whole vectors; slices then hold multiples of 4 elements.
+bool vectors_fit(const KernelSpec& spec, const LaunchParams& p,
+                 const std::vector<const ReplicatedBuffer*>& inputs) {
+  if (spec.reduce.strategy != ReduceStrategy::kCooperative || p.reduce_k % 4 != 0) return false;
+  for (const TapeEntry& e : spec.tape) {
+    if (e.op == Op::kGather) return false;
+  }
+  for (Layout l : spec.sources) {
+    if (l == Layout::kStrided) return false;
+  }
+  for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
+    const Accessor& a = spec.inputs[i];
+    if (is_complex(a.dtype) || a.layout == Layout::kStrided) return false;
+    if (a.layout == Layout::kContiguous && p.inputs[i].offset % 4 != 0) return false;
+    const ReplicatedBuffer* b = inputs[i];
+    if (b->bindable_bytes() != (b->nbytes() + 31) / 32 * 32) return false;
+  }
+  return true;
+}
+
 std::shared_ptr<ReplicatedBuffer> scratch(const std::shared_ptr<Context>& ctx, DType t,
                                           int64_t n) {
   return device_buffer(*allocate_for(ctx, t, {n}));
@@ -163,9 +185,22 @@ void launch_reduction(const std::shared_ptr<Context>& ctx, const ScheduledKernel
     if (pl.splits == 1) pl = {pl.strategy, 2, ceil_div(p.reduce_k, 2)};
   }
   first.reduce.strategy = pl.strategy;
+  if (span == 0 && vectors_fit(first, p, inputs)) {
+    first.vector_width = 4;
+    pl.chunk = (pl.chunk + 3) / 4 * 4;
+    pl.splits = pl.chunk == 0 ? 1 : ceil_div(p.reduce_k, pl.chunk);
+  }
   p.chunk = pl.chunk;
   p.splits = pl.splits;
+  // Empty inputs (nothing to reduce: every result is the identity) bind a stand-in, as a
+  // binding may not be empty; the kernel reads none of it.
   std::vector<const ReplicatedBuffer*> args = inputs;
+  std::shared_ptr<ReplicatedBuffer> stand_in;
+  for (const ReplicatedBuffer*& b : args) {
+    if (b->nbytes() > 0) continue;
+    if (!stand_in) stand_in = scratch(ctx, DType::kComplex128, 1);
+    b = stand_in.get();
+  }
   if (pl.splits == 1) {
     args.push_back(output.get());
     run(ctx, first, args, p, only);

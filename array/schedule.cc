@@ -103,7 +103,10 @@ class Scheduler {
           reach[in.get()].insert(reach[n].begin(), reach[n].end());
         }
       }
-      for (const NodePtr& n : order) {
+      // Users before their inputs: materializing the shared node nearest the kernels often
+      // leaves the nodes under it reached from one kernel only.
+      for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        const NodePtr& n = *it;
         if (is_computed(n) && !materialized_.count(n.get()) && reach[n.get()].size() > 1) {
           materialized_.insert(n.get());
           changed = true;

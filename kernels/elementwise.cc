@@ -1,6 +1,7 @@
 // The elementwise emitter: declarations from the spec's accessors, body from its tape.
 #include "kernels/elementwise.h"
 
+#include <algorithm>
 #include <set>
 
 #include "array/graph.h"
@@ -110,7 +111,9 @@ class Emitter {
     for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
       w.line("layout(std430, set = 0, binding = " + std::to_string(n_in + j) +
              ") writeonly buffer Out" + std::to_string(j) + " { " +
-             declared_type(s_.outputs[j].dtype) + " v[]; } out" + std::to_string(j) + ";");
+             (s_.kind == KernelKind::kReduce ? std::string(storage_type(s_.outputs[j].dtype))
+                                             : declared_type(s_.outputs[j].dtype)) +
+             " v[]; } out" + std::to_string(j) + ";");
     }
     emit_push_block(s_, w);
     w.raw(h_.str());
@@ -125,8 +128,11 @@ class Emitter {
   class Tape : public TapeEmitter {
    public:
     explicit Tape(Emitter& e) : e_(e) {}
-    void emit(GlslWriter& w) override {
+    void emit(GlslWriter& w, int lane) override {
+      e_.mode_ = lane >= 0 ? Mode::kLane : Mode::kScalar;
+      e_.lane_ = std::max(lane, 0);
       for (std::size_t i = 0; i < e_.s_.tape.size(); ++i) e_.emit_entry(static_cast<int>(i), w);
+      e_.mode_ = Mode::kScalar;
     }
 
    private:
@@ -159,17 +165,7 @@ class Emitter {
 
   // The element type in a storage buffer, or its 4-vector in the vectorized variant.
   std::string declared_type(DType t) const {
-    std::string e(storage_type(t));
-    if (s_.vector_width == 1) return e;
-    if (e == "float") return "vec4";
-    if (e == "double") return "dvec4";
-    if (e == "int") return "ivec4";
-    if (e == "uint") return "uvec4";
-    if (e == "float16_t") return "f16vec4";
-    // int8_t → i8vec4, uint8_t → u8vec4, int16_t → i16vec4, ... int64_t → i64vec4.
-    const bool is_unsigned = e[0] == 'u';
-    std::string bits = e.substr(is_unsigned ? 4 : 3, e.size() - (is_unsigned ? 6 : 5));
-    return std::string(is_unsigned ? "u" : "i") + bits + "vec4";
+    return s_.vector_width == 1 ? std::string(storage_type(t)) : storage_vec4_type(t);
   }
 
   // Buffer element `index` of binding `prefix` (in0, out1, ...), as an lvalue.

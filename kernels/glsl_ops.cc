@@ -163,6 +163,19 @@ std::string_view compute_type(DType t) {
   return "?";
 }
 
+std::string storage_vec4_type(DType t) {
+  const std::string e(storage_type(t));
+  if (e == "float") return "vec4";
+  if (e == "double") return "dvec4";
+  if (e == "int") return "ivec4";
+  if (e == "uint") return "uvec4";
+  if (e == "float16_t") return "f16vec4";
+  // int8_t → i8vec4, uint8_t → u8vec4, int16_t → i16vec4, ... int64_t → i64vec4.
+  const bool is_unsigned = e[0] == 'u';
+  const std::string bits = e.substr(is_unsigned ? 4 : 3, e.size() - (is_unsigned ? 6 : 5));
+  return std::string(is_unsigned ? "u" : "i") + bits + "vec4";
+}
+
 std::string to_compute(DType t, const std::string& v) {
   if (value_type(t) == compute_type(t)) return v;
   return std::string(compute_type(t)) + "(" + v + ")";

@@ -76,7 +76,11 @@ class ReduceEmitter {
  public:
   ReduceEmitter(const KernelSpec& spec, uint32_t wg, TapeEmitter& tape, HelperSet* h)
       : s_(spec), r_(spec.reduce), wg_(wg), tape_(tape), h_(h) {
-    VKA_ASSERT(s_.kind == KernelKind::kReduce && s_.vector_width == 1);
+    VKA_ASSERT(s_.kind == KernelKind::kReduce);
+    // Vectors: cooperative, every input contiguous (or a broadcast scalar), slices aligned.
+    VKA_ASSERT(s_.vector_width == 1 ||
+               (s_.vector_width == 4 && spec.reduce.strategy == ReduceStrategy::kCooperative &&
+                !spec.reduce.combine));
     it_ = index_type(s_);
     vt_ = std::string(value_type(r_.acc));
     comp_ = is_compensated(r_);
@@ -287,6 +291,50 @@ class ReduceEmitter {
     w.close();
   }
 
+  // vector_width 4: each invocation loads 4 adjacent elements of every contiguous input as one
+  // vector (the launch guarantees the slices start at multiples of 4 elements and every input
+  // offset is a multiple of 4), two vectors in flight, and folds the lanes in index order.
+  void vector_loop(GlslWriter& w) {
+    const std::string step = I(std::to_string(4 * wg_));
+    for (int u = 0; u < 8; ++u) {
+      w.line(vt_ + " e" + std::to_string(u) + ";");
+      if (arg_) w.line("int64_t x" + std::to_string(u) + ";");
+    }
+    w.line(it_ + " kk = kb + " + I("4") + " * " + it_ + "(lid);");
+    w.open("for (; kk + " + step + " < ke; kk += " + I("2") + " * " + step + ")");
+    vector_block(w, "kk", 0);
+    vector_block(w, "kk + " + step, 4);
+    for (int u = 0; u < 8; ++u) fold_element(w, u);
+    w.close();
+    w.open("for (; kk < ke; kk += " + step + ")");
+    vector_block(w, "kk", 0);
+    for (int u = 0; u < 4; ++u) fold_element(w, u);
+    w.close();
+  }
+
+  void vector_block(GlslWriter& w, const std::string& k0, int first) {
+    w.open("");
+    w.line(it_ + " k4 = " + k0 + ";");
+    for (int a = 0; a < n_in_; ++a) {
+      if (s_.inputs[a].layout != Layout::kContiguous) continue;
+      std::string at = "(pc.off" + std::to_string(a) + " + m * pc.rk + k4) / " + I("4");
+      if (s_.index64) at = "uint(" + at + ")";
+      w.line(storage_vec4_type(s_.inputs[a].dtype) + " l" + std::to_string(a) + " = in" +
+             std::to_string(a) + ".v[" + at + "];");
+    }
+    for (int lane = 0; lane < 4; ++lane) {
+      const std::string U = std::to_string(first + lane);
+      w.open("");
+      w.line(it_ + " k = k4 + " + I(std::to_string(lane)) + ";");
+      w.line(it_ + " i = m * pc.rk + k;");
+      tape_.emit(w, lane);
+      w.line("e" + U + " = v" + std::to_string(s_.results[0]) + ";");
+      if (arg_) w.line("x" + U + " = int64_t(k);");
+      w.close();
+    }
+    w.close();
+  }
+
   void fold_element(GlslWriter& w, int u) const {
     add(w, "e" + std::to_string(u), "x" + std::to_string(u));
   }
@@ -340,7 +388,11 @@ class ReduceEmitter {
     slice(w, "sp");
     kept_index(w);
     declare_state(w);
-    element_loop(w, "kb + " + it_ + "(lid)", I(n));
+    if (s_.vector_width == 4) {
+      vector_loop(w);
+    } else {
+      element_loop(w, "kb + " + it_ + "(lid)", I(n));
+    }
     store_shared(w, "lid");
     w.line("memoryBarrierShared();");
     w.line("barrier();");
@@ -350,7 +402,7 @@ class ReduceEmitter {
     const std::string other = val("sh_s[" + o + "]");
     if (comp_) {
       w.line(vt_ + " s2 = " + other + ";");
-      w.line(vt_ + " c2 = sh_c[" + o + "];");
+      w.line(vt_ + " c2 = " + val("sh_c[" + o + "]") + ";");
       add(w, "s2", "", "c2");
     } else {
       w.line(vt_ + " s2 = " + other + ";");
@@ -370,7 +422,7 @@ class ReduceEmitter {
 
   void store_shared(GlslWriter& w, const std::string& at) const {
     w.line("sh_s[" + at + "] = " + cmp("rs") + ";");
-    if (comp_) w.line("sh_c[" + at + "] = rc;");
+    if (comp_) w.line("sh_c[" + at + "] = " + cmp("rc") + ";");
     if (arg_) w.line("sh_x[" + at + "] = rx;");
   }
 

@@ -18,11 +18,12 @@
 namespace vka {
 
 // Writes the tape of the spec for the current element (the caller declares the flat index
-// `i` and the N-d index i0..i{rank-1}).
+// `i` and the N-d index i0..i{rank-1}). With `lane` >= 0 (vector_width 4), contiguous inputs
+// read component `lane` of the 4-vectors l<a> the caller loaded.
 class TapeEmitter {
  public:
   virtual ~TapeEmitter() = default;
-  virtual void emit(GlslWriter& w) = 0;
+  virtual void emit(GlslWriter& w, int lane = -1) = 0;
 };
 
 // argmax and argmin: the state carries an index, the result is int64.

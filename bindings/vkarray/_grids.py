@@ -7,7 +7,7 @@ import operator as _operator
 import numpy as _np
 
 from . import _vkarray as _vk
-from ._shaping import _context, _asarray, _creation_kwargs, _store
+from ._shaping import _context, _asarray, _creation_kwargs
 
 __all__ = [
     "tril", "triu", "diag", "diagflat", "trace", "rot90", "meshgrid", "unravel_index",
@@ -70,41 +70,14 @@ def diagflat(v, k=0):
     return diag(_asarray(v).reshape(-1), k)
 
 
-def _sum_last_axis(x):
-    """Sums the last axis pairwise: each step adds the upper half onto the lower half in one
-    fused kernel (a gather of the upper half, clipped and masked where the length is odd)."""
-    n = x.shape[-1]
-    while n > 1:
-        h = (n + 1) // 2
-        pos = _vk.arange(h, dtype=_np.int64, context=x.context) + h
-        upper = _vk.take(x, _vk.minimum(pos, n - 1), axis=-1)
-        x = x[..., :h] + _vk.where(pos < n, upper, 0)
-        x.eval()
-        n = h
-    return x[..., 0] if n == 1 else _vk.zeros(x.shape[:-1], dtype=x.dtype, context=x.context)
-
-
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-    """numpy.trace: the sum of the diagonal with offset `offset` of axes (axis1, axis2); a 0-d
-    array for 2-d input. Integers and bools sum in int64 (unsigned: uint64) unless `dtype` says
-    otherwise, as numpy's sum does."""
+    """numpy.trace: the sum of the diagonal with offset `offset` of axes (axis1, axis2), one
+    fused reduction of the diagonal view; a 0-d array for 2-d input. Integers and bools sum in
+    int64 (unsigned: uint64) unless `dtype` says otherwise, as numpy's sum does."""
     a = _asarray(a)
     if a.ndim < 2:
         raise ValueError("[trace] diag requires an array of at least two dimensions")
-    d = _vk.diagonal(a, offset, axis1, axis2)
-    if dtype is None:
-        dt = _np.dtype(a.dtype)
-        if dt.kind == "b" or (dt.kind == "i" and dt.itemsize < 8):
-            dtype = _np.int64
-        elif dt.kind == "u" and dt.itemsize < 8:
-            dtype = _np.uint64
-        else:
-            dtype = dt
-    result = _sum_last_axis(d.astype(dtype))
-    if out is not None:
-        _store(out, result)
-        return out
-    return result
+    return _vk.sum(_vk.diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
 
 
 def rot90(m, k=1, axes=(0, 1)):
