@@ -26,7 +26,13 @@ enum class KernelKind : uint8_t {
   kCompact,
   kScatterClaim,
   kScatterWrite,
-  kSearchSorted
+  kSearchSorted,
+  // The radix sort's kernels and bincount's ordered sums (kernels/sort.h).
+  kSortKeys,
+  kSortVarying,
+  kSortHistogram,
+  kSortScatter,
+  kSegmentSum
 };
 
 // How a kernel addresses one operand (an "accessor"): decided from the actual view, but only
