@@ -173,9 +173,7 @@ Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minl
     }
     length = std::max(length, hi + 1);
   }
-  if (n == 0) {
-    return zeros({length}, weights ? DType::kFloat64 : DType::kInt64, ctx);
-  }
+  if (n == 0) return zeros({length}, DType::kInt64, ctx);  // int64 with weights too, as numpy
   if (!weights) {
     Array bins = arange_i64(length, ctx);
     return searchsorted(sorted, bins, /*right=*/true) - searchsorted(sorted, bins);
