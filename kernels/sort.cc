@@ -292,7 +292,13 @@ std::string emit_sort(const KernelSpec& spec) {
              "    out0.v[k] = s;\n"
              "  }\n"
              "}\n";
-    default:
+    case KernelKind::kElementwise:
+    case KernelKind::kScanBlocks:
+    case KernelKind::kScanAdd:
+    case KernelKind::kCompact:
+    case KernelKind::kScatterClaim:
+    case KernelKind::kScatterWrite:
+    case KernelKind::kSearchSorted:
       break;
   }
   internal_error("emit_sort of a spec that is not a sort kernel", __FILE__, __LINE__);
