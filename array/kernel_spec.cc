@@ -143,6 +143,16 @@ std::string KernelSpec::name() const {
       if (index64) s += "_i64";
       return s;
     }
+    case KernelKind::kSortKeys:
+      return "sort_keys_" + std::string(short_name(inputs[0].dtype));
+    case KernelKind::kSortVarying:
+      return "sort_varying_" + std::string(short_name(inputs[0].dtype));
+    case KernelKind::kSortHistogram:
+      return "sort_histogram_" + std::string(short_name(inputs[0].dtype));
+    case KernelKind::kSortScatter:
+      return "sort_scatter_" + std::string(short_name(inputs[0].dtype));
+    case KernelKind::kSegmentSum:
+      return "segment_sum";
   }
   std::string s = "ew_";
   s += outputs.empty() ? "none" : std::string(short_name(outputs[0].dtype));

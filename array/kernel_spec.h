@@ -27,6 +27,12 @@ enum class KernelKind : uint8_t {
   kScatterClaim,
   kScatterWrite,
   kSearchSorted,
+  // The radix sort's kernels and bincount's ordered sums (kernels/sort.h).
+  kSortKeys,
+  kSortVarying,
+  kSortHistogram,
+  kSortScatter,
+  kSegmentSum,
   kReduce,  // generated: a reduction of the tape's value (kernels/reduce.h)
 };
 

@@ -18,4 +18,5 @@ PYBIND11_MODULE(_vkarray, m) {
   vka::register_views(m);
   vka::register_selection(m);
   vka::register_reductions(m);
+  vka::register_sorting(m);
 }

@@ -5,6 +5,7 @@
 #include "kernels/glsl_ops.h"
 #include "kernels/glsl_writer.h"
 #include "kernels/indexing.h"
+#include "kernels/sort.h"
 
 namespace vka {
 namespace {
@@ -186,6 +187,12 @@ std::string emit_library(const KernelSpec& spec) {
              "  out0.v[pc.off2 + int(i)] = lo;\n"
              "}\n";
     }
+    case KernelKind::kSortKeys:
+    case KernelKind::kSortVarying:
+    case KernelKind::kSortHistogram:
+    case KernelKind::kSortScatter:
+    case KernelKind::kSegmentSum:
+      return emit_sort(spec);
     case KernelKind::kElementwise:
     case KernelKind::kReduce:
       break;

@@ -97,6 +97,15 @@ from ._vkarray import (
     vdot,
     vecdot,
     inner,
+    # sorting, searching and counting
+    sort,
+    argsort,
+    partition,
+    argpartition,
+    bincount,
+    histogram,
+    isin,
+    in1d,
 )
 
 # The dtypes vkarray holds, as numpy's own scalar types, so that they compare and hash
@@ -212,10 +221,11 @@ def make_context(devices=None, queues_per_device=1, validate=None, host_access="
     return ctx
 
 
-from . import _grids, _joining, _reorder  # noqa: E402
+from . import _grids, _joining, _reorder, _sorting  # noqa: E402
 from ._joining import *  # noqa: E402,F401,F403  concatenate, stack, split, ...
 from ._reorder import *  # noqa: E402,F401,F403  roll, tile, repeat, pad
 from ._grids import *  # noqa: E402,F401,F403  tril, triu, diag, trace, rot90, meshgrid, ...
+from ._sorting import *  # noqa: E402,F401,F403  unique, unique_values, unique_all, ...
 __all__ = [
     "Buffer", "Context", "Replica", "asbuffer", "context", "list_devices", "make_context",
     "set_context", "synchronize", "dtype", "bool_", "bool", "int8", "uint8", "int16", "uint16",
@@ -229,8 +239,9 @@ __all__ = [
     "copy", "take", "take_along_axis", "nonzero", "flatnonzero", "compress", "extract", "put", "searchsorted",
     "argwhere", "count_nonzero", "sum", "prod", "nansum", "nanprod", "max", "amax", "min",
     "amin", "nanmax", "nanmin", "ptp", "any", "all", "mean", "nanmean", "var", "std", "nanvar",
-    "nanstd", "argmax", "argmin", "nanargmax", "nanargmin", "vdot", "vecdot", "inner",
-] + sorted(_UFUNCS) + _joining.__all__ + _reorder.__all__ + _grids.__all__
+    "nanstd", "argmax", "argmin", "nanargmax", "nanargmin", "vdot", "vecdot", "inner", "sort",
+    "argsort", "partition", "argpartition", "bincount", "histogram", "isin", "in1d",
+] + sorted(_UFUNCS) + _joining.__all__ + _reorder.__all__ + _grids.__all__ + _sorting.__all__
 
 
 def _finish_at_exit():

@@ -1,0 +1,263 @@
+// bincount and histogram: counts are differences of searchsorted positions in the sorted
+// bins; weighted sums add each bin's weights in input order (a stable sort by bin, then one
+// ordered sum per bin: kernels/sort.h segment_sum), so results are deterministic and equal
+// numpy's.
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "array/library.h"
+#include "array/realize.h"
+#include "array/sort.h"
+#include "array/sort_radix.h"
+#include "device/errors.h"
+#include "kernels/sort.h"
+
+namespace vka {
+namespace {
+
+Array arange_i64(int64_t n, const std::shared_ptr<Context>& ctx) {
+  return arange(0, static_cast<double>(n), 1, DType::kInt64, ctx);
+}
+
+// Two elements of a 1-d array, read back: (x[i], x[j]).
+template <typename T>
+std::pair<T, T> read_two(const Array& x, int64_t i, int64_t j) {
+  const int64_t at[2] = {i, j};
+  Array idx = Array::from_host(at, {2}, DType::kInt64, x.context());
+  std::vector<T> v = gather(x, {idx}, {0}, 0, /*checked=*/true).to_vector<T>();
+  return {v[0], v[1]};
+}
+
+std::string number(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+// out[k] = sum of sorted_weights[bounds[k] .. bounds[k + 1]), k < m.
+Array segment_sums(const Array& sorted_weights, const Array& bounds, int64_t m) {
+  const std::shared_ptr<Context>& ctx = sorted_weights.context();
+  Array w(default_graph().convert(sorted_weights.node(), DType::kFloat64, sorted_weights.shape()),
+          ctx);
+  Array b(default_graph().convert(bounds.node(), DType::kInt64, bounds.shape()), ctx);
+  eval(w, b);
+  auto out = allocate_for(ctx, DType::kFloat64, {std::max<int64_t>(m, 1)});
+  dispatch_library(ctx, segment_sum_spec(),
+                   {device_buffer(*w.node()->buffer()), device_buffer(*b.node()->buffer()),
+                    device_buffer(*out)},
+                   m, sort_groups(m, kSortThreads));
+  return Array(default_graph().buffer(out, DType::kFloat64, View::contiguous({m})), ctx);
+}
+
+// numpy's pairwise summation (the order of ndarray.sum for contiguous data).
+template <typename T>
+T pairwise_sum(const T* v, int64_t n) {
+  if (n < 8) {
+    T s = 0;
+    for (int64_t i = 0; i < n; ++i) s += v[i];
+    return s;
+  }
+  if (n <= 128) {
+    T r[8];
+    for (int k = 0; k < 8; ++k) r[k] = v[k];
+    int64_t i = 8;
+    for (; i < n - (n % 8); i += 8) {
+      for (int k = 0; k < 8; ++k) r[k] += v[i + k];
+    }
+    T s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) s += v[i];
+    return s;
+  }
+  int64_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return pairwise_sum(v, n2) + pairwise_sum(v + n2, n - n2);
+}
+
+// numpy's density: hist / diff(edges) / hist.sum(), on the host (bins are few).
+template <typename T>
+Array density_of(const Array& hist, const Array& edges) {
+  std::vector<T> h = hist.to_vector<T>();
+  // np.diff runs in the edges' dtype before numpy converts it to float.
+  Array d = subtract(edges[Index{range(1, std::nullopt)}], edges[Index{range(std::nullopt, -1)}]);
+  std::vector<double> db = d.astype(DType::kFloat64).to_vector<double>();
+  const double total = static_cast<double>(pairwise_sum(h.data(), static_cast<int64_t>(h.size())));
+  std::vector<double> out(h.size());
+  for (size_t k = 0; k < h.size(); ++k) out[k] = static_cast<double>(h[k]) / db[k] / total;
+  return Array::from_host(out.data(), {static_cast<int64_t>(out.size())}, DType::kFloat64,
+                          hist.context());
+}
+
+// Shared tail of both histogram forms: `bin` holds each element's bin in [0, nbins], nbins
+// for elements outside the edges.
+std::pair<Array, Array> finish(const Array& bin, int64_t nbins, const Array& edges,
+                               bool density, const std::optional<Array>& weights) {
+  Array counts = bincount(bin, weights ? std::optional<Array>(reshape(*weights, {-1}))
+                                       : std::nullopt, nbins + 1);
+  Array hist = counts[Index{range(0, nbins)}];
+  if (weights) hist = hist.astype(weights->dtype());
+  if (!density) return {hist, edges};
+  switch (hist.dtype()) {
+    case DType::kInt64: return {density_of<int64_t>(hist, edges), edges};
+    case DType::kFloat32: return {density_of<float>(hist, edges), edges};
+    default: return {density_of<double>(hist.astype(DType::kFloat64), edges), edges};
+  }
+}
+
+void check_histogram_input(const Array& a, const std::optional<Array>& weights) {
+  if (is_complex(a.dtype())) {
+    throw DTypeError("[histogram] complex arrays are not supported yet");
+  }
+  if (weights && weights->shape() != a.shape()) {
+    throw ShapeError("[histogram] weights should have the same shape as a (got " +
+                     to_string(weights->shape()) + " and " + to_string(a.shape()) + ")");
+  }
+  if (weights && is_complex(weights->dtype())) {
+    throw DTypeError("[histogram] complex weights are not supported yet");
+  }
+}
+
+// The element's bin for sorted edges e[0..nbins] in the promoted dtype: numpy's
+// searchsorted(edges, x, 'right') - 1, the last edge inside the last bin, nbins outside.
+Array bin_of(const Array& x, const Array& edges, int64_t nbins) {
+  Array e0 = edges[Index{0}], elast = edges[Index{nbins}];
+  Array idx = searchsorted(edges, x, /*right=*/true) - Arg(1);
+  idx = where(equal(x, elast), Arg(nbins - 1), idx);
+  Array keep = logical_and(greater_equal(x, e0), less_equal(x, elast));
+  return where(keep, idx, Arg(nbins));
+}
+
+}  // namespace
+
+Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minlength) {
+  const std::shared_ptr<Context>& ctx = x.context();
+  if (!is_integer(x.dtype()) && !is_bool(x.dtype())) {
+    throw DTypeError("[bincount] cannot cast array data from " + std::string(name(x.dtype())) +
+                     " to int64 according to the rule 'safe'");
+  }
+  if (x.dtype() == DType::kUInt64) {
+    throw DTypeError("[bincount] cannot cast array data from uint64 to int64 according to the "
+                     "rule 'safe'");
+  }
+  if (x.ndim() != 1) {
+    throw ShapeError(std::string("[bincount] object ") +
+                     (x.ndim() == 0 ? "of too small depth" : "too deep") +
+                     " for desired array (the input must be 1-d, got shape " +
+                     to_string(x.shape()) + ")");
+  }
+  if (minlength < 0) {
+    throw ShapeError("[bincount] 'minlength' must not be negative, got " +
+                     std::to_string(minlength));
+  }
+  if (weights && weights->shape() != x.shape()) {
+    throw ShapeError("[bincount] the weights and list don't have the same length (" +
+                     to_string(weights->shape()) + " and " + to_string(x.shape()) + ")");
+  }
+  if (weights && is_complex(weights->dtype())) {
+    throw DTypeError("[bincount] cannot cast complex weights to float64");
+  }
+  const int64_t n = x.size();
+  Array xs = ascontiguousarray(x.astype(DType::kInt64));
+  int64_t length = minlength;
+  Array perm, sorted;
+  if (n > 0) {
+    perm = sort_permutation(xs, n, "bincount");
+    sorted = gather(xs, {perm}, {0}, 0, /*checked=*/true, "bincount");
+    sorted.eval();
+    auto [lo, hi] = read_two<int64_t>(sorted, 0, n - 1);
+    if (lo < 0) {
+      throw ShapeError("[bincount] 'list' argument must have no negative elements, got " +
+                       std::to_string(lo));
+    }
+    length = std::max(length, hi + 1);
+  }
+  if (n == 0) return zeros({length}, DType::kInt64, ctx);  // int64 with weights too, as numpy
+  if (!weights) {
+    Array bins = arange_i64(length, ctx);
+    return searchsorted(sorted, bins, /*right=*/true) - searchsorted(sorted, bins);
+  }
+  Array sw = gather(ascontiguousarray(*weights), {perm}, {0}, 0, /*checked=*/true, "bincount");
+  Array bounds = searchsorted(sorted, arange_i64(length + 1, ctx));
+  return segment_sums(sw, bounds, length);
+}
+
+std::pair<Array, Array> histogram(const Array& a, int64_t bins,
+                                  std::optional<std::pair<double, double>> range, bool density,
+                                  const std::optional<Array>& weights) {
+  check_histogram_input(a, weights);
+  if (bins < 1) {
+    throw ShapeError("[histogram] `bins` must be positive, when an integer (got " +
+                     std::to_string(bins) + ")");
+  }
+  const std::shared_ptr<Context>& ctx = a.context();
+  // numpy computes the edges in float64 and stores them in a's float dtype (float64 for
+  // integers and bool).
+  const DType edge_t = is_floating(a.dtype()) ? a.dtype() : DType::kFloat64;
+  Array x = reshape(a, {-1}).astype(edge_t);
+  double first = 0, last = 1;
+  if (range) {
+    std::tie(first, last) = *range;
+    if (first > last) {
+      throw ShapeError("[histogram] max must be larger than min in range parameter (got [" +
+                       number(first) + ", " + number(last) + "])");
+    }
+    if (!std::isfinite(first) || !std::isfinite(last)) {
+      throw ShapeError("[histogram] supplied range of [" + number(first) + ", " + number(last) +
+                       "] is not finite");
+    }
+  } else if (x.size() > 0) {
+    // The data's min and max: the ends of the sorted values (NaN sorts last).
+    Array sorted = sort(reshape(a, {-1}).astype(DType::kFloat64), std::nullopt);
+    std::tie(first, last) = read_two<double>(sorted, 0, x.size() - 1);
+    if (std::isnan(last)) first = std::isnan(first) ? first : last;
+    if (!std::isfinite(first) || !std::isfinite(last)) {
+      throw ShapeError("[histogram] autodetected range of [" + number(first) + ", " +
+                       number(last) + "] is not finite");
+    }
+  }
+  if (first == last) {
+    first -= 0.5;
+    last += 0.5;
+  }
+  // numpy.linspace(first, last, bins + 1) in float64.
+  std::vector<double> e(static_cast<size_t>(bins) + 1);
+  const double delta = last - first, step = delta / static_cast<double>(bins);
+  for (int64_t i = 0; i <= bins; ++i) {
+    const double y = step == 0 ? static_cast<double>(i) / static_cast<double>(bins) * delta
+                               : static_cast<double>(i) * step;
+    e[static_cast<size_t>(i)] = y + first;
+  }
+  e.back() = last;
+  Array edges =
+      Array::from_host(e.data(), {bins + 1}, DType::kFloat64, ctx).astype(edge_t);
+  edges.eval();
+  return finish(bin_of(x, edges, bins), bins, edges, density, weights);
+}
+
+std::pair<Array, Array> histogram(const Array& a, const Array& edges, bool density,
+                                  const std::optional<Array>& weights) {
+  check_histogram_input(a, weights);
+  if (edges.ndim() != 1) {
+    throw ShapeError("[histogram] `bins` must be 1d, when an array (got shape " +
+                     to_string(edges.shape()) + ")");
+  }
+  const int64_t nbins = edges.size() - 1;
+  if (nbins < 1) {
+    throw ShapeError("[histogram] `bins` needs at least 2 edges, got " +
+                     std::to_string(edges.size()));
+  }
+  std::vector<double> e = edges.astype(DType::kFloat64).to_vector<double>();
+  for (size_t k = 1; k < e.size(); ++k) {
+    if (!(e[k - 1] <= e[k])) {
+      throw ShapeError("[histogram] `bins` must increase monotonically, when an array");
+    }
+  }
+  const DType t = result_type(a.dtype(), edges.dtype());
+  Array x = reshape(a, {-1}).astype(t);
+  Array et = edges.astype(t);
+  return finish(bin_of(x, et, nbins), nbins, edges, density, weights);
+}
+
+}  // namespace vka

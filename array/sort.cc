@@ -1,0 +1,86 @@
+// sort, argsort, partition, argpartition and isin: rows along the last axis (moveaxis +
+// ascontiguousarray), one radix-sort permutation, and a gather.
+#include "array/sort.h"
+
+#include <string>
+
+#include "array/sort_radix.h"
+#include "device/errors.h"
+
+namespace vka {
+namespace {
+
+// The sorted values (or int64 indices along the axis) of `a` along `axis`.
+Array sorted_along(const Array& a, std::optional<int64_t> axis, bool indices,
+                   std::string_view op) {
+  Array src = axis ? a : reshape(a, {-1});
+  const int ax = normalize_axis(op, axis.value_or(0), src.ndim());
+  Array rows = ascontiguousarray(moveaxis(src, {ax}, {-1}));
+  const Shape shape = rows.shape();
+  const int64_t rowlen = shape.back();
+  if (rows.size() == 0) {
+    Array empty(default_graph().full(
+                    Scalar::of_int(0, indices ? DType::kInt64 : a.dtype()), shape),
+                a.context());
+    return moveaxis(empty, {-1}, {ax});
+  }
+  Array perm = sort_permutation(rows, rowlen, op);
+  Array out = indices ? remainder(perm.astype(DType::kInt64), Arg(rowlen))
+                      : gather(reshape(rows, {-1}), {perm}, {0}, 0, /*checked=*/true, op);
+  return moveaxis(reshape(out, shape), {-1}, {ax});
+}
+
+void check_kth(const Array& a, const std::vector<int64_t>& kth, std::optional<int64_t> axis,
+               std::string_view op) {
+  const int64_t n = axis ? a.shape()[normalize_axis(op, *axis, a.ndim())] : a.size();
+  for (int64_t k : kth) {
+    if (k < -n || k >= n) {
+      throw ShapeError("[" + std::string(op) + "] kth(=" + std::to_string(k) +
+                       ") out of bounds (" + std::to_string(n) + ")");
+    }
+  }
+}
+
+}  // namespace
+
+Array sort(const Array& a, std::optional<int64_t> axis) {
+  return sorted_along(a, axis, false, "sort");
+}
+
+Array argsort(const Array& a, std::optional<int64_t> axis) {
+  return sorted_along(a, axis, true, "argsort");
+}
+
+Array partition(const Array& a, const std::vector<int64_t>& kth, std::optional<int64_t> axis) {
+  check_kth(a, kth, axis, "partition");
+  return sorted_along(a, axis, false, "partition");
+}
+
+Array argpartition(const Array& a, const std::vector<int64_t>& kth, std::optional<int64_t> axis) {
+  check_kth(a, kth, axis, "argpartition");
+  return sorted_along(a, axis, true, "argpartition");
+}
+
+Array isin(const Array& element, const Array& test_elements, bool invert) {
+  if (element.context() != test_elements.context()) {
+    throw ShapeError("[isin] the arrays live on different contexts");
+  }
+  if (is_complex(element.dtype()) || is_complex(test_elements.dtype())) {
+    throw DTypeError("[isin] complex arrays are not supported yet");
+  }
+  const int64_t m = test_elements.size();
+  if (m == 0) {
+    return Array(default_graph().full(Scalar::of_bool(invert), element.shape()),
+                 element.context());
+  }
+  Array sorted = sort(test_elements, std::nullopt);
+  Array pos = searchsorted(sorted, element);
+  Array candidate = gather(sorted, {minimum(pos, Arg(m - 1))}, {0}, 0, /*checked=*/true, "isin");
+  return invert ? not_equal(candidate, element) : equal(candidate, element);
+}
+
+Array in1d(const Array& ar1, const Array& ar2, bool invert) {
+  return isin(reshape(ar1, {-1}), ar2, invert);
+}
+
+}  // namespace vka

@@ -1,0 +1,29 @@
+// The stable LSD radix sort behind sort, argsort, unique, bincount, histogram and isin
+// (kernels/sort.h has the kernels and the key encoding).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "array/array.h"
+#include "device/buffer.h"
+
+namespace vka {
+
+// The stable sorting permutation of every row of `a` taken as C-ordered rows of `rowlen`
+// elements (a.size() a multiple of rowlen > 0): a uint32 array of a.size() elements whose
+// position p holds the flat index of the element that sorts to p (rows stay in place: the
+// row index is the most significant key). numpy's order: NaN last, -0.0 equal to 0.0.
+Array sort_permutation(const Array& a, int64_t rowlen, std::string_view op);
+
+// Exclusive prefix sums of `n` uint32 counts (kernels/scan.h, level by level).
+std::shared_ptr<ReplicatedBuffer> exclusive_sums(const std::shared_ptr<Context>& ctx,
+                                                 const std::shared_ptr<ReplicatedBuffer>& counts,
+                                                 int64_t n);
+
+// Workgroups for `items` units of `per_group` each, capped at the portable 65535 (the sort
+// kernels loop over what is left).
+uint64_t sort_groups(int64_t items, int64_t per_group);
+
+}  // namespace vka

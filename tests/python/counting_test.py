@@ -1,0 +1,159 @@
+"""unique (and the array API's unique_*), bincount, histogram, isin and in1d against numpy
+1.24: values, dtypes, NaN handling, numpy's exception types, determinism."""
+
+import numpy as np
+import pytest
+
+import vkarray as vk
+from sort_test import data, same
+
+DTYPES = ["bool", "int8", "uint16", "int32", "uint64", "float16", "float32", "float64",
+          "complex64"]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(0,), (1,), (7,), (1000,), (4097,), (30, 40), ()])
+def test_unique(dtype, shape):
+    a = data(shape, dtype, seed=sum(shape) + 1)
+    x = vk.asarray(a)
+    got = np.asarray(vk.unique(x))
+    assert got.dtype == a.dtype
+    np.testing.assert_array_equal(got, np.unique(a))  # -0.0 or 0.0: numpy's sort is unstable
+    got = vk.unique(x, return_index=True, return_inverse=True, return_counts=True)
+    want = np.unique(a, return_index=True, return_inverse=True, return_counts=True)
+    assert len(got) == 4
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(np.asarray(g), w)
+        assert np.asarray(g).dtype == w.dtype
+    values, index, inverse, counts = want
+    r = vk.unique_all(x)
+    np.testing.assert_array_equal(np.asarray(r.values), values)
+    np.testing.assert_array_equal(np.asarray(r.indices), index)
+    np.testing.assert_array_equal(np.asarray(r.inverse_indices), inverse.reshape(a.shape))
+    np.testing.assert_array_equal(np.asarray(r.counts), counts)
+    np.testing.assert_array_equal(np.asarray(vk.unique_values(x)), values)
+    c = vk.unique_counts(x)
+    np.testing.assert_array_equal(np.asarray(c.counts), counts)
+    i = vk.unique_inverse(x)
+    assert i.inverse_indices.shape == a.shape
+    np.testing.assert_array_equal(np.asarray(i.inverse_indices), inverse.reshape(a.shape))
+
+
+def test_unique_nans_collapse_and_selected_outputs():
+    a = np.array([np.nan, 2, np.nan, -0.0, 0.0, 2, np.nan])
+    x = vk.asarray(a)
+    np.testing.assert_array_equal(np.asarray(vk.unique(x)), np.unique(a))
+    v, c = vk.unique(x, return_counts=True)
+    np.testing.assert_array_equal(np.asarray(c), np.unique(a, return_counts=True)[1])
+    v, i = vk.unique(x, return_index=True)
+    np.testing.assert_array_equal(np.asarray(i), np.unique(a, return_index=True)[1])
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 1000, 4097])
+@pytest.mark.parametrize("dtype", ["int32", "uint8", "int64", "bool"])
+def test_bincount(n, dtype):
+    rng = np.random.default_rng(n)
+    a = rng.integers(0, 40 if dtype != "bool" else 2, n).astype(dtype)
+    x = vk.asarray(a)
+    same(vk.bincount(x), np.bincount(a))
+    same(vk.bincount(x, minlength=60), np.bincount(a, minlength=60))
+    w = rng.standard_normal(n)
+    same(vk.bincount(x, weights=vk.asarray(w)), np.bincount(a, weights=w))  # exactly: in order
+    w32 = rng.standard_normal(n).astype(np.float32)
+    same(vk.bincount(x, weights=w32), np.bincount(a, weights=w32))
+
+
+def test_bincount_errors():
+    for np_call, vk_call in [
+        (lambda: np.bincount(np.array([1, -3, 2])), lambda: vk.bincount(vk.asarray([1, -3, 2]))),
+        (lambda: np.bincount(np.array([1.0])), lambda: vk.bincount(vk.asarray([1.0]))),
+        (lambda: np.bincount(np.array([1], np.uint64)),
+         lambda: vk.bincount(vk.asarray(np.array([1], np.uint64)))),
+        (lambda: np.bincount(np.array([[1]])), lambda: vk.bincount(vk.asarray([[1]]))),
+        (lambda: np.bincount(np.array([1]), minlength=-1),
+         lambda: vk.bincount(vk.asarray([1]), minlength=-1)),
+        (lambda: np.bincount(np.array([1]), weights=np.array([1.0, 2.0])),
+         lambda: vk.bincount(vk.asarray([1]), weights=[1.0, 2.0])),
+    ]:
+        with pytest.raises(Exception) as np_err:
+            np_call()
+        with pytest.raises(type(np_err.value)) as vk_err:
+            vk_call()
+    with pytest.raises(ValueError, match="-3"):
+        vk.bincount(vk.asarray([1, -3, 2]))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int16", "uint8", "float16"])
+@pytest.mark.parametrize("bins", [1, 10, 33])
+@pytest.mark.parametrize("rng_", [None, (-1.0, 2.5), (0.1, 0.7)])
+def test_histogram_uniform(dtype, bins, rng_):
+    g = np.random.default_rng(bins)
+    a = (g.standard_normal(4097) * 3).astype(dtype)
+    x = vk.asarray(a)
+    h, e = vk.histogram(x, bins=bins, range=rng_)
+    wh, we = np.histogram(a, bins=bins, range=rng_)
+    same(h, wh)
+    same(e, we)
+    w = g.integers(0, 5, a.shape).astype(np.float64)
+    same(vk.histogram(x, bins=bins, range=rng_, weights=w)[0],
+         np.histogram(a, bins=bins, range=rng_, weights=w)[0])
+    dh, _ = vk.histogram(x, bins=bins, range=rng_, density=True)
+    with np.errstate(invalid="ignore"):  # no value in range: 0/0, NaN in both
+        wd = np.histogram(a, bins=bins, range=rng_, density=True)[0]
+    np.testing.assert_array_equal(np.asarray(dh), wd)
+
+
+def test_histogram_edges_constant_and_errors():
+    a = np.array([0.0, 1, 1, 2, 3, 10, 4, np.inf, -5])
+    x = vk.asarray(a)
+    for edges in [[0, 1, 2, 10], np.array([-5.0, 0.5, 0.5, 4]), [1, 2]]:
+        h, e = vk.histogram(x, bins=edges)
+        wh, we = np.histogram(a, bins=edges)
+        same(h, wh)
+        same(e, we)
+    same(vk.histogram(x, bins=[0, 3, 11], weights=np.arange(9.0))[0],
+         np.histogram(a, bins=[0, 3, 11], weights=np.arange(9.0))[0])
+    c = np.full(5, 3.0)
+    for got, want in zip(vk.histogram(vk.asarray(c), bins=4), np.histogram(c, bins=4)):
+        same(got, want)
+    for got, want in zip(vk.histogram(vk.asarray(np.zeros(0)), bins=3),
+                         np.histogram(np.zeros(0), bins=3)):
+        same(got, want)
+    ints = np.array([3, 1, 4, 1, 5, 9, 2, 6], np.int32)
+    for got, want in zip(vk.histogram(vk.asarray(ints), bins=4), np.histogram(ints, bins=4)):
+        same(got, want)
+    for np_call, vk_call in [
+        (lambda: np.histogram(a), lambda: vk.histogram(x)),  # autodetected range not finite
+        (lambda: np.histogram(a, bins=0), lambda: vk.histogram(x, bins=0)),
+        (lambda: np.histogram(a, range=(3, 1)), lambda: vk.histogram(x, range=(3, 1))),
+        (lambda: np.histogram(a, bins=[3, 1]), lambda: vk.histogram(x, bins=[3, 1])),
+        (lambda: np.histogram(a, weights=[1.0]), lambda: vk.histogram(x, weights=[1.0])),
+    ]:
+        with pytest.raises(Exception) as np_err:
+            np_call()
+        with pytest.raises(type(np_err.value)):
+            vk_call()
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float32", "uint8", "float64", "bool"])
+@pytest.mark.parametrize("n", [0, 1, 7, 1000])
+def test_isin(dtype, n):
+    a = data((n, 3), dtype, seed=n)
+    t = data((max(n // 2, 1),), dtype, seed=n + 100)
+    x = vk.asarray(a)
+    same(vk.isin(x, t), np.isin(a, t))
+    same(vk.isin(x, vk.asarray(t), invert=True), np.isin(a, t, invert=True))
+    same(vk.in1d(x, t), np.in1d(a, t))
+    same(vk.isin(x, np.array([], dtype)), np.isin(a, np.array([], dtype)))
+    mixed = np.array([1.5, 2.0, np.nan, -0.0])
+    same(vk.isin(x, mixed), np.isin(a, mixed))
+
+
+def test_deterministic_weighted_sums():
+    g = np.random.default_rng(5)
+    a = g.integers(0, 3, 4097)
+    w = g.standard_normal(4097) * 1e10
+    first = np.asarray(vk.bincount(vk.asarray(a), weights=w))
+    for _ in range(3):
+        np.testing.assert_array_equal(np.asarray(vk.bincount(vk.asarray(a), weights=w)), first)
+    np.testing.assert_array_equal(first, np.bincount(a, weights=w))
