@@ -26,7 +26,10 @@ enum class KernelKind : uint8_t {
   kCompact,
   kScatterClaim,
   kScatterWrite,
-  kSearchSorted
+  kSearchSorted,
+  kCumulativeReduce,  // scans (kernels/cumulative.h)
+  kCumulativeRows,
+  kCumulativeLines
 };
 
 // How a kernel addresses one operand (an "accessor"): decided from the actual view, but only

@@ -2,6 +2,7 @@
 #include "kernels/scan.h"
 
 #include "device/errors.h"
+#include "kernels/cumulative.h"
 #include "kernels/glsl_ops.h"
 #include "kernels/glsl_writer.h"
 #include "kernels/indexing.h"
@@ -186,6 +187,10 @@ std::string emit_library(const KernelSpec& spec) {
              "  out0.v[pc.off2 + int(i)] = lo;\n"
              "}\n";
     }
+    case KernelKind::kCumulativeReduce:
+    case KernelKind::kCumulativeRows:
+    case KernelKind::kCumulativeLines:
+      return emit_cumulative(spec);
     case KernelKind::kElementwise:
       break;
   }
