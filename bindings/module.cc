@@ -17,4 +17,5 @@ PYBIND11_MODULE(_vkarray, m) {
   vka::register_indexing(m);
   vka::register_views(m);
   vka::register_selection(m);
+  vka::register_cumulative(m);
 }

@@ -14,5 +14,6 @@ void register_creation(pybind11::module_& m);           // creation_py.cc
 void register_indexing(pybind11::module_& m);           // index_py.cc (after ndarray)
 void register_views(pybind11::module_& m);              // views_py.cc (after ndarray)
 void register_selection(pybind11::module_& m);          // select_py.cc
+void register_cumulative(pybind11::module_& m);         // cumulative_py.cc
 
 }  // namespace vka
