@@ -18,7 +18,8 @@ namespace vka {
 
 inline constexpr int kCumThreads = 256;
 
-// Elements per thread of a block: the block of compute values fills 16 KiB of shared memory.
+// Elements per thread of a block: the block of compute values fills 16 KiB of shared memory
+// (plus one padding value per 32).
 int cumulative_per_thread(DType t);
 // Elements per block (kCumThreads * cumulative_per_thread).
 int64_t cumulative_block(DType t);
