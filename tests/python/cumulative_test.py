@@ -278,3 +278,18 @@ def test_ediff1d():
     for e in (np.zeros(0), np.ones(1)):
         np.testing.assert_array_equal(np.asarray(vk.ediff1d(e, to_end=[1.0])),
                                       np.ediff1d(e, to_end=[1.0]))
+
+
+def test_every_replica(ctx3):
+    # Each replica holds its own data; the scan runs on each.
+    x = vk.asarray(np.zeros((3, 5000), np.float64), context=ctx3)
+    data = [sample(15000, np.float64, seed=20 + r).reshape(3, 5000) for r in range(3)]
+    for r in range(3):
+        x.write(data[r], r)
+    for axis in (None, 0, 1):
+        got = vk.cumsum(x, axis=axis).read()
+        for r in range(3):
+            check_scan(vk.asarray(got[r]), data[r], axis, False, None)
+    got = vk.diff(x, axis=0).read()
+    for r in range(3):
+        np.testing.assert_array_equal(got[r], np.diff(data[r], axis=0))
