@@ -46,8 +46,10 @@ void register_cumulative(py::module_& m) {
       [](py::object x, bool product, py::object axis, py::object dtype, bool include_initial) {
         const char* op = product ? "cumulative_prod" : "cumulative_sum";
         Array a = as_array(x, op);
-        return product ? cumulative_prod(a, axis_of(axis), optional_dtype(dtype, op), include_initial)
-                       : cumulative_sum(a, axis_of(axis), optional_dtype(dtype, op), include_initial);
+        const std::optional<int64_t> ax = axis_of(axis);
+        const std::optional<DType> t = optional_dtype(dtype, op);
+        return product ? cumulative_prod(a, ax, t, include_initial)
+                       : cumulative_sum(a, ax, t, include_initial);
       },
       py::arg("x"), py::arg("product"), py::arg("axis"), py::arg("dtype"),
       py::arg("include_initial"), "numpy 2's cumulative_sum / cumulative_prod without out=.");

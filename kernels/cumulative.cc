@@ -111,115 +111,115 @@ std::string emit_cumulative(const KernelSpec& spec) {
       "    uint row = g / nb, blk = g - row * nb;\n"
       "    uint start = row * len + blk * B;\n"
       "    uint count = min(B, len - blk * B);\n";
-  switch (spec.kind) {
-    case KernelKind::kCumulativeReduce:
-      return common + buffer(0, "readonly", storage_type(t), "in0") +
-             buffer(1, "writeonly", storage_type(t), "out0") + push.str() + consts +
-             combine(spec.tape[0].op, t) +
-             "shared " + C + " part[T];\n"
-             "void main() {\n"
-             "  uint len = pc.c0.x, nb = pc.c1.x, t = gl_LocalInvocationID.x;\n"
-             "  for (uint g = gl_WorkGroupID.x; g < uint(pc.n); g += gl_NumWorkGroups.x) {\n" +
-             block +
-             "    " + C + " acc = " + C + "(0);\n"
-             "    if (t < count) {\n"
-             "      acc = " + load("in0", 0, "start + t") + ";\n"
-             "      for (uint i = t + T; i < count; i += T) acc = combine(acc, " +
-             load("in0", 0, "start + i") + ");\n"
-             "    }\n"
-             "    part[t] = acc;\n"
-             "    barrier();\n"
-             "    uint live = min(count, T);\n"
-             "    for (uint s = T / 2u; s > 0u; s >>= 1) {\n"
-             "      if (t < s && t + s < live) part[t] = combine(part[t], part[t + s]);\n"
-             "      barrier();\n"
-             "    }\n"
-             "    if (t == 0u) " + store(1, "g", "part[0]") + "\n"
-             "    barrier();\n"
-             "  }\n"
-             "}\n";
-    case KernelKind::kCumulativeRows:
-      return common + buffer(0, "readonly", storage_type(t), "in0") +
-             buffer(1, "readonly", storage_type(t), "in1") +
-             buffer(2, "writeonly", storage_type(t), "out0") + push.str() + consts +
-             combine(spec.tape[0].op, t) +
-             // One padding slot per 32 values: the threads' runs of P consecutive values
-             // then fall in distinct banks.
-             "shared " + C + " sh[B + B / 32u];\n"
-             "uint pad(uint i) { return i + (i >> 5); }\n"
-             "shared " + C + " part[T];\n"
-             "void main() {\n"
-             "  uint len = pc.c0.x, nb = pc.c1.x, t = gl_LocalInvocationID.x;\n"
-             "  for (uint g = gl_WorkGroupID.x; g < uint(pc.n); g += gl_NumWorkGroups.x) {\n" +
-             block +
-             // Coalesced loads into shared memory; each thread then scans P consecutive ones.
-             "    for (uint k = 0u; k < P; ++k) {\n"
-             "      uint i = t + k * T;\n"
-             "      if (i < count) sh[pad(i)] = " + load("in0", 0, "start + i") + ";\n"
-             "    }\n"
-             "    barrier();\n"
-             "    uint first = t * P;\n"
-             "    uint m = first < count ? min(P, count - first) : 0u;\n"
-             "    " + C + " run = " + C + "(0);\n"
-             "    if (m > 0u) {\n"
-             "      run = sh[pad(first)];\n"
-             "      for (uint k = 1u; k < m; ++k) {\n"
-             "        run = combine(run, sh[pad(first + k)]);\n"
-             "        sh[pad(first + k)] = run;\n"
-             "      }\n"
-             "    }\n"
-             "    part[t] = run;\n"
-             "    barrier();\n"
-             // Hillis-Steele inclusive scan of the thread totals. Threads holding data are a
-             // prefix of the group, so a live thread only ever combines live totals.
-             "    for (uint d = 1u; d < T; d <<= 1) {\n"
-             "      " + C + " before = part[t];\n"
-             "      if (t >= d) before = part[t - d];\n"
-             "      barrier();\n"
-             "      if (t >= d) part[t] = combine(before, part[t]);\n"
-             "      barrier();\n"
-             "    }\n"
-             "    bool has = blk > 0u;\n"
-             "    " + C + " prefix = " + C + "(0);\n"
-             "    if (has) prefix = " + load("in1", 1, "row * nb + blk - 1u") + ";\n"
-             "    if (t > 0u) {\n"
-             "      prefix = has ? combine(prefix, part[t - 1u]) : part[t - 1u];\n"
-             "      has = true;\n"
-             "    }\n"
-             "    if (has) {\n"
-             "      for (uint k = 0u; k < m; ++k) {\n"
-             "        sh[pad(first + k)] = combine(prefix, sh[pad(first + k)]);\n"
-             "      }\n"
-             "    }\n"
-             "    barrier();\n"
-             "    for (uint k = 0u; k < P; ++k) {\n"
-             "      uint i = t + k * T;\n"
-             "      if (i < count) " + store(2, "start + i", "sh[pad(i)]") + "\n"
-             "    }\n"
-             "    barrier();\n"
-             "  }\n"
-             "}\n";
-    case KernelKind::kCumulativeLines:
-      return common + buffer(0, "readonly", storage_type(t), "in0") +
-             buffer(1, "writeonly", storage_type(t), "out0") + push.str() + consts +
-             combine(spec.tape[0].op, t) +
-             "void main() {\n"
-             "  uint len = pc.c0.x, inner = pc.c1.x;\n"
-             "  uint grid = gl_NumWorkGroups.x * T;\n"
-             "  for (uint i = gl_GlobalInvocationID.x; i < uint(pc.n); i += grid) {\n"
-             "    uint o = i / inner, j = i - o * inner;\n"
-             "    uint e = o * len * inner + j;\n"
-             "    " + C + " acc = " + load("in0", 0, "e") + ";\n"
-             "    " + store(1, "e", "acc") + "\n"
-             "    for (uint k = 1u; k < len; ++k) {\n"
-             "      e += inner;\n"
-             "      acc = combine(acc, " + load("in0", 0, "e") + ");\n"
-             "      " + store(1, "e", "acc") + "\n"
-             "    }\n"
-             "  }\n"
-             "}\n";
-    default:
-      break;
+  // Not a switch: kernels/scan.cc's emit_library owns the exhaustive one over every kind.
+  if (spec.kind == KernelKind::kCumulativeReduce) {
+    return common + buffer(0, "readonly", storage_type(t), "in0") +
+           buffer(1, "writeonly", storage_type(t), "out0") + push.str() + consts +
+           combine(spec.tape[0].op, t) +
+           "shared " + C + " part[T];\n"
+           "void main() {\n"
+           "  uint len = pc.c0.x, nb = pc.c1.x, t = gl_LocalInvocationID.x;\n"
+           "  for (uint g = gl_WorkGroupID.x; g < uint(pc.n); g += gl_NumWorkGroups.x) {\n" +
+           block +
+           "    " + C + " acc = " + C + "(0);\n"
+           "    if (t < count) {\n"
+           "      acc = " + load("in0", 0, "start + t") + ";\n"
+           "      for (uint i = t + T; i < count; i += T) acc = combine(acc, " +
+           load("in0", 0, "start + i") + ");\n"
+           "    }\n"
+           "    part[t] = acc;\n"
+           "    barrier();\n"
+           "    uint live = min(count, T);\n"
+           "    for (uint s = T / 2u; s > 0u; s >>= 1) {\n"
+           "      if (t < s && t + s < live) part[t] = combine(part[t], part[t + s]);\n"
+           "      barrier();\n"
+           "    }\n"
+           "    if (t == 0u) " + store(1, "g", "part[0]") + "\n"
+           "    barrier();\n"
+           "  }\n"
+           "}\n";
+  }
+  if (spec.kind == KernelKind::kCumulativeRows) {
+    return common + buffer(0, "readonly", storage_type(t), "in0") +
+           buffer(1, "readonly", storage_type(t), "in1") +
+           buffer(2, "writeonly", storage_type(t), "out0") + push.str() + consts +
+           combine(spec.tape[0].op, t) +
+           // One padding slot per 32 values: the threads' runs of P consecutive values
+           // then fall in distinct banks.
+           "shared " + C + " sh[B + B / 32u];\n"
+           "uint pad(uint i) { return i + (i >> 5); }\n"
+           "shared " + C + " part[T];\n"
+           "void main() {\n"
+           "  uint len = pc.c0.x, nb = pc.c1.x, t = gl_LocalInvocationID.x;\n"
+           "  for (uint g = gl_WorkGroupID.x; g < uint(pc.n); g += gl_NumWorkGroups.x) {\n" +
+           block +
+           // Coalesced loads into shared memory; each thread then scans P consecutive ones.
+           "    for (uint k = 0u; k < P; ++k) {\n"
+           "      uint i = t + k * T;\n"
+           "      if (i < count) sh[pad(i)] = " + load("in0", 0, "start + i") + ";\n"
+           "    }\n"
+           "    barrier();\n"
+           "    uint first = t * P;\n"
+           "    uint m = first < count ? min(P, count - first) : 0u;\n"
+           "    " + C + " run = " + C + "(0);\n"
+           "    if (m > 0u) {\n"
+           "      run = sh[pad(first)];\n"
+           "      for (uint k = 1u; k < m; ++k) {\n"
+           "        run = combine(run, sh[pad(first + k)]);\n"
+           "        sh[pad(first + k)] = run;\n"
+           "      }\n"
+           "    }\n"
+           "    part[t] = run;\n"
+           "    barrier();\n"
+           // Hillis-Steele inclusive scan of the thread totals. Threads holding data are a
+           // prefix of the group, so a live thread only ever combines live totals.
+           "    for (uint d = 1u; d < T; d <<= 1) {\n"
+           "      " + C + " before = part[t];\n"
+           "      if (t >= d) before = part[t - d];\n"
+           "      barrier();\n"
+           "      if (t >= d) part[t] = combine(before, part[t]);\n"
+           "      barrier();\n"
+           "    }\n"
+           "    bool has = blk > 0u;\n"
+           "    " + C + " prefix = " + C + "(0);\n"
+           "    if (has) prefix = " + load("in1", 1, "row * nb + blk - 1u") + ";\n"
+           "    if (t > 0u) {\n"
+           "      prefix = has ? combine(prefix, part[t - 1u]) : part[t - 1u];\n"
+           "      has = true;\n"
+           "    }\n"
+           "    if (has) {\n"
+           "      for (uint k = 0u; k < m; ++k) {\n"
+           "        sh[pad(first + k)] = combine(prefix, sh[pad(first + k)]);\n"
+           "      }\n"
+           "    }\n"
+           "    barrier();\n"
+           "    for (uint k = 0u; k < P; ++k) {\n"
+           "      uint i = t + k * T;\n"
+           "      if (i < count) " + store(2, "start + i", "sh[pad(i)]") + "\n"
+           "    }\n"
+           "    barrier();\n"
+           "  }\n"
+           "}\n";
+  }
+  if (spec.kind == KernelKind::kCumulativeLines) {
+    return common + buffer(0, "readonly", storage_type(t), "in0") +
+           buffer(1, "writeonly", storage_type(t), "out0") + push.str() + consts +
+           combine(spec.tape[0].op, t) +
+           "void main() {\n"
+           "  uint len = pc.c0.x, inner = pc.c1.x;\n"
+           "  uint grid = gl_NumWorkGroups.x * T;\n"
+           "  for (uint i = gl_GlobalInvocationID.x; i < uint(pc.n); i += grid) {\n"
+           "    uint o = i / inner, j = i - o * inner;\n"
+           "    uint e = o * len * inner + j;\n"
+           "    " + C + " acc = " + load("in0", 0, "e") + ";\n"
+           "    " + store(1, "e", "acc") + "\n"
+           "    for (uint k = 1u; k < len; ++k) {\n"
+           "      e += inner;\n"
+           "      acc = combine(acc, " + load("in0", 0, "e") + ");\n"
+           "      " + store(1, "e", "acc") + "\n"
+           "    }\n"
+           "  }\n"
+           "}\n";
   }
   internal_error("emit_cumulative of a spec of another kind", __FILE__, __LINE__);
 }

@@ -99,6 +99,9 @@ def test_strided_views():
                  (Ellipsis, slice(None, None, -2)), (slice(1, 30), slice(None, None, 7))]:
         for axis in [None] + list(range(x[view].ndim)):
             check_scan(vk.cumsum(d[view], axis=axis), x[view], axis, False, None)
+    flat = sample(9000, np.float32, seed=12)
+    check_scan(vk.cumsum(vk.asarray(flat)[3:]), flat[3:], None, False, None)  # offset, contiguous
+    check_scan(vk.cumsum(vk.asarray(flat)[4997:]), flat[4997:], None, False, None)
     t = x[:, :, 0].T
     check_scan(vk.cumsum(vk.asarray(x)[:, :, 0].T, axis=1), t, 1, False, None)
 
