@@ -153,6 +153,15 @@ std::string KernelSpec::name() const {
       return "sort_scatter_" + std::string(short_name(inputs[0].dtype));
     case KernelKind::kSegmentSum:
       return "segment_sum";
+    case KernelKind::kCumulativeReduce:
+    case KernelKind::kCumulativeRows:
+    case KernelKind::kCumulativeLines: {
+      const char* part = kind == KernelKind::kCumulativeReduce ? "reduce"
+                         : kind == KernelKind::kCumulativeRows ? "rows"
+                                                               : "lines";
+      return "cumulative_" + std::string(part) + "_" + std::string(vka::name(tape[0].op)) + "_" +
+             std::string(short_name(outputs[0].dtype));
+    }
   }
   std::string s = "ew_";
   s += outputs.empty() ? "none" : std::string(short_name(outputs[0].dtype));

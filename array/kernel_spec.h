@@ -33,6 +33,9 @@ enum class KernelKind : uint8_t {
   kSortHistogram,
   kSortScatter,
   kSegmentSum,
+  kCumulativeReduce,  // scans (kernels/cumulative.h)
+  kCumulativeRows,
+  kCumulativeLines,
   kReduce,  // generated: a reduction of the tape's value (kernels/reduce.h)
 };
 

@@ -16,5 +16,6 @@ void register_views(pybind11::module_& m);              // views_py.cc (after nd
 void register_selection(pybind11::module_& m);          // select_py.cc
 void register_reductions(pybind11::module_& m);         // reduce_py.cc (after ndarray)
 void register_sorting(pybind11::module_& m);            // sort_py.cc (after ndarray)
+void register_cumulative(pybind11::module_& m);         // cumulative_py.cc
 
 }  // namespace vka

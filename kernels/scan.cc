@@ -2,6 +2,7 @@
 #include "kernels/scan.h"
 
 #include "device/errors.h"
+#include "kernels/cumulative.h"
 #include "kernels/glsl_ops.h"
 #include "kernels/glsl_writer.h"
 #include "kernels/indexing.h"
@@ -193,6 +194,10 @@ std::string emit_library(const KernelSpec& spec) {
     case KernelKind::kSortScatter:
     case KernelKind::kSegmentSum:
       return emit_sort(spec);
+    case KernelKind::kCumulativeReduce:
+    case KernelKind::kCumulativeRows:
+    case KernelKind::kCumulativeLines:
+      return emit_cumulative(spec);
     case KernelKind::kElementwise:
     case KernelKind::kReduce:
       break;

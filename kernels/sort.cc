@@ -299,6 +299,9 @@ std::string emit_sort(const KernelSpec& spec) {
     case KernelKind::kScatterClaim:
     case KernelKind::kScatterWrite:
     case KernelKind::kSearchSorted:
+    case KernelKind::kCumulativeReduce:
+    case KernelKind::kCumulativeRows:
+    case KernelKind::kCumulativeLines:
     case KernelKind::kReduce:
       break;
   }

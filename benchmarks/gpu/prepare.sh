@@ -9,7 +9,7 @@ PATH=/usr/bin:$PATH bazel build //benchmarks:all //tests/device/... //tests/arra
 rm -rf .gpu/bin .gpu/pkg && mkdir -p .gpu/bin .gpu/debs .gpu/py .gpu/pkg
 cp .bazel/bin/benchmarks/roofline .bazel/bin/benchmarks/transfer \
   .bazel/bin/benchmarks/elementwise .bazel/bin/benchmarks/dispatch_overhead \
-  .bazel/bin/benchmarks/indexing .gpu/bin/
+  .bazel/bin/benchmarks/indexing .bazel/bin/benchmarks/cumulative .gpu/bin/
 cp -r .bazel/bin/bindings/python/vkarray .gpu/pkg/ && chmod -R u+w .gpu/pkg .gpu/bin
 cp .bazel/bin/tests/device/*_test .bazel/bin/tests/array/views_test \
   .bazel/bin/tests/array/array_test .gpu/bin/

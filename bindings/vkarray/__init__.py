@@ -221,7 +221,8 @@ def make_context(devices=None, queues_per_device=1, validate=None, host_access="
     return ctx
 
 
-from . import _grids, _joining, _reorder, _sorting  # noqa: E402
+from . import _cumulative, _grids, _joining, _reorder, _sorting  # noqa: E402
+from ._cumulative import *  # noqa: E402,F401,F403  cumsum, cumprod, cummax, diff, ...
 from ._joining import *  # noqa: E402,F401,F403  concatenate, stack, split, ...
 from ._reorder import *  # noqa: E402,F401,F403  roll, tile, repeat, pad
 from ._grids import *  # noqa: E402,F401,F403  tril, triu, diag, trace, rot90, meshgrid, ...
@@ -241,7 +242,8 @@ __all__ = [
     "amin", "nanmax", "nanmin", "ptp", "any", "all", "mean", "nanmean", "var", "std", "nanvar",
     "nanstd", "argmax", "argmin", "nanargmax", "nanargmin", "vdot", "vecdot", "inner", "sort",
     "argsort", "partition", "argpartition", "bincount", "histogram", "isin", "in1d",
-] + sorted(_UFUNCS) + _joining.__all__ + _reorder.__all__ + _grids.__all__ + _sorting.__all__
+] + (sorted(_UFUNCS) + _joining.__all__ + _reorder.__all__ + _grids.__all__ + _sorting.__all__
+     + _cumulative.__all__)
 
 
 def _finish_at_exit():
