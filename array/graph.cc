@@ -296,8 +296,7 @@ NodePtr Graph::reduce(Op op, const NodePtr& x, std::vector<int> axes, bool keepd
   n->dtype_ = dtype;
   n->shape_ = std::move(shape);
   n->inputs_ = {x};
-  n->params_ = {Scalar::of_int(keepdims, DType::kInt64),
-                Scalar::of_double(divisor)};
+  n->params_ = {Scalar::of_int(keepdims, DType::kInt64), Scalar::of_double(divisor)};
   for (int a : axes) {
     VKA_ASSERT(a >= 0 && a < ndim);
     n->params_.push_back(Scalar::of_int(a, DType::kInt64));

@@ -108,8 +108,8 @@ std::size_t KernelSpec::hash() const {
   for (int32_t a : stride_of) mix(h, static_cast<std::size_t>(a + 7));
   if (kind == KernelKind::kReduce) {
     mix(h, static_cast<std::size_t>(reduce.op) * 64 + static_cast<std::size_t>(reduce.acc));
-    mix(h, static_cast<std::size_t>(reduce.kept) * 8 + static_cast<std::size_t>(reduce.strategy) * 4 +
-               reduce.partial * 2 + reduce.combine);
+    mix(h, static_cast<std::size_t>(reduce.kept) * 8 +
+               static_cast<std::size_t>(reduce.strategy) * 4 + reduce.partial * 2 + reduce.combine);
     mix(h, static_cast<std::size_t>(reduce.divisor_slot + 1));
   }
   return h;
@@ -133,8 +133,8 @@ std::string KernelSpec::name() const {
       return "searchsorted_" + std::string(short_name(inputs[0].dtype));
     case KernelKind::kReduce: {
       // "red_sum_f32_coop_partial_2in_strided"
-      std::string s = "red_" + std::string(vka::name(reduce.op)) + "_" +
-                      std::string(short_name(reduce.acc));
+      std::string s =
+          "red_" + std::string(vka::name(reduce.op)) + "_" + std::string(short_name(reduce.acc));
       s += reduce.strategy == ReduceStrategy::kCooperative ? "_coop" : "_serial";
       if (reduce.partial) s += "_partial";
       if (reduce.combine) s += "_combine";
@@ -220,7 +220,9 @@ PushLayout push_layout(const KernelSpec& spec) {
   std::vector<Layout> layouts = accessor_layouts(spec);
   for (std::size_t a = 0; a < layouts.size(); ++a) {
     add("off" + std::to_string(a), PushField::kIndex, isz);
-    if (layouts[a] != Layout::kStrided || spec.stride_owner(static_cast<int>(a)) != static_cast<int>(a)) continue;
+    if (layouts[a] != Layout::kStrided ||
+        spec.stride_owner(static_cast<int>(a)) != static_cast<int>(a))
+      continue;
     for (int d = 0; d < spec.rank; ++d) {
       add("st" + std::to_string(a) + "_" + std::to_string(d), PushField::kIndex, isz);
     }

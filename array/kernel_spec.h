@@ -51,7 +51,7 @@ enum class ReduceStrategy : uint8_t { kSerial, kCooperative };
 // `kept` leading dims are the result's and the rest are reduced. Results are deterministic:
 // every combination happens in a fixed order for a given launch shape.
 struct ReduceSpec {
-  Op op = Op::kBuffer;  // a kReduce row of ops.def
+  Op op = Op::kBuffer;          // a kReduce row of ops.def
   DType acc = DType::kFloat32;  // accumulation dtype: the tape result's
   int kept = 0;
   ReduceStrategy strategy = ReduceStrategy::kSerial;
@@ -165,10 +165,10 @@ struct PushLayout {
   std::vector<PushField> fields;
   uint32_t size = 0;  // bytes, multiple of 4
 };
-// Fields: n; for reductions rm, rk, rchunk, rsplit, rsbase, rscount (LaunchParams); dim0..dim{rank-1} (only
-// when some accessor is strided); for every accessor in the order inputs, outputs, sources:
-// off{a} and, when strided and owning its strides (stride_owner(a) == a), st{a}_{d}; then
-// c{s} per slot.
+// Fields: n; for reductions rm, rk, rchunk, rsplit, rsbase, rscount (LaunchParams);
+// dim0..dim{rank-1} (only when some accessor is strided); for every accessor in the order inputs,
+// outputs, sources: off{a} and, when strided and owning its strides (stride_owner(a) == a),
+// st{a}_{d}; then c{s} per slot.
 PushLayout push_layout(const KernelSpec& spec);
 
 // The widest vector_width a launch allows (see KernelSpec::vector_width): 4 or 1. Decided per

@@ -25,9 +25,8 @@ std::atomic<uint64_t> kernels_dispatched{0};
 uint64_t kernels_launched() { return kernels_dispatched.load(); }
 
 void dispatch_spec(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
-                   const std::vector<const ReplicatedBuffer*>& args,
-                   const std::vector<Window>& win, const LaunchParams& params,
-                   std::optional<int> only,
+                   const std::vector<const ReplicatedBuffer*>& args, const std::vector<Window>& win,
+                   const LaunchParams& params, std::optional<int> only,
                    const std::function<std::array<uint64_t, 2>(const Caps&)>& groups) {
   const PushLayout layout = push_layout(spec);
   const std::vector<uint8_t> push = pack_push_constants(spec, layout, params);
@@ -78,13 +77,14 @@ std::vector<Window> windows(const std::shared_ptr<Context>& ctx, const KernelSpe
     }
     const uint64_t step = std::max<uint64_t>(align, 4 * isz);  // powers of two: the lcm
     const uint64_t start = static_cast<uint64_t>(lo) * isz / step * step;
-    const uint64_t end = std::min<uint64_t>(
-        whole, (static_cast<uint64_t>(hi) * isz + 31) / 32 * 32);
+    const uint64_t end =
+        std::min<uint64_t>(whole, (static_cast<uint64_t>(hi) * isz + 31) / 32 * 32);
     if (end - start > max_range) {
       throw DeviceError("[" + spec.name() + "] an operand's view spans " +
-                        std::to_string(end - start) + " bytes of a " +
-                        std::to_string(b.nbytes()) + "-byte buffer, more than "
-                        "maxStorageBufferRange (" + std::to_string(max_range) +
+                        std::to_string(end - start) + " bytes of a " + std::to_string(b.nbytes()) +
+                        "-byte buffer, more than "
+                        "maxStorageBufferRange (" +
+                        std::to_string(max_range) +
                         "); fused kernels over such views are not supported yet");
     }
     out[a] = {start, end - start};
@@ -103,7 +103,8 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
   }
   for (const NodePtr& out : k.outputs) {
     auto d = dests.find(out.get());
-    auto buf = d != dests.end() ? d->second->buffer() : allocate_for(ctx, out->dtype(), out->shape());
+    auto buf =
+        d != dests.end() ? d->second->buffer() : allocate_for(ctx, out->dtype(), out->shape());
     buffers[out.get()] = buf;
     args.push_back(device_buffer(*buf).get());
   }
@@ -130,9 +131,9 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
       const int64_t per_group = int64_t{kWorkgroupSize} * row_unroll(spec);  // columns
       const uint64_t gx = std::min<uint64_t>((inner + per_group - 1) / per_group, max_x);
       // Enough workgroups to fill the device several times over; each walks several rows.
-      const uint64_t gy = std::min<uint64_t>(
-          {static_cast<uint64_t>(rows), std::max<uint64_t>(1, kRowModeGroups / gx),
-           caps.max_compute_work_group_count[1]});
+      const uint64_t gy = std::min<uint64_t>({static_cast<uint64_t>(rows),
+                                              std::max<uint64_t>(1, kRowModeGroups / gx),
+                                              caps.max_compute_work_group_count[1]});
       return std::array<uint64_t, 2>{gx, gy};
     }
     // One invocation per vector of `vector_width` elements: more would only start workgroups

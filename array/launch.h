@@ -40,16 +40,14 @@ struct Window {
 // aligned for the device and for 4-vectors, and the view's offset in `params` moves by the
 // same amount. A view spanning more than the range is refused (DeviceError naming both).
 std::vector<Window> windows(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
-                            const std::vector<const ReplicatedBuffer*>& args,
-                            LaunchParams& params);
+                            const std::vector<const ReplicatedBuffer*>& args, LaunchParams& params);
 
 // Dispatches `spec` over `args` (inputs, then outputs) bound through `win`, with `params`'
 // push constants, on every replica or `only`; `groups` gives the workgroup counts (x, y) for
 // a replica's device.
 void dispatch_spec(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
-                   const std::vector<const ReplicatedBuffer*>& args,
-                   const std::vector<Window>& win, const LaunchParams& params,
-                   std::optional<int> only,
+                   const std::vector<const ReplicatedBuffer*>& args, const std::vector<Window>& win,
+                   const LaunchParams& params, std::optional<int> only,
                    const std::function<std::array<uint64_t, 2>(const Caps&)>& groups);
 
 // A reduction's kernel (kernels/reduce.h), in one pass or two (array/reduce_launch.cc).

@@ -77,8 +77,8 @@ Array sum_like(std::string_view op, Op reduce, Op combine, const Array& a, const
 }
 
 // max and min: same dtype; where= needs initial= (numpy's rule), whose value fills the rest.
-Array extreme(std::string_view op, std::string_view numpy_op, Op reduce, Op combine,
-              const Array& a, const Axes& axis, const ReduceOptions& o) {
+Array extreme(std::string_view op, std::string_view numpy_op, Op reduce, Op combine, const Array& a,
+              const Axes& axis, const ReduceOptions& o) {
   const std::vector<int> axes = reduction_axes(op, axis, a.ndim());
   check_accepts(reduce, a.dtype());
   require_nonempty(op, numpy_op, a, axes, o);
@@ -176,8 +176,8 @@ Array nan_arg(std::string_view op, std::string_view numpy_op, Op reduce, const A
   if (!is_floating(a.dtype())) return arg_extreme(op, numpy_op, reduce, a, axis, keepdims);
   arg_extreme(op, numpy_op, reduce, a, axis, keepdims);  // errors first, as numpy's order
   Array nan = isnan(a);
-  Array r = arg_extreme(op, numpy_op, reduce, vka::where(nan, Arg(fill), a).astype(a.dtype()),
-                        axis, keepdims);
+  Array r = arg_extreme(op, numpy_op, reduce, vka::where(nan, Arg(fill), a).astype(a.dtype()), axis,
+                        keepdims);
   uint8_t bad = 0;
   vka::any(vka::all(nan, axis ? Axes(*axis) : Axes())).read(&bad, 1);
   if (bad) throw ShapeError(prefix(op) + "All-NaN slice encountered");
@@ -264,8 +264,7 @@ Array mean(const Array& a, const Axes& axis, const ReduceOptions& o) {
   Array ok = broadcast_to(mask_of("mean", a, *o.where), a.shape());
   Array s = reduce_node(Op::kSum, vka::where(ok, a.astype(acc), Arg(0)).astype(acc), axes,
                         o.keepdims, acc);
-  return (s / reduce_node(Op::kSum, ok.astype(real_dtype(acc)), axes, o.keepdims,
-                          real_dtype(acc)))
+  return (s / reduce_node(Op::kSum, ok.astype(real_dtype(acc)), axes, o.keepdims, real_dtype(acc)))
       .astype(t);
 }
 
@@ -277,8 +276,7 @@ Array nanmean(const Array& a, const Axes& axis, const ReduceOptions& o) {
   if (o.where) ok = logical_and(ok, mask_of("nanmean", a, *o.where));
   Array s = reduce_node(Op::kSum, vka::where(ok, a.astype(acc), Arg(0)).astype(acc), axes,
                         o.keepdims, acc);
-  return (s / reduce_node(Op::kSum, ok.astype(real_dtype(acc)), axes, o.keepdims,
-                          real_dtype(acc)))
+  return (s / reduce_node(Op::kSum, ok.astype(real_dtype(acc)), axes, o.keepdims, real_dtype(acc)))
       .astype(t);
 }
 
@@ -348,8 +346,8 @@ Array vecdot(const Array& a, const Array& b, int64_t axis) {
   const Shape shape = broadcast_shapes("vecdot", a.shape(), b.shape());
   const int ax = normalize_axis("vecdot", axis, static_cast<int>(shape.size()));
   if (a.shape()[a.ndim() - (shape.size() - ax)] != b.shape()[b.ndim() - (shape.size() - ax)]) {
-    throw ShapeError("[vecdot] the operands' axis " + std::to_string(axis) +
-                     " differ: shapes " + to_string(a.shape()) + " and " + to_string(b.shape()));
+    throw ShapeError("[vecdot] the operands' axis " + std::to_string(axis) + " differ: shapes " +
+                     to_string(a.shape()) + " and " + to_string(b.shape()));
   }
   Array p = is_complex(a.dtype()) ? conj(a) * b : a * b;
   return sum(p, ax, {false, p.dtype()});
@@ -363,8 +361,8 @@ Array inner(const Array& a, const Array& b) {
   }
   if (a.ndim() == 1 && b.ndim() == 1 && a.shape()[0] != b.shape()[0]) {
     throw ShapeError("[inner] shapes " + to_string(a.shape()) + " and " + to_string(b.shape()) +
-                     " not aligned: " + std::to_string(a.shape()[0]) + " (dim 0) != " +
-                     std::to_string(b.shape()[0]) + " (dim 0)");
+                     " not aligned: " + std::to_string(a.shape()[0]) +
+                     " (dim 0) != " + std::to_string(b.shape()[0]) + " (dim 0)");
   }
   Array p = a * b;
   if (p.ndim() == 0) return p;

@@ -21,11 +21,11 @@ namespace vka {
 class Axes {
  public:
   Axes() = default;
-  Axes(std::nullopt_t) {}                                        // NOLINT: axis=None
-  Axes(int axis) : list_(std::vector<int64_t>{axis}) {}          // NOLINT
-  Axes(int64_t axis) : list_(std::vector<int64_t>{axis}) {}      // NOLINT
+  Axes(std::nullopt_t) {}                                    // NOLINT: axis=None
+  Axes(int axis) : list_(std::vector<int64_t>{axis}) {}      // NOLINT
+  Axes(int64_t axis) : list_(std::vector<int64_t>{axis}) {}  // NOLINT
   Axes(std::initializer_list<int64_t> axes) : list_(std::vector<int64_t>(axes)) {}
-  Axes(std::vector<int64_t> axes) : list_(std::move(axes)) {}    // NOLINT
+  Axes(std::vector<int64_t> axes) : list_(std::move(axes)) {}  // NOLINT
   bool is_all() const { return !list_.has_value(); }
   const std::vector<int64_t>& list() const { return *list_; }
 
@@ -75,10 +75,8 @@ Array count_nonzero(const Array& a, const Axes& axis = {}, bool keepdims = false
 // all-NaN slice. Empty reductions raise ValueError.
 Array argmax(const Array& a, std::optional<int64_t> axis = std::nullopt, bool keepdims = false);
 Array argmin(const Array& a, std::optional<int64_t> axis = std::nullopt, bool keepdims = false);
-Array nanargmax(const Array& a, std::optional<int64_t> axis = std::nullopt,
-                bool keepdims = false);
-Array nanargmin(const Array& a, std::optional<int64_t> axis = std::nullopt,
-                bool keepdims = false);
+Array nanargmax(const Array& a, std::optional<int64_t> axis = std::nullopt, bool keepdims = false);
+Array nanargmin(const Array& a, std::optional<int64_t> axis = std::nullopt, bool keepdims = false);
 
 // Dot products of vectors, each one fused reduction: vdot conjugates its first argument and
 // flattens both; vecdot(a, b, axis) is sum(conj(a) * b, axis) over broadcast operands; inner

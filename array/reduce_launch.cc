@@ -72,8 +72,7 @@ void dispatch(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
   dispatch_spec(ctx, spec, args, win, p, only, [&](const Caps& caps) {
     const int64_t groups = coop ? items : ceil_div(items, kWorkgroupSize);
     return std::array<uint64_t, 2>{
-        std::min<uint64_t>(static_cast<uint64_t>(groups), caps.max_compute_work_group_count[0]),
-        1};
+        std::min<uint64_t>(static_cast<uint64_t>(groups), caps.max_compute_work_group_count[0]), 1};
   });
 }
 
@@ -104,7 +103,8 @@ uint64_t windowed_span(const KernelSpec& spec, const LaunchParams& p,
   uint64_t span = 0;
   for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
     if (spec.inputs[i].layout == Layout::kScalar) continue;
-    span = std::max<uint64_t>(span, std::llabs(p.inputs[i].strides[0]) * itemsize(spec.inputs[i].dtype));
+    span = std::max<uint64_t>(span,
+                              std::llabs(p.inputs[i].strides[0]) * itemsize(spec.inputs[i].dtype));
   }
   for (const TapeEntry& e : spec.tape) {
     if (e.op == Op::kGather) return 0;
@@ -161,8 +161,7 @@ bool vectors_fit(const KernelSpec& spec, const LaunchParams& p,
   return true;
 }
 
-std::shared_ptr<ReplicatedBuffer> scratch(const std::shared_ptr<Context>& ctx, DType t,
-                                          int64_t n) {
+std::shared_ptr<ReplicatedBuffer> scratch(const std::shared_ptr<Context>& ctx, DType t, int64_t n) {
   return device_buffer(*allocate_for(ctx, t, {n}));
 }
 
@@ -255,8 +254,8 @@ void launch_reduction(const std::shared_ptr<Context>& ctx, const ScheduledKernel
     q.slots = {p.slots.back()};
   }
   const bool serial = pl.strategy == ReduceStrategy::kSerial;
-  const View state_view{0, {m, pl.splits},
-                        serial ? std::vector<int64_t>{1, m} : std::vector<int64_t>{pl.splits, 1}};
+  const View state_view{
+      0, {m, pl.splits}, serial ? std::vector<int64_t>{1, m} : std::vector<int64_t>{pl.splits, 1}};
   q.inputs = std::vector<View>(second.inputs.size(), state_view);
   std::vector<View*> views;
   for (View& v : q.inputs) views.push_back(&v);
@@ -267,7 +266,8 @@ void launch_reduction(const std::shared_ptr<Context>& ctx, const ScheduledKernel
   if (arg && layout == Layout::kStrided) second.stride_of = {0, 0, 2};
   second.rank = static_cast<int>(q.shape.size());
   second.reduce.kept = kept;
-  second.index64 = states > INT32_MAX || k.params.outputs[0].offset + m > INT32_MAX || k.spec.index64;
+  second.index64 =
+      states > INT32_MAX || k.params.outputs[0].offset + m > INT32_MAX || k.spec.index64;
   q.outputs = {k.params.outputs[0]};
   q.reduce_m = m;
   q.reduce_k = pl.splits;

@@ -164,8 +164,8 @@ class Scheduler {
       if (!materialized_.count(n.get())) continue;
       int st = 0;
       for (const Node* d : frontier(n)) {
-        bool later = d->shape() != n->shape() || forced_.count(d) || is_reduce(d) ||
-                     is_reduce(n.get());
+        bool later =
+            d->shape() != n->shape() || forced_.count(d) || is_reduce(d) || is_reduce(n.get());
         st = std::max(st, stage[d] + (later ? 1 : 0));
       }
       stage[n.get()] = st;
@@ -387,9 +387,12 @@ class Scheduler {
   static void share_strides(KernelSpec& spec, std::vector<View>& in_views,
                             std::vector<View>& out_views, std::vector<View>& src_views) {
     std::vector<std::pair<Layout, const View*>> acc;
-    for (std::size_t i = 0; i < in_views.size(); ++i) acc.push_back({spec.inputs[i].layout, &in_views[i]});
-    for (std::size_t i = 0; i < out_views.size(); ++i) acc.push_back({spec.outputs[i].layout, &out_views[i]});
-    for (std::size_t i = 0; i < src_views.size(); ++i) acc.push_back({spec.sources[i], &src_views[i]});
+    for (std::size_t i = 0; i < in_views.size(); ++i)
+      acc.push_back({spec.inputs[i].layout, &in_views[i]});
+    for (std::size_t i = 0; i < out_views.size(); ++i)
+      acc.push_back({spec.outputs[i].layout, &out_views[i]});
+    for (std::size_t i = 0; i < src_views.size(); ++i)
+      acc.push_back({spec.sources[i], &src_views[i]});
     bool shared = false;
     spec.stride_of.resize(acc.size());
     for (std::size_t a = 0; a < acc.size(); ++a) {

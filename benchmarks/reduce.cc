@@ -98,31 +98,37 @@ int main(int argc, char** argv) {
     s.finish();
   });
   const double bytes = 4.0 * n;
-  rows.push_back(time_gpu("copy(a), the limit (reads and writes 2^" +
-                              std::to_string(static_cast<int>(std::log2(n))) + " float32)",
-                          2 * bytes, [&] { copy(a).eval(); }, s, runs, batch));
-  rows.push_back(time_gpu("sum(a)", bytes, [&] { sum(a).eval(); }, s, runs, batch));
+  rows.push_back(time_gpu(
+      "copy(a), the limit (reads and writes 2^" + std::to_string(static_cast<int>(std::log2(n))) +
+          " float32)",
+      2 * bytes, [&] { copy(a).eval(); }, s, runs, batch));
+  rows.push_back(time_gpu(
+      "sum(a)", bytes, [&] { sum(a).eval(); }, s, runs, batch));
   check("sum(a)", sum(a).to_vector<float>()[0], sa);
-  rows.push_back(time_gpu("sum(a * b), fused", 2 * bytes, [&] { sum(a * b).eval(); }, s, runs,
-                          batch));
+  rows.push_back(time_gpu(
+      "sum(a * b), fused", 2 * bytes, [&] { sum(a * b).eval(); }, s, runs, batch));
   check("sum(a*b)", sum(a * b).to_vector<float>()[0], sab);
-  rows.push_back(time_gpu("a * b then sum, unfused (a temporary, as CuPy's (a*b).sum())",
-                          4 * bytes, [&] { sum((a * b).eval()).eval(); }, s, runs, batch));
-  rows.push_back(time_gpu("max(a)", bytes, [&] { max(a).eval(); }, s, runs, batch));
-  rows.push_back(time_gpu("argmax(a)", bytes, [&] { argmax(a).eval(); }, s, runs, batch));
-  rows.push_back(time_gpu("mean(a)", bytes, [&] { mean(a).eval(); }, s, runs, batch));
-  rows.push_back(time_gpu("var(a) (two reductions)", 2 * bytes, [&] { var(a).eval(); }, s, runs,
-                          batch));
+  rows.push_back(time_gpu(
+      "a * b then sum, unfused (a temporary, as CuPy's (a*b).sum())", 4 * bytes,
+      [&] { sum((a * b).eval()).eval(); }, s, runs, batch));
+  rows.push_back(time_gpu(
+      "max(a)", bytes, [&] { max(a).eval(); }, s, runs, batch));
+  rows.push_back(time_gpu(
+      "argmax(a)", bytes, [&] { argmax(a).eval(); }, s, runs, batch));
+  rows.push_back(time_gpu(
+      "mean(a)", bytes, [&] { mean(a).eval(); }, s, runs, batch));
+  rows.push_back(time_gpu(
+      "var(a) (two reductions)", 2 * bytes, [&] { var(a).eval(); }, s, runs, batch));
   b = Array();
 
   Array A = reshape(a, {n / side, side});  // side columns, n / side rows
   const int64_t rows_n = n / side;
-  rows.push_back(time_gpu("sum(A, axis=0): column sums of " + std::to_string(rows_n) + "×" +
-                              std::to_string(side),
-                          bytes, [&] { sum(A, 0).eval(); }, s, runs, batch));
-  rows.push_back(time_gpu("sum(A, axis=1): row sums of " + std::to_string(rows_n) + "×" +
-                              std::to_string(side),
-                          bytes, [&] { sum(A, 1).eval(); }, s, runs, batch));
+  rows.push_back(time_gpu(
+      "sum(A, axis=0): column sums of " + std::to_string(rows_n) + "×" + std::to_string(side),
+      bytes, [&] { sum(A, 0).eval(); }, s, runs, batch));
+  rows.push_back(time_gpu(
+      "sum(A, axis=1): row sums of " + std::to_string(rows_n) + "×" + std::to_string(side), bytes,
+      [&] { sum(A, 1).eval(); }, s, runs, batch));
   {
     std::vector<float> c0 = sum(A, 0).to_vector<float>(), r1 = sum(A, 1).to_vector<float>();
     for (int64_t j = 0; j < side; j += 997) {
@@ -138,8 +144,8 @@ int main(int argc, char** argv) {
   }
   if (failures) return 1;
 
-  std::string md = bench::results_header("Reductions (vka::Array)", *ctx,
-                                         bench::command_line(argc, argv));
+  std::string md =
+      bench::results_header("Reductions (vka::Array)", *ctx, bench::command_line(argc, argv));
   char line[512];
   std::snprintf(line, sizeof(line),
                 "Median of %d runs of %d back-to-back evaluations (GPU timestamps), after 1 s of "

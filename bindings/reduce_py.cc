@@ -72,12 +72,12 @@ void def_reduction(py::module_& m, py::class_<Array>& cls, const char* name, Op 
   auto call = [f, name, op](py::object a, py::object axis, py::object dtype, py::object out,
                             bool keepdims, py::object initial, py::object where) {
     Array x = as_array(a, name);
-    return finish(f(x, to_axes(axis, name), options(x, dtype, keepdims, initial, where, name)),
-                  out, op);
+    return finish(f(x, to_axes(axis, name), options(x, dtype, keepdims, initial, where, name)), out,
+                  op);
   };
   m.def(name, call, py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
-        py::arg("out") = py::none(), py::arg("keepdims") = false,
-        py::arg("initial") = py::none(), py::arg("where") = py::none(), doc);
+        py::arg("out") = py::none(), py::arg("keepdims") = false, py::arg("initial") = py::none(),
+        py::arg("where") = py::none(), doc);
   if (method) {
     cls.def(name, call, py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
             py::arg("out") = py::none(), py::arg("keepdims") = false,
@@ -156,8 +156,8 @@ void register_reductions(py::module_& m) {
     auto call = [fn = fn, n = n](py::object a, py::object axis, py::object dtype, py::object out,
                                  bool keepdims, py::object where) {
       Array x = as_array(a, n);
-      return finish(fn(x, to_axes(axis, n), options(x, dtype, keepdims, py::none(), where, n)),
-                    out, Op::kMean);
+      return finish(fn(x, to_axes(axis, n), options(x, dtype, keepdims, py::none(), where, n)), out,
+                    Op::kMean);
     };
     const char* doc = "numpy.mean: integers average in float64, float16 in float32.";
     m.def(n, call, py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
@@ -190,7 +190,8 @@ void register_reductions(py::module_& m) {
       py::arg("a"), py::arg("axis") = py::none(), py::kw_only(), py::arg("keepdims") = false,
       "numpy.count_nonzero (int64 results).");
   m.def(
-      "vdot", [](py::object a, py::object b) { return vdot(as_array(a, "vdot"), as_array(b, "vdot")); },
+      "vdot",
+      [](py::object a, py::object b) { return vdot(as_array(a, "vdot"), as_array(b, "vdot")); },
       py::arg("a"), py::arg("b"), "numpy.vdot: sum(conj(a) * b) of the flattened operands.");
   m.def(
       "vecdot",

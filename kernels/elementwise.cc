@@ -193,7 +193,8 @@ class Emitter {
         // "any": invocations whose value is true store 1 (the same value; the race is benign).
         VKA_ASSERT(is_bool(out.dtype) && mode_ != Mode::kLane);
         body.line("if (" + v(r) + ") " +
-                  element("out" + std::to_string(j), element_index(s_, n_in + static_cast<int>(j), out.layout)) +
+                  element("out" + std::to_string(j),
+                          element_index(s_, n_in + static_cast<int>(j), out.layout)) +
                   " = uint8_t(1);");
       } else if (mode_ == Mode::kLane) {
         body.line("o" + std::to_string(j) + "[" + std::to_string(lane_) + "] = " + val + ";");
@@ -276,10 +277,10 @@ class Emitter {
       body.line(it + " q" + A + " = e" + A + " / " + it + "(4);");
       body.line("int s" + A + " = int(e" + A + " - q" + A + " * " + it + "(4));");
       body.line(T + " lo" + A + " = in" + A + ".v[" + sub("q" + A) + "];");
-      body.line(T + " hi" + A + " = s" + A + " != 0 ? in" + A + ".v[" + sub("q" + A + " + " + it + "(1)") +
-                "] : lo" + A + ";");
-      body.line(T + " l" + A + " = s" + A + " == 0 ? lo" + A + " : s" + A + " == 1 ? " + T + "(lo" + A +
-                ".yzw, hi" + A + ".x) : s" + A + " == 2 ? " + T + "(lo" + A + ".zw, hi" + A +
+      body.line(T + " hi" + A + " = s" + A + " != 0 ? in" + A + ".v[" +
+                sub("q" + A + " + " + it + "(1)") + "] : lo" + A + ";");
+      body.line(T + " l" + A + " = s" + A + " == 0 ? lo" + A + " : s" + A + " == 1 ? " + T + "(lo" +
+                A + ".yzw, hi" + A + ".x) : s" + A + " == 2 ? " + T + "(lo" + A + ".zw, hi" + A +
                 ".xy) : " + T + "(lo" + A + ".w, hi" + A + ".xyz);");
     }
     for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
@@ -305,7 +306,8 @@ class Emitter {
     }
     body.close();
     mode_ = Mode::kTail;
-    body.open("for (" + it + " t = " + it + "(gl_GlobalInvocationID.x); t < head + tail; t += cgrid)");
+    body.open("for (" + it + " t = " + it +
+              "(gl_GlobalInvocationID.x); t < head + tail; t += cgrid)");
     body.line(it + " " + L + " = t < head ? t : head + groups * " + it + "(4) + (t - head);");
     body.line(it + " i = r * " + inner + " + " + L + ";");
     emit_element(body);
@@ -379,11 +381,12 @@ class Emitter {
           // Negative indices count from the end; the clamp keeps reads inside the array
           // (callers check bounds before building a gather, as numpy raises).
           w.line(g + " = " + g + " < " + it + "(0) ? " + g + " + " + len + " : " + g + ";");
-          w.line(g + " = " + g + " < " + it + "(0) ? " + it + "(0) : (" + g + " >= " + len +
-                 " ? " + len + " - " + it + "(1) : " + g + ");");
+          w.line(g + " = " + g + " < " + it + "(0) ? " + it + "(0) : (" + g + " >= " + len + " ? " +
+                 len + " - " + it + "(1) : " + g + ");");
           at = "(" + at + " + " + g + " * " + stride + ")";
         }
-        std::string load = element("in" + std::to_string(e.accessor), s_.index64 ? "uint" + at : at);
+        std::string load =
+            element("in" + std::to_string(e.accessor), s_.index64 ? "uint" + at : at);
         expr = is_bool(e.dtype) ? "(" + load + " != uint8_t(0))" : load;
         break;
       }

@@ -9,9 +9,7 @@
 
 namespace vka {
 
-bool is_arg_reduction(Op op) {
-  return op == Op::kArgmax || op == Op::kArgmin;
-}
+bool is_arg_reduction(Op op) { return op == Op::kArgmax || op == Op::kArgmin; }
 
 bool is_compensated(const ReduceSpec& r) {
   return (r.op == Op::kSum || r.op == Op::kMean) && (is_floating(r.acc) || is_complex(r.acc));
@@ -262,10 +260,10 @@ class ReduceEmitter {
     tape_.emit(w);
     w.line("e" + U + " = v" + std::to_string(s_.results[0]) + ";");
     if (arg_) {
-      w.line("x" + U + " = " +
-             (r_.combine ? "in1.v[" + element_index(s_, 1, s_.inputs[1].layout) + "]"
-                         : "int64_t(k)") +
-             ";");
+      w.line(
+          "x" + U + " = " +
+          (r_.combine ? "in1.v[" + element_index(s_, 1, s_.inputs[1].layout) + "]" : "int64_t(k)") +
+          ";");
     }
     w.close();
   }
@@ -349,8 +347,8 @@ class ReduceEmitter {
       return;
     }
     const std::string at = "pc.off" + std::to_string(n_in_) + " + m";
-    w.line("out0.v[" + (s_.index64 ? "uint(" + at + ")" : at) + "] = " +
-           result(s_.outputs[0].dtype) + ";");
+    w.line("out0.v[" + (s_.index64 ? "uint(" + at + ")" : at) +
+           "] = " + result(s_.outputs[0].dtype) + ";");
   }
 
   void slice(GlslWriter& w, const std::string& sp) const {
@@ -362,7 +360,8 @@ class ReduceEmitter {
   // neighbouring invocations take neighbouring outputs. Partial states go to [split][output].
   void serial(GlslWriter& w) {
     w.line(it_ + " grid = " + it_ + "(gl_NumWorkGroups.x) * " + I(std::to_string(wg_)) + ";");
-    w.open("for (" + it_ + " t = " + it_ + "(gl_GlobalInvocationID.x); t < pc.rm * pc.rscount; t += grid)");
+    w.open("for (" + it_ + " t = " + it_ +
+           "(gl_GlobalInvocationID.x); t < pc.rm * pc.rscount; t += grid)");
     w.line(it_ + " q = t / pc.rm;");
     w.line(it_ + " m = t - q * pc.rm;");
     w.line(it_ + " sp = pc.rsbase + q;");
@@ -381,8 +380,8 @@ class ReduceEmitter {
   void cooperative(GlslWriter& w) {
     const std::string n = std::to_string(wg_);
     w.line("uint lid = gl_LocalInvocationID.x;");
-    w.open("for (" + it_ + " g = " + it_ + "(gl_WorkGroupID.x); g < pc.rm * pc.rscount; g += " +
-           it_ + "(gl_NumWorkGroups.x))");
+    w.open("for (" + it_ + " g = " + it_ +
+           "(gl_WorkGroupID.x); g < pc.rm * pc.rscount; g += " + it_ + "(gl_NumWorkGroups.x))");
     w.line(it_ + " m = g / pc.rscount;");
     w.line(it_ + " sp = pc.rsbase + (g - m * pc.rscount);");
     slice(w, "sp");

@@ -221,8 +221,9 @@ def make_context(devices=None, queues_per_device=1, validate=None, host_access="
     return ctx
 
 
-from . import _cumulative, _grids, _joining, _reorder, _sorting  # noqa: E402
+from . import _cumulative, _grids, _joining, _reorder, _sorting, _statistics  # noqa: E402
 from ._cumulative import *  # noqa: E402,F401,F403  cumsum, cumprod, cummax, diff, ...
+from ._statistics import *  # noqa: E402,F401,F403  median, quantile, percentile, average
 from ._joining import *  # noqa: E402,F401,F403  concatenate, stack, split, ...
 from ._reorder import *  # noqa: E402,F401,F403  roll, tile, repeat, pad
 from ._grids import *  # noqa: E402,F401,F403  tril, triu, diag, trace, rot90, meshgrid, ...
@@ -243,7 +244,7 @@ __all__ = [
     "nanstd", "argmax", "argmin", "nanargmax", "nanargmin", "vdot", "vecdot", "inner", "sort",
     "argsort", "partition", "argpartition", "bincount", "histogram", "isin", "in1d",
 ] + (sorted(_UFUNCS) + _joining.__all__ + _reorder.__all__ + _grids.__all__ + _sorting.__all__
-     + _cumulative.__all__)
+     + _cumulative.__all__ + _statistics.__all__)
 
 
 def _finish_at_exit():

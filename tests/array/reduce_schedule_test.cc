@@ -47,8 +47,8 @@ TEST(ReduceSchedule, VarianceIsTwoReductionsReadingTheInputDirectly) {
   NodePtr x = leaf(g, DType::kFloat32, {8, 100});
   NodePtr m = g.reduce(Op::kMean, x, {1}, true, DType::kFloat32, 100);
   NodePtr d = apply(g, Op::kSubtract, {x, m});
-  NodePtr v = g.reduce(Op::kMean, apply(g, Op::kMultiply, {d, d}), {1}, false, DType::kFloat32,
-                       100);
+  NodePtr v =
+      g.reduce(Op::kMean, apply(g, Op::kMultiply, {d, d}), {1}, false, DType::kFloat32, 100);
   Schedule plan = schedule({v});
   ASSERT_EQ(plan.kernels.size(), 2u) << plan.to_string();
   EXPECT_EQ(plan.kernels[0].outputs[0], m);
@@ -63,8 +63,9 @@ TEST(ReduceSchedule, ElementwiseWorkOnAResultRunsInTheNextKernel) {
   Graph g;
   NodePtr x = leaf(g, DType::kFloat32, {16, 32});
   NodePtr s = reduce(g, Op::kSum, x, {1});
-  NodePtr y = apply(g, Op::kAdd, {apply(g, Op::kMultiply, {s, WeakScalar::of_float(2)}),
-                                  WeakScalar::of_float(1)});
+  NodePtr y =
+      apply(g, Op::kAdd,
+            {apply(g, Op::kMultiply, {s, WeakScalar::of_float(2)}), WeakScalar::of_float(1)});
   Schedule plan = schedule({y});
   ASSERT_EQ(plan.kernels.size(), 2u) << plan.to_string();
   EXPECT_EQ(plan.kernels[0].spec.kind, KernelKind::kReduce);

@@ -30,8 +30,7 @@ TEST(Reduce, SumsOverEveryAxisSetOfAnArange) {
   EXPECT_EQ(k.shape(), (Shape{2, 1, 4}));
   EXPECT_EQ(k.to_vector<double>(), (std::vector<double>{12, 15, 18, 21, 48, 51, 54, 57}));
   EXPECT_EQ(mean(x, {0, 1}).to_vector<double>(), (std::vector<double>{10, 11, 12, 13}));
-  EXPECT_EQ(max(x, 1).to_vector<double>(),
-            (std::vector<double>{8, 9, 10, 11, 20, 21, 22, 23}));
+  EXPECT_EQ(max(x, 1).to_vector<double>(), (std::vector<double>{8, 9, 10, 11, 20, 21, 22, 23}));
   EXPECT_EQ(argmin(x, 2).to_vector<int64_t>(), (std::vector<int64_t>(6, 0)));
 }
 

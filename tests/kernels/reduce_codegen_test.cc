@@ -12,17 +12,16 @@
 namespace vka {
 namespace {
 
-const DType kAll[] = {DType::kBool,    DType::kInt8,    DType::kUInt8,     DType::kInt16,
-                      DType::kUInt16,  DType::kInt32,   DType::kUInt32,    DType::kInt64,
-                      DType::kUInt64,  DType::kFloat16, DType::kFloat32,   DType::kFloat64,
+const DType kAll[] = {DType::kBool,      DType::kInt8,      DType::kUInt8,   DType::kInt16,
+                      DType::kUInt16,    DType::kInt32,     DType::kUInt32,  DType::kInt64,
+                      DType::kUInt64,    DType::kFloat16,   DType::kFloat32, DType::kFloat64,
                       DType::kComplex64, DType::kComplex128};
-const Op kReductions[] = {Op::kSum,    Op::kProd,   Op::kMean,   Op::kMax, Op::kMin,
-                          Op::kNanMax, Op::kNanMin, Op::kArgmax, Op::kArgmin, Op::kAny,
-                          Op::kAll};
+const Op kReductions[] = {Op::kSum,    Op::kProd,   Op::kMean,   Op::kMax, Op::kMin, Op::kNanMax,
+                          Op::kNanMin, Op::kArgmax, Op::kArgmin, Op::kAny, Op::kAll};
 
 // A reduction of one input of dtype `acc` over a rank-2 space (1 kept, 1 reduced).
-KernelSpec spec_for(Op op, DType acc, ReduceStrategy st, bool partial, bool combine,
-                    Layout layout, bool index64) {
+KernelSpec spec_for(Op op, DType acc, ReduceStrategy st, bool partial, bool combine, Layout layout,
+                    bool index64) {
   KernelSpec s;
   s.kind = KernelKind::kReduce;
   s.rank = 2;
@@ -72,8 +71,8 @@ TEST(ReduceCodegen, EveryVariantCompiles) {
               EXPECT_EQ(compile_error(glsl, s.name()), "") << s.to_string();
               ++compiled;
               // 4-vector loads: cooperative first passes over contiguous inputs.
-              if (st == ReduceStrategy::kCooperative && !combine &&
-                  layout == Layout::kContiguous && !is_complex(t)) {
+              if (st == ReduceStrategy::kCooperative && !combine && layout == Layout::kContiguous &&
+                  !is_complex(t)) {
                 s.vector_width = 4;
                 EXPECT_EQ(compile_error(emit_elementwise(s), s.name()), "") << s.to_string();
                 ++compiled;

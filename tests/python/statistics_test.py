@@ -1,0 +1,80 @@
+"""median, quantile, percentile and average against numpy: axes, keepdims, q arrays, NaN,
+integer inputs, weights, and numpy's errors."""
+
+import numpy as np
+import pytest
+
+import vkarray as vk
+
+RNG = np.random.default_rng(11)
+
+
+def check(got, want, rtol=1e-12, dtype=None):
+    got = got.get() if isinstance(got, vk.ndarray) else np.asarray(got)
+    want = np.asarray(want) if dtype is None else np.asarray(want).astype(dtype)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=0)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.uint8])
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 2)])
+def test_median_and_quantiles_match_numpy(dtype, axis):
+    x = RNG.integers(0, 50, (4, 5, 6)).astype(dtype)
+    xv = vk.asarray(x)
+    rtol = 1e-6 if dtype == np.float32 else 1e-12
+    check(vk.median(xv, axis=axis), np.median(x, axis=axis), rtol)
+    # numpy 2's dtypes (numpy 1.24 promotes float32 by a Python float q to float64)
+    scalar_q = np.dtype(dtype) if np.dtype(dtype).kind == "f" else np.float64
+    for q in [0.0, 0.3, 0.5, 1.0, [0.1, 0.75]]:
+        want_dtype = scalar_q if np.isscalar(q) else np.float64
+        check(vk.quantile(xv, q, axis=axis), np.quantile(x, q, axis=axis), rtol, want_dtype)
+    check(vk.percentile(xv, [25, 50, 90], axis=axis, keepdims=True),
+          np.percentile(x, [25, 50, 90], axis=axis, keepdims=True), rtol)
+
+
+def test_odd_and_even_lengths_and_keepdims():
+    for n in [1, 2, 7, 1000, 1001]:
+        x = RNG.standard_normal(n)
+        check(vk.median(vk.asarray(x)), np.median(x))
+        check(vk.median(vk.asarray(x), keepdims=True), np.median(x, keepdims=True))
+
+
+def test_nan_slices_give_nan():
+    x = RNG.standard_normal((3, 8))
+    x[1, 4] = np.nan
+    xv = vk.asarray(x)
+    check(vk.median(xv, axis=1), np.median(x, axis=1))
+    check(vk.quantile(xv, 0.25, axis=1), np.quantile(x, 0.25, axis=1))
+    check(vk.nanmedian(vk.asarray(x[[0, 2]]), axis=1), np.nanmedian(x[[0, 2]], axis=1))
+
+
+def test_quantile_errors():
+    xv = vk.asarray(np.arange(5.0))
+    with pytest.raises(ValueError, match="range"):
+        vk.quantile(xv, 1.5)
+    with pytest.raises(ValueError, match="range"):
+        vk.percentile(xv, -1)
+    with pytest.raises(ValueError, match="empty"):
+        vk.median(vk.zeros((0,)))
+
+
+def test_average_with_and_without_weights():
+    x = RNG.standard_normal((5, 6))
+    w = RNG.random((5, 6))
+    xv, wv = vk.asarray(x), vk.asarray(w)
+    check(vk.average(xv), np.average(x))
+    check(vk.average(xv, axis=1, weights=wv), np.average(x, axis=1, weights=w))
+    w1 = RNG.random(5)
+    check(vk.average(xv, axis=0, weights=vk.asarray(w1)), np.average(x, axis=0, weights=w1))
+    avg, scl = vk.average(xv, axis=1, weights=wv, returned=True)
+    want_avg, want_scl = np.average(x, axis=1, weights=w, returned=True)
+    check(avg, want_avg)
+    check(scl, want_scl)
+    xi = RNG.integers(0, 9, (4, 3))
+    check(vk.average(vk.asarray(xi), axis=1, weights=vk.asarray(np.ones((4, 3), np.int64))),
+          np.average(xi, axis=1, weights=np.ones((4, 3), np.int64)))
+    with pytest.raises(ZeroDivisionError):
+        vk.average(xv, axis=1, weights=vk.zeros((5, 6)))
+    with pytest.raises(TypeError, match="Axis must be specified"):
+        vk.average(xv, weights=vk.asarray(w1))
