@@ -97,6 +97,25 @@ void launch(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
   }
 }
 
+// The total of each block of each row. Sums of whole blocks are row sums of a (blocks, block)
+// view: the reduction kernels (kernels/reduce.h) read them with 4-vector loads at full
+// bandwidth; anything else runs the scan library's block reduction.
+Span block_totals(const std::shared_ptr<Context>& ctx, Op op, DType t, const Span& in,
+                  int64_t rows, int64_t len, int64_t nb) {
+  const int64_t block = cumulative_block(t);
+  const bool summable = t == DType::kFloat32 || t == DType::kFloat64 || t == DType::kInt64 ||
+                        t == DType::kUInt64;
+  if (op == Op::kAdd && summable && len % block == 0) {
+    NodePtr blocks = default_graph().buffer(in.ref, t, View{in.offset, {rows * nb, block},
+                                                            {block, 1}});
+    NodePtr sums = realize(ctx, {default_graph().reduce(Op::kSum, blocks, {1}, false, t)})[0];
+    return {sums->buffer(), device_buffer(*sums->buffer()), sums->view().offset, rows * nb};
+  }
+  Span totals = fresh(ctx, t, rows * nb);
+  launch(ctx, cumulative_reduce_spec(op, t), {in, totals}, rows * nb, rows * nb, len, nb);
+  return totals;
+}
+
 // The scan of every row of `in`, a contiguous (rows, len) array of dtype t: block totals, the
 // scan of the totals (recursively, until a row fits one block), then each block scanned from
 // its predecessor's inclusive total.
@@ -107,8 +126,7 @@ Span scan_rows(const std::shared_ptr<Context>& ctx, Op op, DType t, const Span& 
   const int64_t nb = (len + block - 1) / block;
   Span carries = in;  // not read when every row is one block
   if (nb > 1) {
-    Span totals = fresh(ctx, t, rows * nb);
-    launch(ctx, cumulative_reduce_spec(op, t), {in, totals}, rows * nb, rows * nb, len, nb);
+    Span totals = block_totals(ctx, op, t, in, rows, len, nb);
     carries = scan_rows(ctx, op, t, totals, rows, nb);
   }
   launch(ctx, cumulative_rows_spec(op, t), {in, carries, out}, rows * nb, rows * nb, len, nb);

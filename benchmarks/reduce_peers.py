@@ -78,8 +78,8 @@ def bench_vkarray():
         k0 = vk.kernel_count()
         fn().eval()
         vk.synchronize()
-        report("vkarray", name + " (wall clock)", timed(fn), "ms",
-               kernels=vk.kernel_count() - k0)
+        kernels = vk.kernel_count() - k0
+        report("vkarray", name + " (wall clock)", timed(fn), "ms", kernels=kernels)
     got = float(vk.sum(a * b))
     want = float(np.dot(ha.astype(np.float64), hb.astype(np.float64)))
     assert abs(got - want) <= 1e-5 * want, ("vkarray sum(a*b) is wrong", got, want)

@@ -85,6 +85,8 @@ class ReduceEmitter {
     arg_ = is_arg_reduction(r_.op);
     n_in_ = static_cast<int>(s_.inputs.size());
     strided_ = any_strided(s_);
+    // Arg states index in 32 bits unless the indices may not fit (or come in as int64).
+    xt_ = r_.combine || s_.index64 ? "int64_t" : "int";
   }
 
   void run(GlslWriter& w) {
@@ -135,7 +137,7 @@ class ReduceEmitter {
     const std::string q = comp_ ? "precise " : "";
     w.line(q + vt_ + " rs = " + identity() + ";");
     if (comp_) w.line(q + vt_ + " rc = " + vt_ + "(0);");
-    if (arg_) w.line("int64_t rx = int64_t(-1);");
+    if (arg_) w.line(xt_ + " rx = " + xt_ + "(-1);");
   }
 
   // The binary op that folds one value into the state (non-compensated, non-arg ops).
@@ -181,8 +183,9 @@ class ReduceEmitter {
 
   // Folds value `e` (value type) with index `x` (an int64 expression, arg ops) into the
   // state. `c`: the compensation of a state being combined ("" for an element).
-  void add(GlslWriter& w, const std::string& e, const std::string& x,
-           const std::string& c = "") const {
+  // `ordered`: x is larger than every index folded so far (an invocation's own elements).
+  void add(GlslWriter& w, const std::string& e, const std::string& x, const std::string& c = "",
+           bool ordered = false) const {
     if (comp_) {
       w.open("");
       w.line("precise " + vt_ + " t = rs + " + e + ";");
@@ -192,9 +195,13 @@ class ReduceEmitter {
       w.close();
       return;
     }
+    if (arg_ && ordered) {  // a later element wins only by being better
+      w.line("if (rx < 0 || " + better(e, "rs") + ") { rs = " + e + "; rx = " + x + "; }");
+      return;
+    }
     if (arg_) {
-      w.line("if (" + x + " >= int64_t(0) && (rx < int64_t(0) || " + better(e, "rs") + " || (" +
-             same(e, "rs") + " && " + x + " < rx))) { rs = " + e + "; rx = " + x + "; }");
+      w.line("if (" + x + " >= 0 && (rx < 0 || " + better(e, "rs") + " || (" + same(e, "rs") +
+             " && " + x + " < rx))) { rs = " + e + "; rx = " + x + "; }");
       return;
     }
     w.line("rs = " + val(emit_op(fold_op(), r_.acc, {cmp("rs"), cmp(e)}, h_)) + ";");
@@ -208,7 +215,7 @@ class ReduceEmitter {
   }
 
   std::string result(DType out) const {
-    if (arg_) return "rx";
+    if (arg_) return "int64_t(rx)";
     std::string v = folded();
     if (r_.op == Op::kMean && !r_.partial) {
       VKA_ASSERT(r_.divisor_slot >= 0);
@@ -225,7 +232,7 @@ class ReduceEmitter {
     const std::string ct(compute_type(r_.acc)), n = std::to_string(wg_);
     std::string code = "shared " + ct + " sh_s[" + n + "];\n";
     if (comp_) code += "shared " + ct + " sh_c[" + n + "];\n";
-    if (arg_) code += "shared int64_t sh_x[" + n + "];\n";
+    if (arg_) code += "shared " + xt_ + " sh_x[" + n + "];\n";
     h_->add("reduce_shared", code);
   }
 
@@ -262,7 +269,7 @@ class ReduceEmitter {
     if (arg_) {
       w.line(
           "x" + U + " = " +
-          (r_.combine ? "in1.v[" + element_index(s_, 1, s_.inputs[1].layout) + "]" : "int64_t(k)") +
+          (r_.combine ? "in1.v[" + element_index(s_, 1, s_.inputs[1].layout) + "]" : xt_ + "(k)") +
           ";");
     }
     w.close();
@@ -273,7 +280,7 @@ class ReduceEmitter {
   void element_loop(GlslWriter& w, const std::string& first, const std::string& step) {
     for (int u = 0; u < kUnroll; ++u) {
       w.line(vt_ + " e" + std::to_string(u) + ";");
-      if (arg_) w.line("int64_t x" + std::to_string(u) + ";");
+      if (arg_) w.line(xt_ + " x" + std::to_string(u) + ";");
     }
     const std::string last = "kk + " + I(std::to_string(kUnroll - 1)) + " * " + step;
     w.line(it_ + " kk = " + first + ";");
@@ -296,7 +303,7 @@ class ReduceEmitter {
     const std::string step = I(std::to_string(4 * wg_));
     for (int u = 0; u < 8; ++u) {
       w.line(vt_ + " e" + std::to_string(u) + ";");
-      if (arg_) w.line("int64_t x" + std::to_string(u) + ";");
+      if (arg_) w.line(xt_ + " x" + std::to_string(u) + ";");
     }
     w.line(it_ + " kk = kb + " + I("4") + " * " + it_ + "(lid);");
     w.open("for (; kk + " + step + " < ke; kk += " + I("2") + " * " + step + ")");
@@ -327,14 +334,14 @@ class ReduceEmitter {
       w.line(it_ + " i = m * pc.rk + k;");
       tape_.emit(w, lane);
       w.line("e" + U + " = v" + std::to_string(s_.results[0]) + ";");
-      if (arg_) w.line("x" + U + " = int64_t(k);");
+      if (arg_) w.line("x" + U + " = " + xt_ + "(k);");
       w.close();
     }
     w.close();
   }
 
   void fold_element(GlslWriter& w, int u) const {
-    add(w, "e" + std::to_string(u), "x" + std::to_string(u));
+    add(w, "e" + std::to_string(u), "x" + std::to_string(u), "", !r_.combine);
   }
 
   // Writes the state of output m: a partial state at `slot`, or the result at m.
@@ -343,7 +350,7 @@ class ReduceEmitter {
       std::string v = folded();
       if (is_bool(r_.acc)) v = "uint8_t(" + v + " ? 1 : 0)";
       w.line("out0.v[" + slot + "] = " + v + ";");
-      if (arg_) w.line("out1.v[" + slot + "] = rx;");
+      if (arg_) w.line("out1.v[" + slot + "] = int64_t(rx);");
       return;
     }
     const std::string at = "pc.off" + std::to_string(n_in_) + " + m";
@@ -430,7 +437,7 @@ class ReduceEmitter {
   uint32_t wg_;
   TapeEmitter& tape_;
   HelperSet* h_;
-  std::string it_, vt_;
+  std::string it_, vt_, xt_;
   bool comp_ = false, arg_ = false, strided_ = false;
   int n_in_ = 0;
 };

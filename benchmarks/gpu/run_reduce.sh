@@ -9,6 +9,8 @@ OUT=${OUT:-gpu-results}
 WORK=${WORK:-/tmp/vka-gpu-work}
 mkdir -p "$OUT" "$WORK"
 source benchmarks/gpu/common.sh
+# prepare.sh's binaries may travel compressed to fit the 64 MiB a device call carries.
+if [ -f .gpu/bin.tar.xz ]; then tar -C .gpu -xJf .gpu/bin.tar.xz; fi
 install_vulkan_loader
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$WORK/gpu.txt"
 status=0
@@ -31,7 +33,7 @@ install_python311
 : > "$WORK/peers.jsonl"
 for p in reduce cumulative sorting; do
   timeout 300 python3 benchmarks/${p}_peers.py cupy torch >> "$WORK/peers.jsonl" || status=1
-  timeout 300 py311 benchmarks/${p}_peers.py vkarray >> "$WORK/peers.jsonl" || status=1
+  py311 benchmarks/${p}_peers.py vkarray >> "$WORK/peers.jsonl" || status=1  # a shell function: no timeout
 done
 cp "$WORK/peers.jsonl" "$OUT/reductions_peers.jsonl"
 {

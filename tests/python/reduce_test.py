@@ -292,3 +292,39 @@ class TestDotProducts:
         check(vk.inner(vk.asarray(r), vk.asarray(r)), np.inner(r, r), exact=True)
         with pytest.raises(ValueError, match="vdot"):
             vk.vdot(vk.asarray(a), vk.asarray(b[:5]))
+
+
+class TestFusionAndDeterminism:
+    def test_fused_reductions_are_one_kernel(self):
+        a = vk.asarray(RNG.standard_normal(1000))
+        b = vk.asarray(RNG.standard_normal(1000))
+        for expr in [lambda: vk.sum(a * b), lambda: vk.max(vk.abs(a - b)),
+                     lambda: vk.sum(vk.sqrt(vk.abs(a)) * vk.exp(-b), axis=0)]:
+            k0 = vk.kernel_count()
+            expr().eval()
+            assert vk.kernel_count() - k0 == 1
+        m = vk.mean(a)
+        m.eval()
+        k0 = vk.kernel_count()
+        r = vk.mean((a - m) ** 2)
+        r.eval()
+        assert vk.kernel_count() - k0 == 1
+        x = vk.asarray(RNG.standard_normal((20, 30)))
+        k0 = vk.kernel_count()
+        y = x - x.mean(axis=1, keepdims=True)  # the means, then one elementwise kernel
+        y.eval()
+        assert vk.kernel_count() - k0 == 2
+        np.testing.assert_allclose(y.get(), x.get() - x.get().mean(axis=1, keepdims=True),
+                                   rtol=1e-12, atol=1e-12)
+
+    def test_repeated_runs_are_bit_identical(self):
+        x = (RNG.standard_normal(300001) * 1e3).astype(np.float32)
+        xv = vk.asarray(x)
+        m = vk.asarray(x[:300000].reshape(600, 500))
+        first = [vk.sum(xv * xv).get(), vk.sum(m, axis=0).get(), vk.var(m, axis=1).get(),
+                 vk.argmax(m, axis=0).get()]
+        for _ in range(3):
+            again = [vk.sum(xv * xv + 0).get(), vk.sum(m + 0, axis=0).get(),
+                     vk.var(m + 0, axis=1).get(), vk.argmax(m + 0, axis=0).get()]
+            for f, g in zip(first, again):
+                assert f.tobytes() == g.tobytes()
