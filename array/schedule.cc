@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "array/kernel_layout.h"
 #include "device/errors.h"
 
 namespace vka {
@@ -271,8 +272,9 @@ class Scheduler {
       }
     }
     if (reduction) {
-      finish_reduction(b, g.outputs[0], in_views, src_views, gathered, gather_index64);
-      k.params.slots = slot_values;
+      k.outputs.push_back(g.outputs[0]);
+      lay_out_reduction(k, *g.outputs[0], b.tape_index.at(g.outputs[0]->inputs()[0].get()),
+                        {in_views, {}, src_views, gathered, gather_index64}, slot_values);
       if (g.outputs[0]->op() == Op::kMean) {
         const DType real = real_dtype(spec.reduce.acc);
         spec.reduce.divisor_slot = static_cast<int32_t>(spec.slots.size());
@@ -290,124 +292,9 @@ class Scheduler {
       out_views.push_back(d == destinations_.end() ? View::contiguous(g.shape) : d->second->view());
     }
 
-    // Views over the iteration shape, then merged dims (fewer index computations, and a
-    // contiguous kernel whatever the rank).
-    std::vector<View*> all;
-    for (auto* vs : {&in_views, &out_views, &src_views}) {
-      for (View& v : *vs) {
-        v = broadcast_to("schedule", v, g.shape);
-        all.push_back(&v);
-      }
-    }
-    Shape shape = collapse_dims(all);
-    int64_t count = size(shape);
-    bool index64 = count > INT32_MAX || gather_index64;
-    for (View* v : all) {
-      auto [lo, hi] = v->extent();
-      index64 = index64 || lo < INT32_MIN || hi > INT32_MAX;
-    }
-    auto layout_of = [count](const View& v) {
-      if (count > 1 && v.is_scalar_broadcast()) return Layout::kScalar;
-      return v.is_contiguous() ? Layout::kContiguous : Layout::kStrided;
-    };
-    for (std::size_t i = 0; i < in_views.size(); ++i) {
-      spec.inputs[i].layout = gathered[i] ? Layout::kStrided : layout_of(in_views[i]);
-    }
-    for (std::size_t i = 0; i < out_views.size(); ++i) {
-      spec.outputs[i].layout = layout_of(out_views[i]);
-    }
-    for (std::size_t i = 0; i < src_views.size(); ++i) spec.sources[i] = layout_of(src_views[i]);
-    share_strides(spec, in_views, out_views, src_views);
-    spec.rank = static_cast<int>(shape.size());
-    spec.index64 = index64;
-    k.params = LaunchParams{shape, in_views, out_views, src_views, slot_values};
+    lay_out_elementwise(k, g.shape, {in_views, out_views, src_views, gathered, gather_index64},
+                        slot_values);
     return b;
-  }
-
-  // A reduction's kernel over its input's shape: every view permuted to (kept axes, reduced
-  // axes), each group's dims merged where every view allows it; the output is written at the
-  // kept index only (a contiguous view of the kept extents).
-  void finish_reduction(Built& b, const NodePtr& r, std::vector<View>& in_views,
-                        std::vector<View>& src_views, const std::vector<bool>& gathered,
-                        bool gather_index64) {
-    ScheduledKernel& k = b.k;
-    KernelSpec& spec = k.spec;
-    const NodePtr& x = r->inputs()[0];
-    const ReduceInfo info = reduce_info(*r);
-    spec.kind = KernelKind::kReduce;
-    spec.reduce.op = r->op();
-    spec.reduce.acc = x->dtype();
-    spec.outputs.push_back(Accessor{r->dtype(), Layout::kContiguous});
-    spec.results.push_back(b.tape_index.at(x.get()));
-    k.outputs.push_back(r);
-    std::vector<int64_t> perm;
-    for (int d = 0; d < static_cast<int>(x->shape().size()); ++d) {
-      if (!std::binary_search(info.axes.begin(), info.axes.end(), d)) perm.push_back(d);
-    }
-    const int kept = static_cast<int>(perm.size());
-    perm.insert(perm.end(), info.axes.begin(), info.axes.end());
-    std::vector<View*> all;
-    for (auto* vs : {&in_views, &src_views}) {
-      for (View& v : *vs) {
-        v = permute("schedule", broadcast_to("schedule", v, x->shape()), perm);
-        all.push_back(&v);
-      }
-    }
-    View whole = permute("schedule", View::contiguous(x->shape()), perm);
-    all.push_back(&whole);  // keeps the split when there are no other views
-    int kept_rank = 0;
-    Shape shape = collapse_split(all, kept, &kept_rank);
-    const int64_t count = size(shape);
-    const int64_t m = size(Shape(shape.begin(), shape.begin() + kept_rank));
-    const int64_t reduced = size(Shape(shape.begin() + kept_rank, shape.end()));
-    bool index64 = count > INT32_MAX || gather_index64;
-    for (View* v : all) {
-      auto [lo, hi] = v->extent();
-      index64 = index64 || lo < INT32_MIN || hi > INT32_MAX;
-    }
-    auto layout_of = [count](const View& v) {
-      if (count > 1 && v.is_scalar_broadcast()) return Layout::kScalar;
-      return v.is_contiguous() ? Layout::kContiguous : Layout::kStrided;
-    };
-    for (std::size_t i = 0; i < in_views.size(); ++i) {
-      spec.inputs[i].layout = gathered[i] ? Layout::kStrided : layout_of(in_views[i]);
-    }
-    for (std::size_t i = 0; i < src_views.size(); ++i) spec.sources[i] = layout_of(src_views[i]);
-    std::vector<View> out_views = {View::contiguous({m})};
-    share_strides(spec, in_views, out_views, src_views);
-    spec.rank = static_cast<int>(shape.size());
-    spec.index64 = index64;
-    spec.reduce.kept = kept_rank;
-    k.params = LaunchParams{shape, in_views, out_views, src_views, {}};
-    k.params.reduce_m = m;
-    k.params.reduce_k = reduced;
-  }
-
-  // Strided accessors with equal strides share one set of stride fields.
-  static void share_strides(KernelSpec& spec, std::vector<View>& in_views,
-                            std::vector<View>& out_views, std::vector<View>& src_views) {
-    std::vector<std::pair<Layout, const View*>> acc;
-    for (std::size_t i = 0; i < in_views.size(); ++i)
-      acc.push_back({spec.inputs[i].layout, &in_views[i]});
-    for (std::size_t i = 0; i < out_views.size(); ++i)
-      acc.push_back({spec.outputs[i].layout, &out_views[i]});
-    for (std::size_t i = 0; i < src_views.size(); ++i)
-      acc.push_back({spec.sources[i], &src_views[i]});
-    bool shared = false;
-    spec.stride_of.resize(acc.size());
-    for (std::size_t a = 0; a < acc.size(); ++a) {
-      spec.stride_of[a] = static_cast<int32_t>(a);
-      if (acc[a].first != Layout::kStrided) continue;
-      for (std::size_t b = 0; b < a; ++b) {
-        if (acc[b].first == Layout::kStrided && spec.stride_of[b] == static_cast<int32_t>(b) &&
-            acc[b].second->strides == acc[a].second->strides) {
-          spec.stride_of[a] = static_cast<int32_t>(b);
-          shared = true;
-          break;
-        }
-      }
-    }
-    if (!shared) spec.stride_of.clear();
   }
 
   std::string over_limit(const KernelSpec& spec) const {

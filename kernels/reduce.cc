@@ -1,4 +1,4 @@
-// The loops and the accumulation of reduction kernels.
+// The loops of reduction kernels around the state of kernels/reduce_state.h.
 #include "kernels/reduce.h"
 
 #include <string>
@@ -6,6 +6,7 @@
 #include "device/errors.h"
 #include "kernels/glsl_ops.h"
 #include "kernels/indexing.h"
+#include "kernels/reduce_state.h"
 
 namespace vka {
 
@@ -20,73 +21,22 @@ namespace {
 // Elements each invocation loads per step of its loop (independent loads in flight).
 constexpr int kUnroll = 4;
 
-bool is_real_float(DType t) { return is_floating(t); }
-
-// -inf / +inf / NaN, or an integer type's lowest / highest value, as a GLSL constant of `t`.
-std::string extreme(DType t, bool highest) {
-  switch (t) {
-    case DType::kBool:
-      return highest ? "true" : "false";
-    case DType::kInt8:
-      return highest ? "int8_t(127)" : "int8_t(-128)";
-    case DType::kUInt8:
-      return highest ? "uint8_t(255)" : "uint8_t(0)";
-    case DType::kInt16:
-      return highest ? "int16_t(32767)" : "int16_t(-32768)";
-    case DType::kUInt16:
-      return highest ? "uint16_t(65535)" : "uint16_t(0)";
-    case DType::kInt32:
-      return highest ? "int(0x7fffffff)" : "int(0x80000000u)";
-    case DType::kUInt32:
-      return highest ? "0xffffffffu" : "0u";
-    case DType::kInt64:
-      return highest ? "int64_t(0x7fffffffffffffffl)" : "int64_t(0x8000000000000000ul)";
-    case DType::kUInt64:
-      return highest ? "uint64_t(0xfffffffffffffffful)" : "uint64_t(0)";
-    case DType::kFloat16:
-      return highest ? "float16_t(uintBitsToFloat(0x7f800000u))"
-                     : "float16_t(uintBitsToFloat(0xff800000u))";
-    case DType::kFloat32:
-      return highest ? "uintBitsToFloat(0x7f800000u)" : "uintBitsToFloat(0xff800000u)";
-    case DType::kFloat64:
-      return highest ? "packDouble2x32(uvec2(0u, 0x7ff00000u))"
-                     : "packDouble2x32(uvec2(0u, 0xfff00000u))";
-    case DType::kComplex64:
-    case DType::kComplex128:
-      break;
-  }
-  internal_error("extreme value of a complex dtype", __FILE__, __LINE__);
-}
-
-std::string quiet_nan(DType t) {
-  if (t == DType::kFloat64) return "packDouble2x32(uvec2(0u, 0x7ff80000u))";
-  if (t == DType::kFloat16) return "float16_t(uintBitsToFloat(0x7fc00000u))";
-  return "uintBitsToFloat(0x7fc00000u)";
-}
-
-// A floating slot in the compute type of `t` (kernel_spec.h: Scalar::words()).
-std::string float_slot(DType t, int slot) {
-  const std::string c = "pc.c" + std::to_string(slot);
-  return t == DType::kFloat64 ? "packDouble2x32(" + c + ")" : "uintBitsToFloat(" + c + ".x)";
-}
-
 class ReduceEmitter {
  public:
   ReduceEmitter(const KernelSpec& spec, uint32_t wg, TapeEmitter& tape, HelperSet* h)
-      : s_(spec), r_(spec.reduce), wg_(wg), tape_(tape), h_(h) {
+      : s_(spec), r_(spec.reduce), wg_(wg), tape_(tape), h_(h), state_(spec, h) {
     VKA_ASSERT(s_.kind == KernelKind::kReduce);
     // Vectors: cooperative, every input contiguous (or a broadcast scalar), slices aligned.
     VKA_ASSERT(s_.vector_width == 1 ||
                (s_.vector_width == 4 && spec.reduce.strategy == ReduceStrategy::kCooperative &&
                 !spec.reduce.combine));
     it_ = index_type(s_);
-    vt_ = std::string(value_type(r_.acc));
-    comp_ = is_compensated(r_);
-    arg_ = is_arg_reduction(r_.op);
+    vt_ = state_.value_type();
+    xt_ = state_.index_type();
+    comp_ = state_.compensated();
+    arg_ = state_.arg();
     n_in_ = static_cast<int>(s_.inputs.size());
     strided_ = any_strided(s_);
-    // Arg states index in 32 bits unless the indices may not fit (or come in as int64).
-    xt_ = r_.combine || s_.index64 ? "int64_t" : "int";
   }
 
   void run(GlslWriter& w) {
@@ -102,131 +52,8 @@ class ReduceEmitter {
 
  private:
   std::string I(const std::string& x) const { return it_ + "(" + x + ")"; }
-  std::string cmp(const std::string& v) const { return to_compute(r_.acc, v); }
-  std::string val(const std::string& c) const { return from_compute(r_.acc, c); }
-
-  std::string identity() const {
-    const DType t = r_.acc;
-    switch (r_.op) {
-      case Op::kSum:
-      case Op::kMean:
-        return vt_ + "(0)";
-      case Op::kProd:
-        return is_complex(t) ? vt_ + "(1, 0)" : vt_ + "(1)";
-      case Op::kNanMax:
-      case Op::kNanMin:
-        if (is_real_float(t)) return quiet_nan(t);
-        return extreme(t, r_.op == Op::kNanMin);
-      case Op::kMax:
-      case Op::kArgmax:
-        return extreme(t, false);
-      case Op::kMin:
-      case Op::kArgmin:
-        return extreme(t, true);
-      case Op::kAny:
-        return "false";
-      case Op::kAll:
-        return "true";
-      default:
-        break;
-    }
-    internal_error("identity of a non-reduction op", __FILE__, __LINE__);
-  }
-
-  void declare_state(GlslWriter& w) const {
-    const std::string q = comp_ ? "precise " : "";
-    w.line(q + vt_ + " rs = " + identity() + ";");
-    if (comp_) w.line(q + vt_ + " rc = " + vt_ + "(0);");
-    if (arg_) w.line(xt_ + " rx = " + xt_ + "(-1);");
-  }
-
-  // The binary op that folds one value into the state (non-compensated, non-arg ops).
-  Op fold_op() const {
-    switch (r_.op) {
-      case Op::kSum:
-      case Op::kMean:
-        return Op::kAdd;
-      case Op::kProd:
-        return Op::kMultiply;
-      case Op::kMax:
-        return Op::kMaximum;
-      case Op::kMin:
-        return Op::kMinimum;
-      case Op::kNanMax:
-        return Op::kFmax;
-      case Op::kNanMin:
-        return Op::kFmin;
-      case Op::kAny:
-        return Op::kLogicalOr;
-      case Op::kAll:
-        return Op::kLogicalAnd;
-      default:
-        break;
-    }
-    internal_error("fold op of an arg reduction", __FILE__, __LINE__);
-  }
-
-  // `a` orders before `b` for the arg reduction (NaN first, as numpy's argmax/argmin).
-  std::string better(const std::string& a, const std::string& b) const {
-    const bool mx = r_.op == Op::kArgmax;
-    const char* rel = mx ? " > " : " < ";
-    if (is_bool(r_.acc)) return "(int(" + a + ")" + rel + "int(" + b + "))";
-    std::string s = "(" + a + rel + b + ")";
-    if (is_real_float(r_.acc)) s = "((isnan(" + a + ") && !isnan(" + b + ")) || " + s + ")";
-    return s;
-  }
-  std::string same(const std::string& a, const std::string& b) const {
-    std::string s = "(" + a + " == " + b + ")";
-    if (is_real_float(r_.acc)) s = "(" + s + " || (isnan(" + a + ") && isnan(" + b + ")))";
-    return s;
-  }
-
-  // Folds value `e` (value type) with index `x` (an int64 expression, arg ops) into the
-  // state. `c`: the compensation of a state being combined ("" for an element).
-  // `ordered`: x is larger than every index folded so far (an invocation's own elements).
-  void add(GlslWriter& w, const std::string& e, const std::string& x, const std::string& c = "",
-           bool ordered = false) const {
-    if (comp_) {
-      w.open("");
-      w.line("precise " + vt_ + " t = rs + " + e + ";");
-      w.line("precise " + vt_ + " z = t - rs;");
-      w.line("rc = rc + ((rs - (t - z)) + (" + e + " - z))" + (c.empty() ? "" : " + " + c) + ";");
-      w.line("rs = t;");
-      w.close();
-      return;
-    }
-    if (arg_ && ordered) {  // a later element wins only by being better
-      w.line("if (rx < 0 || " + better(e, "rs") + ") { rs = " + e + "; rx = " + x + "; }");
-      return;
-    }
-    if (arg_) {
-      w.line("if (" + x + " >= 0 && (rx < 0 || " + better(e, "rs") + " || (" + same(e, "rs") +
-             " && " + x + " < rx))) { rs = " + e + "; rx = " + x + "; }");
-      return;
-    }
-    w.line("rs = " + val(emit_op(fold_op(), r_.acc, {cmp("rs"), cmp(e)}, h_)) + ";");
-  }
-
-  // The state's value: a compensated sum adds its error term, unless the sum is infinite
-  // (then the term is NaN from inf - inf, and the sum is the answer).
-  std::string folded() const {
-    if (!comp_) return "rs";
-    return "mix(rs + rc, rs, isinf(rs))";
-  }
-
-  std::string result(DType out) const {
-    if (arg_) return "int64_t(rx)";
-    std::string v = folded();
-    if (r_.op == Op::kMean && !r_.partial) {
-      VKA_ASSERT(r_.divisor_slot >= 0);
-      std::string d = float_slot(real_dtype(r_.acc), r_.divisor_slot);
-      if (is_complex(r_.acc)) d = std::string(compute_type(r_.acc)) + "(" + d + ", 0)";
-      v = val(emit_op(Op::kDivide, r_.acc, {cmp(v), d}, h_));
-    }
-    if (out != r_.acc) v = from_compute(out, emit_cast(r_.acc, out, cmp(v), h_));
-    if (is_bool(out)) v = "uint8_t(" + v + " ? 1 : 0)";
-    return v;
-  }
+  std::string cmp(const std::string& v) const { return state_.to_compute(v); }
+  std::string val(const std::string& c) const { return state_.from_compute(c); }
 
   void declare_shared() {
     const std::string ct(compute_type(r_.acc)), n = std::to_string(wg_);
@@ -341,13 +168,13 @@ class ReduceEmitter {
   }
 
   void fold_element(GlslWriter& w, int u) const {
-    add(w, "e" + std::to_string(u), "x" + std::to_string(u), "", !r_.combine);
+    state_.add(w, "e" + std::to_string(u), "x" + std::to_string(u), "", !r_.combine);
   }
 
   // Writes the state of output m: a partial state at `slot`, or the result at m.
   void write(GlslWriter& w, const std::string& slot) const {
     if (r_.partial) {
-      std::string v = folded();
+      std::string v = state_.folded();
       if (is_bool(r_.acc)) v = "uint8_t(" + v + " ? 1 : 0)";
       w.line("out0.v[" + slot + "] = " + v + ";");
       if (arg_) w.line("out1.v[" + slot + "] = int64_t(rx);");
@@ -355,7 +182,7 @@ class ReduceEmitter {
     }
     const std::string at = "pc.off" + std::to_string(n_in_) + " + m";
     w.line("out0.v[" + (s_.index64 ? "uint(" + at + ")" : at) +
-           "] = " + result(s_.outputs[0].dtype) + ";");
+           "] = " + state_.result(s_.outputs[0].dtype) + ";");
   }
 
   void slice(GlslWriter& w, const std::string& sp) const {
@@ -374,7 +201,7 @@ class ReduceEmitter {
     w.line(it_ + " sp = pc.rsbase + q;");
     slice(w, "sp");
     kept_index(w);
-    declare_state(w);
+    state_.declare(w);
     element_loop(w, "kb", I("1"));
     const std::string slot = "sp * pc.rm + m";
     write(w, s_.index64 ? "uint(" + slot + ")" : slot);
@@ -393,7 +220,7 @@ class ReduceEmitter {
     w.line(it_ + " sp = pc.rsbase + (g - m * pc.rscount);");
     slice(w, "sp");
     kept_index(w);
-    declare_state(w);
+    state_.declare(w);
     if (s_.vector_width == 4) {
       vector_loop(w);
     } else {
@@ -409,10 +236,10 @@ class ReduceEmitter {
     if (comp_) {
       w.line(vt_ + " s2 = " + other + ";");
       w.line(vt_ + " c2 = " + val("sh_c[" + o + "]") + ";");
-      add(w, "s2", "", "c2");
+      state_.add(w, "s2", "", "c2");
     } else {
       w.line(vt_ + " s2 = " + other + ";");
-      add(w, "s2", arg_ ? "sh_x[" + o + "]" : "");
+      state_.add(w, "s2", arg_ ? "sh_x[" + o + "]" : "");
     }
     store_shared(w, "lid");
     w.close();
@@ -437,6 +264,7 @@ class ReduceEmitter {
   uint32_t wg_;
   TapeEmitter& tape_;
   HelperSet* h_;
+  ReduceState state_;
   std::string it_, vt_, xt_;
   bool comp_ = false, arg_ = false, strided_ = false;
   int n_in_ = 0;
