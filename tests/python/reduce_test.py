@@ -328,3 +328,13 @@ class TestFusionAndDeterminism:
                      vk.var(m + 0, axis=1).get(), vk.argmax(m + 0, axis=0).get()]
             for f, g in zip(first, again):
                 assert f.tobytes() == g.tobytes()
+
+
+def test_numpy_functions_dispatch_to_the_device():
+    x = np.arange(24.0).reshape(2, 3, 4)
+    xv = vk.asarray(x)
+    for f in [np.sum, np.prod, np.mean, np.std, np.var, np.max, np.min, np.argmax, np.argmin,
+              np.any, np.all, np.ptp]:
+        got = f(xv, axis=1)
+        assert isinstance(got, vk.ndarray), f.__name__
+        check(got, f(x, axis=1), 3)
