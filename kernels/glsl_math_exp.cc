@@ -159,8 +159,13 @@ T vka_logcore_F(T x, out int e) {
   if (isinf(x)) return x;
   T u = T(1) + x;
   if (u == T(1)) return x;
-  // log(u) * x / (u - 1) cancels the rounding error of 1 + x (Goldberg's trick).
-  return vka_log_F(u) * (x / (u - T(1)));
+  // log(u) * x / (u - 1) cancels the rounding error of 1 + x (Goldberg's trick). u - 1 is a
+  // precise local: in an expression a driver may fold (1 + x) - 1 into x (NVIDIA does).
+  T d = u - T(1);
+  // 1 + x rounded to x itself (x >= 2^p): the ratio is 1, and x / d could underflow a
+  // reciprocal-based division of a huge d.
+  if (d == x) return vka_log_F(u);
+  return vka_log_F(u) * (x / d);
 }
 )"}},
       {"sinh", {"exp expm1", R"(T vka_sinh_F(T x) {
@@ -172,8 +177,11 @@ T vka_logcore_F(T x, out int e) {
     if (a < T(1)) return h * (T(2) * t - t * t / (t + T(1)));
     return h * (t + t / (t + T(1)));
   }
+  // (h * w) * w in that order: h * (w * w) overflows; precise locals keep the order.
   T w = vka_exp_F(0.5$ * a);
-  return (h * w) * w;
+  T hw = h * w;
+  T r = hw * w;
+  return r;
 }
 )"}},
       {"cosh", {"exp", R"(T vka_cosh_F(T x) {
@@ -184,7 +192,9 @@ T vka_logcore_F(T x, out int e) {
     return 0.5$ * t + 0.5$ / t;
   }
   T w = vka_exp_F(0.5$ * a);
-  return (0.5$ * w) * w;
+  T hw = 0.5$ * w;
+  T r = hw * w;
+  return r;
 }
 )"}},
       {"tanh", {"expm1 copysign", R"(T vka_tanh_F(T x) {
