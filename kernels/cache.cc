@@ -152,6 +152,7 @@ std::shared_ptr<const Pipeline> KernelCache::get(Device& device, const KernelSpe
   options.denorm_preserve_16 = device.caps().denorm_preserve_float16;
   options.denorm_preserve_32 = device.caps().denorm_preserve_float32;
   options.denorm_preserve_64 = device.caps().denorm_preserve_float64;
+  options.float64 = device.caps().shader_float64;
   return get(device, spec, [&spec, options] { return emit_elementwise(spec, options); });
 }
 

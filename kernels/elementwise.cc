@@ -68,7 +68,9 @@ struct Features {
 
 class Emitter {
  public:
-  Emitter(const KernelSpec& spec, const EmitOptions& opt) : s_(spec), opt_(opt) {}
+  Emitter(const KernelSpec& spec, const EmitOptions& opt) : s_(spec), opt_(opt) {
+    h_.float64 = opt.float64;
+  }
 
   std::string run() {
     VKA_ASSERT(s_.kind == KernelKind::kElementwise || s_.kind == KernelKind::kReduce);

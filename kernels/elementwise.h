@@ -15,6 +15,8 @@ struct EmitOptions {
   bool denorm_preserve_16 = false;
   bool denorm_preserve_32 = false;
   bool denorm_preserve_64 = false;
+  // The device has shaderFloat64 (HelperSet::float64).
+  bool float64 = false;
 };
 
 // Binding i is argument i of the spec (inputs, then outputs), std430 storage buffers of the

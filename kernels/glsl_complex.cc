@@ -209,11 +209,72 @@ C vka_ccosh_F(C z) {
 
 }  // namespace math_internal
 
+namespace {
+
+std::string wide_abs(HelperSet* h) {
+  if (!h->has("cabs_wide")) {
+    // numpy's algorithm (larger * sqrt(fma(ratio, ratio, 1)), every step rounded once), with
+    // the division and the square root computed in double and rounded to float: correctly
+    // rounded float results, whatever the precision of the device's float div and sqrt.
+    h->add("cabs_wide", R"(float vka_cabs_wide(vec2 z) {
+  float re = abs(z.x);
+  float im = abs(z.y);
+  if (isinf(re) || isinf(im)) return uintBitsToFloat(0x7f800000u);
+  if (isnan(re) || isnan(im)) return re + im;
+  float larger = max(re, im);
+  float smaller = min(re, im);
+  if (larger == 0.0) return 0.0;
+  precise float ratio = float(double(smaller) / double(larger));
+  precise double sq = double(ratio) * double(ratio) + 1.0;
+  precise float s = float(sq);
+  precise float root = float(sqrt(double(s)));
+  precise float r = root * larger;
+  return r;
+}
+)");
+  }
+  return "vka_cabs_wide";
+}
+
+// numpy 2's sign, z / hypot(re, im), with the hypot rounded once and each part divided in
+// double (a float quotient of two floats, computed in double and rounded once, is the correctly
+// rounded one).
+std::string wide_sign(HelperSet* h) {
+  if (!h->has("csign_wide")) {
+    h->add("csign_wide", R"(vec2 vka_csign_wide(vec2 z) {
+  // hypot's rules: infinite when a part is, even with a NaN beside it; else NaN with a NaN.
+  float a = uintBitsToFloat(0x7f800000u);
+  if (!isinf(z.x) && !isinf(z.y)) {
+    if (isnan(z.x) || isnan(z.y)) return vec2(uintBitsToFloat(0x7fc00000u));
+    precise double s = double(z.x) * double(z.x) + double(z.y) * double(z.y);
+    precise float h = float(sqrt(s));
+    a = h;
+  }
+  if (isinf(a)) {
+    if (isinf(z.x)) return isinf(z.y) ? vec2(uintBitsToFloat(0x7fc00000u))
+                                      : vec2(z.x > 0.0 ? 1.0 : -1.0, 0.0);
+    return vec2(0.0, z.y > 0.0 ? 1.0 : -1.0);
+  }
+  if (a == 0.0) return vec2(0.0);
+  precise float re = float(double(z.x) / double(a));
+  precise float im = float(double(z.y) / double(a));
+  return vec2(re, im);
+}
+)");
+  }
+  return "vka_csign_wide";
+}
+
+}  // namespace
+
 std::string emit_complex_op(Op op, DType t, const std::vector<std::string>& a, HelperSet* h) {
   const std::string C(compute_type(t));
   const std::string T = t == DType::kComplex64 ? "float" : "double";
   const DType m = math_dtype(t);
   const std::string& z = a[0];
+  // complex64 |z| and sign with their divisions and square roots in double, rounded once
+  // (a GPU's float division and sqrt may be an ulp off; numpy's are correctly rounded).
+  const bool wide = t == DType::kComplex64 && h->float64;
   auto fn = [&](const char* f) { return math_function(f, m, h); };
   auto call = [&](const char* f, const std::string& args) { return fn(f) + "(" + args + ")"; };
   auto named = [&](const char* group, const char* f, const std::string& args) {
@@ -264,9 +325,9 @@ std::string emit_complex_op(Op op, DType t, const std::vector<std::string>& a, H
     case Op::kImag:
       return "(" + z + ").y";
     case Op::kAbs:
-      return call("cabs", z);
+      return wide ? wide_abs(h) + "(" + z + ")" : call("cabs", z);
     case Op::kSign:
-      return call("csign", z);
+      return wide ? wide_sign(h) + "(" + z + ")" : call("csign", z);
     case Op::kSquare:
       return call("cmul", z + ", " + z);
     case Op::kReciprocal:

@@ -16,6 +16,10 @@ namespace vka {
 // The helper functions one shader needs, each once, in dependency order.
 class HelperSet {
  public:
+  // The device computes in double: float32 functions that must round once (numpy's hypotf
+  // does its arithmetic in double) may use it.
+  bool float64 = false;
+
   bool has(const std::string& name) const { return names_.count(name) != 0; }
   void add(const std::string& name, const std::string& code);
   std::string str() const;
