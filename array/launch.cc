@@ -101,6 +101,7 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
   for (const NodePtr& in : k.inputs) {
     args.push_back(device_buffer(in->is_leaf() ? *in->buffer() : *buffers.at(in.get())).get());
   }
+  const size_t n_in = args.size();
   for (const NodePtr& out : k.outputs) {
     auto d = dests.find(out.get());
     auto buf =
@@ -108,16 +109,16 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
     buffers[out.get()] = buf;
     args.push_back(device_buffer(*buf).get());
   }
-  if (spec.kind == KernelKind::kReduce) {
-    args.pop_back();
-    launch_reduction(ctx, k, args, device_buffer(*buffers.at(k.outputs[0].get())), only);
+  if (spec.kind == KernelKind::kReduce) {  // its passes bind their own partial states
+    launch_reduction(ctx, k, {args.begin(), args.begin() + n_in},
+                     device_buffer(*buffers.at(k.outputs[0].get())), only);
     return;
   }
   spec.vector_width = choose_vector_width(spec, k.params);
   // Vectors read whole 4-vectors: only where every binding can cover its last partial one.
   if (spec.vector_width == 4) {
     for (const ReplicatedBuffer* b : args) {
-      if (b->bindable_bytes() != (b->nbytes() + 31) / 32 * 32) spec.vector_width = 1;
+      if (!binds_whole_vectors(*b)) spec.vector_width = 1;
     }
   }
   const int64_t n = k.params.count();

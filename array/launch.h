@@ -28,6 +28,12 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
 // passes counts two).
 uint64_t kernels_launched();
 
+// True when a binding of `b` can cover its last partial 4-vector (vectorized kernels read
+// whole vectors).
+inline bool binds_whole_vectors(const ReplicatedBuffer& b) {
+  return b.bindable_bytes() == (b.nbytes() + 31) / 32 * 32;
+}
+
 // The part of a buffer one operand binds: [offset, offset + range) in bytes.
 struct Window {
   uint64_t offset = 0;

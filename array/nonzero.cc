@@ -1,5 +1,5 @@
-// nonzero: flags → prefix sums (scan_blocks / scan_add, kernels/scan.h) → count readback →
-// compact; and the reads built on it.
+// nonzero: flags → prefix sums (array/library.h: exclusive_sums) → count readback → compact;
+// and the reads built on it.
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -16,13 +16,6 @@
 
 namespace vka {
 namespace {
-
-std::shared_ptr<ReplicatedBuffer> make(const std::shared_ptr<Context>& ctx, DType t, int64_t n) {
-  // At least one element: a binding may not be empty.
-  return device_buffer(*allocate_for(ctx, t, {std::max<int64_t>(n, 1)}));
-}
-
-uint64_t blocks(int64_t n) { return (static_cast<uint64_t>(n) + kScanBlock - 1) / kScanBlock; }
 
 // The flags of `a` (a != 0) as a contiguous bool buffer of a.size() elements.
 std::shared_ptr<ReplicatedBuffer> flags_of(const Array& a) {
@@ -45,31 +38,8 @@ Array flatnonzero(const Array& a) {
   }
   if (n == 0) return Array(default_graph().full(Scalar::of_int(0, DType::kInt64), {0}), ctx);
   auto flags = flags_of(a);
-  // Exclusive sums level by level: each level's block totals are the next level's input.
-  struct Level {
-    std::shared_ptr<ReplicatedBuffer> sums;  // exclusive sums of this level's input
-    int64_t n;
-  };
-  std::vector<Level> levels;
-  std::shared_ptr<ReplicatedBuffer> in = flags, total;
-  DType in_type = DType::kBool;
-  for (int64_t m = n;;) {
-    const uint64_t nb = blocks(m);
-    auto sums = make(ctx, DType::kUInt32, m), totals = make(ctx, DType::kUInt32, nb);
-    dispatch_library(ctx, scan_blocks_spec(in_type), {in, sums, totals}, m, nb);
-    levels.push_back({sums, m});
-    if (nb == 1) {
-      total = totals;
-      break;
-    }
-    in = totals;
-    in_type = DType::kUInt32;
-    m = static_cast<int64_t>(nb);
-  }
-  for (size_t l = levels.size() - 1; l-- > 0;) {
-    dispatch_library(ctx, scan_add_spec(), {levels[l + 1].sums, levels[l].sums}, levels[l].n,
-             (levels[l].n + kScanThreads - 1) / kScanThreads);
-  }
+  std::shared_ptr<ReplicatedBuffer> total;
+  auto sums = exclusive_sums(ctx, flags, DType::kBool, n, &total);
   uint32_t count = 0;
   for (int r = 0; r < ctx->num_replicas(); ++r) {
     uint32_t c = 0;
@@ -82,7 +52,7 @@ Array flatnonzero(const Array& a) {
     count = c;
   }
   auto out = allocate_for(ctx, DType::kInt64, {std::max<int64_t>(count, 1)});
-  dispatch_library(ctx, compact_spec(), {flags, levels[0].sums, device_buffer(*out)}, n,
+  dispatch_library(ctx, compact_spec(), {flags, sums, device_buffer(*out)}, n,
            (n + kScanThreads - 1) / kScanThreads);
   return Array(default_graph().buffer(out, DType::kInt64, View::contiguous({count})), ctx);
 }

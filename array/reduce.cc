@@ -150,8 +150,9 @@ Array variance(std::string_view op, const Array& a, const Axes& axis, double ddo
   return squeeze_axes(v, axes, o.keepdims);
 }
 
-Array arg_extreme(std::string_view op, std::string_view numpy_op, Op reduce, const Array& a,
-                  std::optional<int64_t> axis, bool keepdims) {
+// The axes argmax/argmin reduce, after numpy's checks (an empty reduction has no extreme).
+std::vector<int> arg_axes(std::string_view op, std::string_view numpy_op, Op reduce,
+                          const Array& a, std::optional<int64_t> axis) {
   if (!accepts(reduce, a.dtype())) {  // named as the caller's op (nanargmax, not argmax)
     throw DTypeError(prefix(op) + "not supported for dtype " + std::string(name(a.dtype())) +
                      " yet (numpy accepts it; vkarray does not)");
@@ -166,20 +167,26 @@ Array arg_extreme(std::string_view op, std::string_view numpy_op, Op reduce, con
     throw ShapeError(prefix(op) + "attempt to get " + std::string(numpy_op) +
                      " of an empty sequence (input shape " + to_string(a.shape()) + ")");
   }
-  return reduce_node(reduce, a, axes, keepdims, DType::kInt64);
+  return axes;
+}
+
+Array arg_extreme(std::string_view op, std::string_view numpy_op, Op reduce, const Array& a,
+                  std::optional<int64_t> axis, bool keepdims) {
+  return reduce_node(reduce, a, arg_axes(op, numpy_op, reduce, a, axis), keepdims,
+                     DType::kInt64);
 }
 
 // nanargmax/nanargmin as numpy computes them: NaN replaced by -inf / +inf (ties with real
 // infinities go to the first), and an all-NaN slice an error, which reads one byte back.
 Array nan_arg(std::string_view op, std::string_view numpy_op, Op reduce, const Array& a,
               std::optional<int64_t> axis, bool keepdims, double fill) {
-  if (!is_floating(a.dtype())) return arg_extreme(op, numpy_op, reduce, a, axis, keepdims);
-  arg_extreme(op, numpy_op, reduce, a, axis, keepdims);  // errors first, as numpy's order
+  const std::vector<int> axes = arg_axes(op, numpy_op, reduce, a, axis);
+  if (!is_floating(a.dtype())) return reduce_node(reduce, a, axes, keepdims, DType::kInt64);
   Array nan = isnan(a);
-  Array r = arg_extreme(op, numpy_op, reduce, vka::where(nan, Arg(fill), a).astype(a.dtype()), axis,
-                        keepdims);
+  Array r = reduce_node(reduce, vka::where(nan, Arg(fill), a).astype(a.dtype()), axes, keepdims,
+                        DType::kInt64);
   uint8_t bad = 0;
-  vka::any(vka::all(nan, axis ? Axes(*axis) : Axes())).read(&bad, 1);
+  vka::any(reduce_node(Op::kAll, nan, axes, false, DType::kBool)).read(&bad, 1);
   if (bad) throw ShapeError(prefix(op) + "All-NaN slice encountered");
   return r;
 }

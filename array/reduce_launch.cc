@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "array/launch.h"
+#include "array/library.h"
 #include "array/realize.h"
 #include "device/errors.h"
 #include "kernels/reduce.h"
@@ -155,14 +156,9 @@ bool vectors_fit(const KernelSpec& spec, const LaunchParams& p,
     const Accessor& a = spec.inputs[i];
     if (is_complex(a.dtype) || a.layout == Layout::kStrided) return false;
     if (a.layout == Layout::kContiguous && p.inputs[i].offset % 4 != 0) return false;
-    const ReplicatedBuffer* b = inputs[i];
-    if (b->bindable_bytes() != (b->nbytes() + 31) / 32 * 32) return false;
+    if (!binds_whole_vectors(*inputs[i])) return false;
   }
   return true;
-}
-
-std::shared_ptr<ReplicatedBuffer> scratch(const std::shared_ptr<Context>& ctx, DType t, int64_t n) {
-  return device_buffer(*allocate_for(ctx, t, {n}));
 }
 
 }  // namespace
@@ -197,7 +193,7 @@ void launch_reduction(const std::shared_ptr<Context>& ctx, const ScheduledKernel
   std::shared_ptr<ReplicatedBuffer> stand_in;
   for (const ReplicatedBuffer*& b : args) {
     if (b->nbytes() > 0) continue;
-    if (!stand_in) stand_in = scratch(ctx, DType::kComplex128, 1);
+    if (!stand_in) stand_in = scratch_buffer(ctx, DType::kComplex128, 1);
     b = stand_in.get();
   }
   if (pl.splits == 1) {
@@ -225,8 +221,8 @@ void launch_reduction(const std::shared_ptr<Context>& ctx, const ScheduledKernel
       first.stride_of.insert(first.stride_of.begin() + n_in + 1, n_in + 1);
     }
   }
-  auto values = scratch(ctx, r.acc, states);
-  auto indices = arg ? scratch(ctx, DType::kInt64, states) : nullptr;
+  auto values = scratch_buffer(ctx, r.acc, states);
+  auto indices = arg ? scratch_buffer(ctx, DType::kInt64, states) : nullptr;
   args.push_back(values.get());
   if (arg) args.push_back(indices.get());
   if (span > 0) {

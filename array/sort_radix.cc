@@ -45,33 +45,6 @@ uint64_t sort_groups(int64_t items, int64_t per_group) {
   return static_cast<uint64_t>(std::clamp<int64_t>((items + per_group - 1) / per_group, 1, 65535));
 }
 
-std::shared_ptr<ReplicatedBuffer> exclusive_sums(const std::shared_ptr<Context>& ctx,
-                                                 const std::shared_ptr<ReplicatedBuffer>& counts,
-                                                 int64_t n) {
-  struct Level {
-    std::shared_ptr<ReplicatedBuffer> sums;
-    int64_t n;
-  };
-  std::vector<Level> levels;
-  std::shared_ptr<ReplicatedBuffer> in = counts;
-  for (int64_t m = n;;) {
-    const int64_t nb = (m + kScanBlock - 1) / kScanBlock;
-    auto sums = device_buffer(*alloc(ctx, DType::kUInt32, m));
-    auto totals = device_buffer(*alloc(ctx, DType::kUInt32, nb));
-    dispatch_library(ctx, scan_blocks_spec(DType::kUInt32), {in, sums, totals}, m,
-                     static_cast<uint64_t>(nb));
-    levels.push_back({sums, m});
-    if (nb == 1) break;
-    in = totals;
-    m = nb;
-  }
-  for (size_t l = levels.size() - 1; l-- > 0;) {
-    dispatch_library(ctx, scan_add_spec(), {levels[l + 1].sums, levels[l].sums}, levels[l].n,
-                     (levels[l].n + kScanThreads - 1) / kScanThreads);
-  }
-  return levels[0].sums;
-}
-
 Array sort_permutation(const Array& a, int64_t rowlen, std::string_view op) {
   const std::shared_ptr<Context>& ctx = a.context();
   const int64_t n = a.size();
@@ -99,7 +72,7 @@ Array sort_permutation(const Array& a, int64_t rowlen, std::string_view op) {
     auto counts = device_buffer(*alloc(ctx, DType::kUInt32, kSortDigits * nb));
     dispatch_library(ctx, sort_histogram_spec(key), {keys[cur], idx[cur], counts}, n,
                      sort_groups(nb, 1), slots);
-    auto offsets = exclusive_sums(ctx, counts, kSortDigits * nb);
+    auto offsets = exclusive_sums(ctx, counts, DType::kUInt32, kSortDigits * nb);
     dispatch_library(ctx, sort_scatter_spec(key),
                      {keys[cur], idx[cur], offsets, keys[1 - cur], idx[1 - cur]}, n,
                      sort_groups(nb, 1), slots);

@@ -17,11 +17,6 @@ namespace vka {
 // row index is the most significant key). numpy's order: NaN last, -0.0 equal to 0.0.
 Array sort_permutation(const Array& a, int64_t rowlen, std::string_view op);
 
-// Exclusive prefix sums of `n` uint32 counts (kernels/scan.h, level by level).
-std::shared_ptr<ReplicatedBuffer> exclusive_sums(const std::shared_ptr<Context>& ctx,
-                                                 const std::shared_ptr<ReplicatedBuffer>& counts,
-                                                 int64_t n);
-
 // Workgroups for `items` units of `per_group` each, capped at the portable 65535 (the sort
 // kernels loop over what is left).
 uint64_t sort_groups(int64_t items, int64_t per_group);

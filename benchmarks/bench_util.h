@@ -1,14 +1,18 @@
-// Shared helpers of the C++ benchmarks: flags, medians, and the markdown results header.
+// Shared helpers of the C++ benchmarks: flags, medians, GPU and wall-clock timing, and the
+// markdown results header.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "device/context.h"
+#include "device/stream.h"
 
 namespace vka::bench {
 
@@ -61,6 +65,69 @@ template <typename F>
 void warm_up(double seconds, F&& work) {
   const auto t0 = std::chrono::steady_clock::now();
   while (seconds_since(t0) < seconds) work();
+}
+
+// n floats uniform in [lo, hi), from a fixed seed (the same data every run).
+inline std::vector<float> uniform_floats(int64_t n, uint32_t seed, float lo = -1, float hi = 1) {
+  std::vector<float> h(static_cast<size_t>(n));
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(lo, hi);
+  for (auto& x : h) x = u(rng);
+  return h;
+}
+
+// A timed operation: the median milliseconds of one call, and how far `counter` (kernels or
+// dispatches) advanced in the untimed first call.
+struct Timing {
+  double ms;
+  uint64_t count;
+};
+
+// Median GPU time of one call of `work` (which submits without waiting): timestamps around
+// `batch` back-to-back calls, `runs` batches, after an untimed first call (it compiles) and
+// 0.3 s of warm-up.
+inline Timing gpu_median(Stream& s, const std::function<void()>& work, int runs, int batch,
+                         const std::function<uint64_t()>& counter) {
+  const uint64_t c0 = counter();
+  work();
+  s.finish();
+  const uint64_t count = counter() - c0;
+  warm_up(0.3, [&] {
+    for (int i = 0; i < batch; ++i) work();
+    s.finish();
+  });
+  std::vector<double> ms;
+  for (int r = 0; r < runs; ++r) {
+    s.reset_timestamps();
+    const uint32_t t0 = s.timestamp();
+    for (int i = 0; i < batch; ++i) work();
+    const uint32_t t1 = s.timestamp();
+    s.finish();
+    ms.push_back(s.elapsed_ns(t0, t1) * 1e-6 / batch);
+  }
+  return {median(ms), count};
+}
+
+// Median wall-clock time of one call of `work` and the wait for it, after an untimed first
+// call and `warm_seconds` of warm-up.
+inline Timing wall_median(Stream& s, const std::function<void()>& work, int runs,
+                          double warm_seconds, const std::function<uint64_t()>& counter) {
+  const uint64_t c0 = counter();
+  work();
+  s.finish();
+  const uint64_t count = counter() - c0;
+  warm_up(warm_seconds, [&] {
+    work();
+    s.finish();
+  });
+  std::vector<double> ms;
+  for (int r = 0; r < runs; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    work();
+    s.finish();
+    ms.push_back(seconds_since(t0) * 1e3);
+  }
+  return {median(ms), count};
 }
 
 // --host-access auto|staging: where arrays live (see HostAccess).

@@ -8,7 +8,6 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -25,27 +24,12 @@ struct Row {
   uint64_t kernels;
 };
 
-// Median GPU time of one call of `work` (which submits without waiting), over batches.
+// Counting the stream's dispatches: the scan's library kernels are not lazy kernels.
 Row time_gpu(const std::string& name, const std::function<void()>& work, Stream& s, int runs,
              int batch) {
-  const uint64_t k0 = s.stats().dispatches;
-  work();  // first use: compiles; not timed
-  s.finish();
-  const uint64_t kernels = s.stats().dispatches - k0;
-  bench::warm_up(0.3, [&] {
-    for (int i = 0; i < batch; ++i) work();
-    s.finish();
-  });
-  std::vector<double> ms;
-  for (int r = 0; r < runs; ++r) {
-    s.reset_timestamps();
-    uint32_t t0 = s.timestamp();
-    for (int i = 0; i < batch; ++i) work();
-    uint32_t t1 = s.timestamp();
-    s.finish();
-    ms.push_back(s.elapsed_ns(t0, t1) * 1e-6 / batch);
-  }
-  return {name, bench::median(ms), kernels};
+  const bench::Timing t =
+      bench::gpu_median(s, work, runs, batch, [&s] { return s.stats().dispatches; });
+  return {name, t.ms, t.count};
 }
 
 }  // namespace
@@ -60,10 +44,7 @@ int main(int argc, char** argv) {
   auto ctx = Context::create(bench::context_options(argc, argv));
   Stream& s = *ctx->replica(0).stream;
 
-  std::vector<float> h(static_cast<size_t>(n));
-  std::mt19937 rng(1);
-  std::uniform_real_distribution<float> u(-1, 1);
-  for (auto& x : h) x = u(rng);
+  const std::vector<float> h = bench::uniform_floats(n, 1);
   Array A = Array::from_host(h.data(), {n}, DType::kFloat32, ctx);
   {  // Check the values once: a fast wrong kernel must not pass for a fast one. The bound is a
      // sequential float32 sum's: (i + 1) eps sum |x_j|.

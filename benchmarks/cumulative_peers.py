@@ -10,12 +10,10 @@ benchmarks/cumulative.cc); numpy's from the wall clock."""
 
 import os
 import sys
-import time
 
 import numpy as np
 
-from indexing_peers import cuda_timed
-from peers import main, report, wall_ms
+from peers import cupy_ms, main, report, torch_ms, vkarray_ms, wall_ms
 
 N = int(os.environ.get("VKA_BENCH_N", 2**28))
 RUNS = int(os.environ.get("VKA_BENCH_RUNS", 20))
@@ -37,8 +35,7 @@ def bench_cupy():
     x = cp.asarray(host_data())
 
     def timed(fn):
-        return cuda_timed(cp.cuda.Device().synchronize, cp.cuda.Event, fn, runs=RUNS,
-                          elapsed=cp.cuda.get_elapsed_time)
+        return cupy_ms(fn, RUNS)
     copy = timed(lambda: x.copy())
     report("cupy", f"copy of {SIZE} float32", copy, "ms", gbs=gbs(copy))
     scan = timed(lambda: cp.cumsum(x))
@@ -50,8 +47,7 @@ def bench_torch():
     x = torch.from_numpy(host_data()).cuda()
 
     def timed(fn):
-        return cuda_timed(torch.cuda.synchronize,
-                          lambda: torch.cuda.Event(enable_timing=True), fn, runs=RUNS)
+        return torch_ms(fn, RUNS)
     copy = timed(lambda: x.clone())
     report("torch", f"copy of {SIZE} float32", copy, "ms", gbs=gbs(copy))
     scan = timed(lambda: torch.cumsum(x, 0))
@@ -64,19 +60,7 @@ def bench_vkarray():
     x = vk.asarray(h)
 
     def timed(fn):
-        fn()
-        vk.synchronize()
-        t_end = time.perf_counter() + 0.5
-        while time.perf_counter() < t_end:
-            fn()
-            vk.synchronize()
-        out = []
-        for _ in range(RUNS):
-            t0 = time.perf_counter()
-            fn()
-            vk.synchronize()
-            out.append((time.perf_counter() - t0) * 1e3)
-        return out
+        return vkarray_ms(fn, RUNS)
     copy = timed(lambda: x.copy().eval())
     report("vkarray", f"copy of {SIZE} float32 (wall clock)", copy, "ms", gbs=gbs(copy))
     scan = timed(lambda: vk.cumsum(x))

@@ -4,7 +4,6 @@
 // random int32 indices (the kernel alone, and take() with its bounds check). GPU timestamps
 // around batches of back-to-back evaluations; the checked take is wall clock (it waits for a
 // one-byte readback by design).
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -29,50 +28,23 @@ struct Row {
   std::string clock = "GPU";
 };
 
-// Median GPU time of one call of `work` (which submits without waiting), over batches.
+uint64_t kernels() { return realize_stats().kernels; }
+
 Row time_gpu(const std::string& name, double bytes, const std::function<void()>& work, Stream& s,
              int runs, int batch) {
-  const uint64_t k0 = realize_stats().kernels;
-  work();  // first use: compiles; not timed
-  s.finish();
-  const uint64_t kernels = realize_stats().kernels - k0;
-  bench::warm_up(0.3, [&] {
-    for (int i = 0; i < batch; ++i) work();
-    s.finish();
-  });
-  std::vector<double> ms;
-  for (int r = 0; r < runs; ++r) {
-    s.reset_timestamps();
-    uint32_t t0 = s.timestamp();
-    for (int i = 0; i < batch; ++i) work();
-    uint32_t t1 = s.timestamp();
-    s.finish();
-    ms.push_back(s.elapsed_ns(t0, t1) * 1e-6 / batch);
-  }
-  return {name, bytes, bench::median(ms), kernels};
+  const bench::Timing t = bench::gpu_median(s, work, runs, batch, kernels);
+  return {name, bytes, t.ms, t.count};
 }
 
+// Wall clock, for work that waits for the device itself.
 Row time_wall(const std::string& name, double bytes, const std::function<void()>& work,
               Stream& s, int runs) {
-  const uint64_t k0 = realize_stats().kernels;
-  work();
-  s.finish();
-  const uint64_t kernels = realize_stats().kernels - k0;
-  std::vector<double> ms;
-  for (int r = 0; r < runs; ++r) {
-    auto t0 = std::chrono::steady_clock::now();
-    work();
-    s.finish();
-    ms.push_back(bench::seconds_since(t0) * 1e3);
-  }
-  return {name, bytes, bench::median(ms), kernels, "wall"};
+  const bench::Timing t = bench::wall_median(s, work, runs, 0, kernels);
+  return {name, bytes, t.ms, t.count, "wall"};
 }
 
 Array random_floats(int64_t n, Shape shape, uint32_t seed, const std::shared_ptr<Context>& ctx) {
-  std::vector<float> h(static_cast<size_t>(n));
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-1, 1);
-  for (auto& x : h) x = u(rng);
+  const std::vector<float> h = bench::uniform_floats(n, seed);
   return Array::from_host(h.data(), shape, DType::kFloat32, ctx);
 }
 

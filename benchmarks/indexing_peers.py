@@ -12,11 +12,10 @@ numpy's from the wall clock."""
 import json
 import os
 import sys
-import time
 
 import numpy as np
 
-from peers import main, report, wall_ms
+from peers import cupy_ms, main, report, torch_ms, vkarray_ms, wall_ms
 
 SIDE = int(os.environ.get("VKA_BENCH_SIDE", 16384))
 JSIDE = int(os.environ.get("VKA_BENCH_JSIDE", 8192))
@@ -40,32 +39,12 @@ def host_data():
     return a, ja, jb, x, idx
 
 
-def cuda_timed(sync, event, fn, runs=RUNS, elapsed=lambda s, e: s.elapsed_time(e)):
-    for _ in range(3):
-        fn()
-    sync()
-    t_end = time.perf_counter() + 0.5  # the GPU idles at low clocks: half a second of work
-    while time.perf_counter() < t_end:
-        fn()
-        sync()
-    out = []
-    for _ in range(runs):
-        s, e = event(), event()
-        s.record()
-        fn()
-        e.record()
-        e.synchronize()
-        out.append(elapsed(s, e))
-    return out
-
-
 def bench_cupy():
     import cupy as cp
     a, ja, jb, x, idx = (cp.asarray(v) for v in host_data())
 
     def timed(fn):
-        return cuda_timed(cp.cuda.Device().synchronize, cp.cuda.Event, fn,
-                          elapsed=cp.cuda.get_elapsed_time)
+        return cupy_ms(fn, RUNS)
     report("cupy", "copy of the 16384² array", timed(lambda: a.copy()), "ms")
     report("cupy", "A[::2, 1::2] + 1", timed(lambda: a[::2, 1::2] + 1), "ms")
     report("cupy", "copy of the 8192² array", timed(lambda: ja.copy()), "ms")
@@ -79,8 +58,7 @@ def bench_torch():
     idx64 = idx.long()
 
     def timed(fn):
-        return cuda_timed(torch.cuda.synchronize,
-                          lambda: torch.cuda.Event(enable_timing=True), fn)
+        return torch_ms(fn, RUNS)
     report("torch", "copy of the 16384² array", timed(lambda: a.clone()), "ms")
     report("torch", "A[::2, 1::2] + 1", timed(lambda: a[::2, 1::2] + 1), "ms")
     report("torch", "copy of the 8192² array", timed(lambda: ja.clone()), "ms")
@@ -103,19 +81,7 @@ def bench_vkarray():
     jb[0].eval()  # jb becomes storage: assignment writes it in place
 
     def timed(fn):
-        fn()
-        vk.synchronize()
-        t_end = time.perf_counter() + 0.5
-        while time.perf_counter() < t_end:
-            fn()
-            vk.synchronize()
-        out = []
-        for _ in range(RUNS):
-            t0 = time.perf_counter()
-            fn()
-            vk.synchronize()
-            out.append((time.perf_counter() - t0) * 1e3)
-        return out
+        return vkarray_ms(fn, RUNS)
 
     def counted(fn):
         k0 = vk.kernel_count()

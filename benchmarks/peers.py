@@ -23,6 +23,60 @@ def wall_ms(fn, runs=10):
     return out
 
 
+def cuda_timed(sync, event, fn, runs, elapsed=lambda s, e: s.elapsed_time(e)):
+    """Milliseconds of `runs` calls of fn between CUDA events, after 3 calls and half a second
+    of work (the GPU idles at low clocks)."""
+    for _ in range(3):
+        fn()
+    sync()
+    t_end = time.perf_counter() + 0.5
+    while time.perf_counter() < t_end:
+        fn()
+        sync()
+    out = []
+    for _ in range(runs):
+        s, e = event(), event()
+        s.record()
+        fn()
+        e.record()
+        e.synchronize()
+        out.append(elapsed(s, e))
+    return out
+
+
+def cupy_ms(fn, runs):
+    """cuda_timed for CuPy."""
+    import cupy as cp
+    return cuda_timed(cp.cuda.Device().synchronize, cp.cuda.Event, fn, runs,
+                      cp.cuda.get_elapsed_time)
+
+
+def torch_ms(fn, runs):
+    """cuda_timed for PyTorch."""
+    import torch
+    return cuda_timed(torch.cuda.synchronize, lambda: torch.cuda.Event(enable_timing=True), fn,
+                      runs)
+
+
+def vkarray_ms(fn, runs):
+    """Wall-clock milliseconds of `runs` calls of fn with vkarray.synchronize() inside the
+    timed region, after one call and half a second of work."""
+    import vkarray as vk
+    fn()
+    vk.synchronize()
+    t_end = time.perf_counter() + 0.5
+    while time.perf_counter() < t_end:
+        fn()
+        vk.synchronize()
+    out = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        vk.synchronize()
+        out.append((time.perf_counter() - t0) * 1e3)
+    return out
+
+
 def main(namespace, libs):
     for lib in libs:
         try:

@@ -8,7 +8,6 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -31,32 +30,9 @@ struct Row {
 
 Row time_gpu(const std::string& name, double bytes, const std::function<void()>& work, Stream& s,
              int runs, int batch) {
-  const uint64_t k0 = realize_stats().kernels;
-  work();  // first use: compiles; not timed
-  s.finish();
-  const uint64_t kernels = realize_stats().kernels - k0;
-  bench::warm_up(0.3, [&] {
-    for (int i = 0; i < batch; ++i) work();
-    s.finish();
-  });
-  std::vector<double> ms;
-  for (int r = 0; r < runs; ++r) {
-    s.reset_timestamps();
-    uint32_t t0 = s.timestamp();
-    for (int i = 0; i < batch; ++i) work();
-    uint32_t t1 = s.timestamp();
-    s.finish();
-    ms.push_back(s.elapsed_ns(t0, t1) * 1e-6 / batch);
-  }
-  return {name, bytes, bench::median(ms), kernels};
-}
-
-std::vector<float> random_host(int64_t n, uint32_t seed) {
-  std::vector<float> h(static_cast<size_t>(n));
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(0, 1);
-  for (auto& x : h) x = u(rng);
-  return h;
+  const bench::Timing t =
+      bench::gpu_median(s, work, runs, batch, [] { return realize_stats().kernels; });
+  return {name, bytes, t.ms, t.count};
 }
 
 // |got - want| within `rel` of the sum of magnitudes (the values are positive here).
@@ -85,7 +61,8 @@ int main(int argc, char** argv) {
     }
   };
 
-  std::vector<float> ha = random_host(n, 1), hb = random_host(n, 2);
+  const std::vector<float> ha = bench::uniform_floats(n, 1, 0, 1);
+  const std::vector<float> hb = bench::uniform_floats(n, 2, 0, 1);
   Array a = Array::from_host(ha.data(), {n}, DType::kFloat32, ctx);
   Array b = Array::from_host(hb.data(), {n}, DType::kFloat32, ctx);
   double sa = 0, sab = 0;

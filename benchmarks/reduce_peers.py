@@ -10,12 +10,10 @@ numpy's from the wall clock."""
 
 import os
 import sys
-import time
 
 import numpy as np
 
-from indexing_peers import cuda_timed
-from peers import main, report, wall_ms
+from peers import cupy_ms, main, report, torch_ms, vkarray_ms, wall_ms
 
 N = int(os.environ.get("VKA_BENCH_N", 2**28))
 SIDE = int(os.environ.get("VKA_BENCH_SIDE", 16384))
@@ -39,8 +37,7 @@ def bench_cupy():
     import cupy as cp
     a, b = (cp.asarray(v) for v in host_data())
     for name, fn in cases(a, b):
-        report("cupy", name, cuda_timed(cp.cuda.Device().synchronize, cp.cuda.Event, fn,
-                                        runs=RUNS, elapsed=cp.cuda.get_elapsed_time), "ms")
+        report("cupy", name, cupy_ms(fn, RUNS), "ms")
 
 
 def bench_torch():
@@ -49,9 +46,7 @@ def bench_torch():
     for name, fn in cases(a, b):
         if name == "copy of a":
             fn = a.clone
-        report("torch", name, cuda_timed(torch.cuda.synchronize,
-                                         lambda: torch.cuda.Event(enable_timing=True), fn,
-                                         runs=RUNS), "ms")
+        report("torch", name, torch_ms(fn, RUNS), "ms")
 
 
 def bench_vkarray():
@@ -59,27 +54,14 @@ def bench_vkarray():
     ha, hb = host_data()
     a, b = vk.asarray(ha), vk.asarray(hb)
 
-    def timed(fn):
-        fn().eval()
-        vk.synchronize()
-        t_end = time.perf_counter() + 0.5
-        while time.perf_counter() < t_end:
-            fn().eval()
-            vk.synchronize()
-        out = []
-        for _ in range(RUNS):
-            t0 = time.perf_counter()
-            fn().eval()
-            vk.synchronize()
-            out.append((time.perf_counter() - t0) * 1e3)
-        return out
 
     for name, fn in cases(a, b):
         k0 = vk.kernel_count()
         fn().eval()
         vk.synchronize()
         kernels = vk.kernel_count() - k0
-        report("vkarray", name + " (wall clock)", timed(fn), "ms", kernels=kernels)
+        report("vkarray", name + " (wall clock)", vkarray_ms(lambda: fn().eval(), RUNS), "ms",
+               kernels=kernels)
     got = float(vk.sum(a * b))
     want = float(np.dot(ha.astype(np.float64), hb.astype(np.float64)))
     assert abs(got - want) <= 1e-5 * want, ("vkarray sum(a*b) is wrong", got, want)

@@ -3,13 +3,11 @@
 // vary once per sort, so calls cannot be batched), after warm-up; the values are checked once
 // against std::stable_sort.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <numeric>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -29,22 +27,9 @@ struct Row {
 };
 
 Row time_wall(const std::string& name, const std::function<void()>& work, Stream& s, int runs) {
-  const uint64_t k0 = realize_stats().kernels;
-  work();  // first use: compiles; not timed
-  s.finish();
-  const uint64_t kernels = realize_stats().kernels - k0;
-  bench::warm_up(0.5, [&] {
-    work();
-    s.finish();
-  });
-  std::vector<double> ms;
-  for (int r = 0; r < runs; ++r) {
-    auto t0 = std::chrono::steady_clock::now();
-    work();
-    s.finish();
-    ms.push_back(bench::seconds_since(t0) * 1e3);
-  }
-  return {name, bench::median(ms), kernels};
+  const bench::Timing t =
+      bench::wall_median(s, work, runs, 0.5, [] { return realize_stats().kernels; });
+  return {name, t.ms, t.count};
 }
 
 }  // namespace
@@ -58,10 +43,7 @@ int main(int argc, char** argv) {
   auto ctx = Context::create(bench::context_options(argc, argv));
   Stream& s = *ctx->replica(0).stream;
 
-  std::vector<float> h(static_cast<size_t>(n));
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<float> u(-1, 1);
-  for (auto& x : h) x = u(rng);
+  const std::vector<float> h = bench::uniform_floats(n, 7);
   Array A = Array::from_host(h.data(), {n}, DType::kFloat32, ctx);
   A.eval();
   s.finish();

@@ -9,12 +9,10 @@ figures come from benchmarks/sorting.cc)."""
 
 import os
 import sys
-import time
 
 import numpy as np
 
-from indexing_peers import cuda_timed
-from peers import main, report, wall_ms
+from peers import cupy_ms, main, report, torch_ms, vkarray_ms, wall_ms
 
 N = int(os.environ.get("VKA_BENCH_SORT_N", 2**26))
 RUNS = int(os.environ.get("VKA_BENCH_RUNS", 10))
@@ -30,8 +28,7 @@ def bench_cupy():
     x = cp.asarray(host_data())
 
     def timed(fn):
-        return cuda_timed(cp.cuda.Device().synchronize, cp.cuda.Event, fn, runs=RUNS,
-                          elapsed=cp.cuda.get_elapsed_time)
+        return cupy_ms(fn, RUNS)
     report("cupy", f"copy of {SIZE} float32", timed(lambda: x.copy()), "ms")
     report("cupy", f"sort of {SIZE} float32", timed(lambda: cp.sort(x)), "ms")
     report("cupy", f"argsort of {SIZE} float32", timed(lambda: cp.argsort(x)), "ms")
@@ -42,8 +39,7 @@ def bench_torch():
     x = torch.from_numpy(host_data()).cuda()
 
     def timed(fn):
-        return cuda_timed(torch.cuda.synchronize,
-                          lambda: torch.cuda.Event(enable_timing=True), fn, runs=RUNS)
+        return torch_ms(fn, RUNS)
     report("torch", f"copy of {SIZE} float32", timed(lambda: x.clone()), "ms")
     report("torch", f"sort of {SIZE} float32", timed(lambda: torch.sort(x)), "ms",
            note="torch.sort returns values and indices")
@@ -58,19 +54,7 @@ def bench_vkarray():
     x = vk.asarray(h)
 
     def timed(fn):
-        fn()
-        vk.synchronize()
-        t_end = time.perf_counter() + 0.5
-        while time.perf_counter() < t_end:
-            fn()
-            vk.synchronize()
-        out = []
-        for _ in range(RUNS):
-            t0 = time.perf_counter()
-            fn()
-            vk.synchronize()
-            out.append((time.perf_counter() - t0) * 1e3)
-        return out
+        return vkarray_ms(fn, RUNS)
     report("vkarray", f"copy of {SIZE} float32 (wall clock)", timed(lambda: x.copy().eval()), "ms")
     report("vkarray", f"sort of {SIZE} float32 (wall clock)", timed(lambda: vk.sort(x).eval()), "ms")
     report("vkarray", f"argsort of {SIZE} float32 (wall clock)",

@@ -47,12 +47,6 @@ std::string header(DType t) {
   return h;
 }
 
-std::string buffer(int binding, const char* qual, std::string_view type, const char* name) {
-  return "layout(std430, set = 0, binding = " + std::to_string(binding) + ") " + qual +
-         " buffer B" + std::to_string(binding) + " { " + std::string(type) + " v[]; } " + name +
-         ";\n";
-}
-
 // C combine(C a, C b): the op on two compute values, a before b.
 std::string combine(Op op, DType t) {
   const std::string c(compute_type(t));
@@ -113,8 +107,8 @@ std::string emit_cumulative(const KernelSpec& spec) {
       "    uint count = min(B, len - blk * B);\n";
   // Not a switch: kernels/scan.cc's emit_library owns the exhaustive one over every kind.
   if (spec.kind == KernelKind::kCumulativeReduce) {
-    return common + buffer(0, "readonly", storage_type(t), "in0") +
-           buffer(1, "writeonly", storage_type(t), "out0") + push.str() + consts +
+    return common + storage_buffer(0, "readonly", storage_type(t), "in0") +
+           storage_buffer(1, "writeonly", storage_type(t), "out0") + push.str() + consts +
            combine(spec.tape[0].op, t) +
            "shared " + C + " part[T];\n"
            "void main() {\n"
@@ -140,9 +134,9 @@ std::string emit_cumulative(const KernelSpec& spec) {
            "}\n";
   }
   if (spec.kind == KernelKind::kCumulativeRows) {
-    return common + buffer(0, "readonly", storage_type(t), "in0") +
-           buffer(1, "readonly", storage_type(t), "in1") +
-           buffer(2, "writeonly", storage_type(t), "out0") + push.str() + consts +
+    return common + storage_buffer(0, "readonly", storage_type(t), "in0") +
+           storage_buffer(1, "readonly", storage_type(t), "in1") +
+           storage_buffer(2, "writeonly", storage_type(t), "out0") + push.str() + consts +
            combine(spec.tape[0].op, t) +
            // One padding slot per 32 values: the threads' runs of P consecutive values
            // then fall in distinct banks.
@@ -202,8 +196,8 @@ std::string emit_cumulative(const KernelSpec& spec) {
            "}\n";
   }
   if (spec.kind == KernelKind::kCumulativeLines) {
-    return common + buffer(0, "readonly", storage_type(t), "in0") +
-           buffer(1, "writeonly", storage_type(t), "out0") + push.str() + consts +
+    return common + storage_buffer(0, "readonly", storage_type(t), "in0") +
+           storage_buffer(1, "writeonly", storage_type(t), "out0") + push.str() + consts +
            combine(spec.tape[0].op, t) +
            "void main() {\n"
            "  uint len = pc.c0.x, inner = pc.c1.x;\n"

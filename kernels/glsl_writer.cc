@@ -50,4 +50,11 @@ std::string number_lines(std::string_view source) {
   return out;
 }
 
+std::string storage_buffer(int binding, std::string_view qualifier, std::string_view type,
+                           std::string_view name) {
+  return "layout(std430, set = 0, binding = " + std::to_string(binding) + ") " +
+         std::string(qualifier) + " buffer B" + std::to_string(binding) + " { " +
+         std::string(type) + " v[]; } " + std::string(name) + ";\n";
+}
+
 }  // namespace vka

@@ -22,6 +22,11 @@ class GlslWriter {
   int depth_ = 0;
 };
 
+// A std430 storage buffer of the fixed library kernels: "layout(std430, set = 0, binding = 2)
+// readonly buffer B2 { uint v[]; } in0;" (qualifier: "readonly", "writeonly" or "").
+std::string storage_buffer(int binding, std::string_view qualifier, std::string_view type,
+                           std::string_view name);
+
 // "   1  #version 450" style numbering, for compile-error messages and test failures.
 std::string number_lines(std::string_view source);
 

@@ -31,10 +31,6 @@ class ReduceEmitter {
                (s_.vector_width == 4 && spec.reduce.strategy == ReduceStrategy::kCooperative &&
                 !spec.reduce.combine));
     it_ = index_type(s_);
-    vt_ = state_.value_type();
-    xt_ = state_.index_type();
-    comp_ = state_.compensated();
-    arg_ = state_.arg();
     n_in_ = static_cast<int>(s_.inputs.size());
     strided_ = any_strided(s_);
   }
@@ -58,8 +54,8 @@ class ReduceEmitter {
   void declare_shared() {
     const std::string ct(compute_type(r_.acc)), n = std::to_string(wg_);
     std::string code = "shared " + ct + " sh_s[" + n + "];\n";
-    if (comp_) code += "shared " + ct + " sh_c[" + n + "];\n";
-    if (arg_) code += "shared " + xt_ + " sh_x[" + n + "];\n";
+    if (state_.compensated()) code += "shared " + ct + " sh_c[" + n + "];\n";
+    if (state_.arg()) code += "shared " + state_.index_type() + " sh_x[" + n + "];\n";
     h_->add("reduce_shared", code);
   }
 
@@ -93,11 +89,11 @@ class ReduceEmitter {
     }
     tape_.emit(w);
     w.line("e" + U + " = v" + std::to_string(s_.results[0]) + ";");
-    if (arg_) {
-      w.line(
-          "x" + U + " = " +
-          (r_.combine ? "in1.v[" + element_index(s_, 1, s_.inputs[1].layout) + "]" : xt_ + "(k)") +
-          ";");
+    if (state_.arg()) {
+      w.line("x" + U + " = " +
+             (r_.combine ? "in1.v[" + element_index(s_, 1, s_.inputs[1].layout) + "]"
+                         : state_.index_type() + "(k)") +
+             ";");
     }
     w.close();
   }
@@ -105,10 +101,7 @@ class ReduceEmitter {
   // Elements [kb, ke) of output m, `step` apart from `first`, kUnroll at a time, folded in
   // index order.
   void element_loop(GlslWriter& w, const std::string& first, const std::string& step) {
-    for (int u = 0; u < kUnroll; ++u) {
-      w.line(vt_ + " e" + std::to_string(u) + ";");
-      if (arg_) w.line(xt_ + " x" + std::to_string(u) + ";");
-    }
+    declare_elements(w, kUnroll);
     const std::string last = "kk + " + I(std::to_string(kUnroll - 1)) + " * " + step;
     w.line(it_ + " kk = " + first + ";");
     w.open("for (; " + last + " < ke; kk += " + I(std::to_string(kUnroll)) + " * " + step + ")");
@@ -128,10 +121,7 @@ class ReduceEmitter {
   // offset is a multiple of 4), two vectors in flight, and folds the lanes in index order.
   void vector_loop(GlslWriter& w) {
     const std::string step = I(std::to_string(4 * wg_));
-    for (int u = 0; u < 8; ++u) {
-      w.line(vt_ + " e" + std::to_string(u) + ";");
-      if (arg_) w.line(xt_ + " x" + std::to_string(u) + ";");
-    }
+    declare_elements(w, 8);
     w.line(it_ + " kk = kb + " + I("4") + " * " + it_ + "(lid);");
     w.open("for (; kk + " + step + " < ke; kk += " + I("2") + " * " + step + ")");
     vector_block(w, "kk", 0);
@@ -161,10 +151,18 @@ class ReduceEmitter {
       w.line(it_ + " i = m * pc.rk + k;");
       tape_.emit(w, lane);
       w.line("e" + U + " = v" + std::to_string(s_.results[0]) + ";");
-      if (arg_) w.line("x" + U + " = " + xt_ + "(k);");
+      if (state_.arg()) w.line("x" + U + " = " + state_.index_type() + "(k);");
       w.close();
     }
     w.close();
+  }
+
+  // e0..e<count-1> (and x0.. for arg reductions): the values an unrolled step folds.
+  void declare_elements(GlslWriter& w, int count) const {
+    for (int u = 0; u < count; ++u) {
+      w.line(state_.value_type() + " e" + std::to_string(u) + ";");
+      if (state_.arg()) w.line(state_.index_type() + " x" + std::to_string(u) + ";");
+    }
   }
 
   void fold_element(GlslWriter& w, int u) const {
@@ -177,7 +175,7 @@ class ReduceEmitter {
       std::string v = state_.folded();
       if (is_bool(r_.acc)) v = "uint8_t(" + v + " ? 1 : 0)";
       w.line("out0.v[" + slot + "] = " + v + ";");
-      if (arg_) w.line("out1.v[" + slot + "] = int64_t(rx);");
+      if (state_.arg()) w.line("out1.v[" + slot + "] = int64_t(rx);");
       return;
     }
     const std::string at = "pc.off" + std::to_string(n_in_) + " + m";
@@ -233,13 +231,13 @@ class ReduceEmitter {
     w.open("if (lid < h)");
     const std::string o = "lid + h";
     const std::string other = val("sh_s[" + o + "]");
-    if (comp_) {
-      w.line(vt_ + " s2 = " + other + ";");
-      w.line(vt_ + " c2 = " + val("sh_c[" + o + "]") + ";");
+    if (state_.compensated()) {
+      w.line(state_.value_type() + " s2 = " + other + ";");
+      w.line(state_.value_type() + " c2 = " + val("sh_c[" + o + "]") + ";");
       state_.add(w, "s2", "", "c2");
     } else {
-      w.line(vt_ + " s2 = " + other + ";");
-      state_.add(w, "s2", arg_ ? "sh_x[" + o + "]" : "");
+      w.line(state_.value_type() + " s2 = " + other + ";");
+      state_.add(w, "s2", state_.arg() ? "sh_x[" + o + "]" : "");
     }
     store_shared(w, "lid");
     w.close();
@@ -255,8 +253,8 @@ class ReduceEmitter {
 
   void store_shared(GlslWriter& w, const std::string& at) const {
     w.line("sh_s[" + at + "] = " + cmp("rs") + ";");
-    if (comp_) w.line("sh_c[" + at + "] = " + cmp("rc") + ";");
-    if (arg_) w.line("sh_x[" + at + "] = rx;");
+    if (state_.compensated()) w.line("sh_c[" + at + "] = " + cmp("rc") + ";");
+    if (state_.arg()) w.line("sh_x[" + at + "] = rx;");
   }
 
   const KernelSpec& s_;
@@ -265,8 +263,8 @@ class ReduceEmitter {
   TapeEmitter& tape_;
   HelperSet* h_;
   ReduceState state_;
-  std::string it_, vt_, xt_;
-  bool comp_ = false, arg_ = false, strided_ = false;
+  std::string it_;
+  bool strided_ = false;
   int n_in_ = 0;
 };
 

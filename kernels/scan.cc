@@ -11,16 +11,6 @@
 namespace vka {
 namespace {
 
-KernelSpec library_spec(KernelKind kind, std::vector<DType> in, std::vector<DType> out) {
-  KernelSpec s;
-  s.kind = kind;
-  s.rank = 1;
-  for (DType t : in) s.inputs.push_back(Accessor{t, Layout::kContiguous});
-  for (DType t : out) s.outputs.push_back(Accessor{t, Layout::kContiguous});
-  s.results.assign(out.size(), 0);
-  return s;
-}
-
 // The version, the extensions (8-bit always; 64-bit integers when asked; 16-bit types for a
 // 2-byte data dtype) and the workgroup size.
 std::string header(const KernelSpec& spec, bool int64, DType data = DType::kBool) {
@@ -39,12 +29,26 @@ std::string header(const KernelSpec& spec, bool int64, DType data = DType::kBool
   return w.str();
 }
 
-std::string buffer(int binding, const char* qual, const char* type, const char* name) {
-  return "layout(std430, set = 0, binding = " + std::to_string(binding) + ") " + qual +
-         " buffer B" + std::to_string(binding) + " { " + type + " v[]; } " + name + ";\n";
+}  // namespace
+
+KernelSpec library_spec(KernelKind kind, const std::vector<DType>& in,
+                        const std::vector<DType>& out, int int64_slots) {
+  KernelSpec s;
+  s.kind = kind;
+  s.rank = 1;
+  for (DType t : in) s.inputs.push_back(Accessor{t, Layout::kContiguous});
+  for (DType t : out) s.outputs.push_back(Accessor{t, Layout::kContiguous});
+  s.results.assign(out.size(), 0);
+  s.slots.assign(static_cast<size_t>(int64_slots), DType::kInt64);
+  return s;
 }
 
-}  // namespace
+std::string workgroup_inclusive_scan(const std::string& threads, const std::string& indent) {
+  const std::string& i = indent;
+  return i + "for (uint d = 1u; d < " + threads + "u; d <<= 1) {\n" + i +
+         "  uint add = t >= d ? part[t - d] : 0u;\n" + i + "  barrier();\n" + i +
+         "  part[t] += add;\n" + i + "  barrier();\n" + i + "}\n";
+}
 
 KernelSpec scan_blocks_spec(DType input) {
   VKA_ASSERT(input == DType::kBool || input == DType::kUInt32);
@@ -60,23 +64,16 @@ KernelSpec compact_spec() {
 }
 
 KernelSpec scatter_claim_spec() {
-  KernelSpec s = library_spec(KernelKind::kScatterClaim, {DType::kInt64}, {DType::kInt32});
-  s.slots = {DType::kInt64};
-  return s;
+  return library_spec(KernelKind::kScatterClaim, {DType::kInt64}, {DType::kInt32}, 1);
 }
 
 KernelSpec scatter_write_spec(DType t) {
-  KernelSpec s =
-      library_spec(KernelKind::kScatterWrite, {DType::kInt64, t, DType::kInt32}, {t});
-  s.slots = {DType::kInt64};
-  return s;
+  return library_spec(KernelKind::kScatterWrite, {DType::kInt64, t, DType::kInt32}, {t}, 1);
 }
 
 KernelSpec searchsorted_spec(DType t) {
   VKA_ASSERT(!is_complex(t));
-  KernelSpec s = library_spec(KernelKind::kSearchSorted, {t, t}, {DType::kInt64});
-  s.slots = {DType::kInt64, DType::kInt64};
-  return s;
+  return library_spec(KernelKind::kSearchSorted, {t, t}, {DType::kInt64}, 2);
 }
 
 std::string emit_library(const KernelSpec& spec) {
@@ -87,8 +84,10 @@ std::string emit_library(const KernelSpec& spec) {
   switch (spec.kind) {
     case KernelKind::kScanBlocks: {
       const bool flags = spec.inputs[0].dtype == DType::kBool;
-      return header(spec, false) + buffer(0, "readonly", flags ? "uint8_t" : "uint", "in0") +
-             buffer(1, "writeonly", "uint", "out0") + buffer(2, "writeonly", "uint", "out1") +
+      return header(spec, false) +
+             storage_buffer(0, "readonly", flags ? "uint8_t" : "uint", "in0") +
+             storage_buffer(1, "writeonly", "uint", "out0") +
+             storage_buffer(2, "writeonly", "uint", "out1") +
              push.str() +
              "shared uint part[" + T + "];\n"
              "void main() {\n"
@@ -103,14 +102,9 @@ std::string emit_library(const KernelSpec& spec) {
              "    sum += v[k];\n"
              "  }\n"
              "  part[t] = sum;\n"
-             "  barrier();\n"
+             "  barrier();\n" +
              // Hillis-Steele inclusive scan of the per-thread sums.
-             "  for (uint d = 1u; d < " + T + "u; d <<= 1) {\n"
-             "    uint add = t >= d ? part[t - d] : 0u;\n"
-             "    barrier();\n"
-             "    part[t] += add;\n"
-             "    barrier();\n"
-             "  }\n"
+             workgroup_inclusive_scan(T, "  ") +
              "  uint run = part[t] - sum;\n"
              "  for (uint k = 0u; k < " + P + "u; ++k) {\n"
              "    uint i = base + k;\n"
@@ -121,16 +115,17 @@ std::string emit_library(const KernelSpec& spec) {
              "}\n";
     }
     case KernelKind::kScanAdd:
-      return header(spec, false) + buffer(0, "readonly", "uint", "in0") +
-             buffer(1, "", "uint", "out0") + push.str() +
+      return header(spec, false) + storage_buffer(0, "readonly", "uint", "in0") +
+             storage_buffer(1, "", "uint", "out0") + push.str() +
              "void main() {\n"
              "  uint i = gl_GlobalInvocationID.x;\n"
              "  if (i < uint(pc.n)) out0.v[pc.off1 + int(i)] += in0.v[pc.off0 + int(i / " + B +
              "u)];\n"
              "}\n";
     case KernelKind::kCompact:
-      return header(spec, true) + buffer(0, "readonly", "uint8_t", "in0") +
-             buffer(1, "readonly", "uint", "in1") + buffer(2, "writeonly", "int64_t", "out0") +
+      return header(spec, true) + storage_buffer(0, "readonly", "uint8_t", "in0") +
+             storage_buffer(1, "readonly", "uint", "in1") +
+             storage_buffer(2, "writeonly", "int64_t", "out0") +
              push.str() +
              "void main() {\n"
              "  uint i = gl_GlobalInvocationID.x;\n"
@@ -139,8 +134,8 @@ std::string emit_library(const KernelSpec& spec) {
              "  }\n"
              "}\n";
     case KernelKind::kScatterClaim:
-      return header(spec, true) + buffer(0, "readonly", "int64_t", "in0") +
-             buffer(1, "", "int", "out0") + push.str() +
+      return header(spec, true) + storage_buffer(0, "readonly", "int64_t", "in0") +
+             storage_buffer(1, "", "int", "out0") + push.str() +
              "void main() {\n"
              "  uint i = gl_GlobalInvocationID.x;\n"
              "  if (i >= uint(pc.n)) return;\n"
@@ -150,9 +145,10 @@ std::string emit_library(const KernelSpec& spec) {
     case KernelKind::kScatterWrite: {
       const DType t = spec.outputs[0].dtype;
       const std::string type(storage_type(t));
-      return header(spec, true, t) + buffer(0, "readonly", "int64_t", "in0") +
-             buffer(1, "readonly", type.c_str(), "in1") + buffer(2, "readonly", "int", "in2") +
-             buffer(3, "writeonly", type.c_str(), "out0") + push.str() +
+      return header(spec, true, t) + storage_buffer(0, "readonly", "int64_t", "in0") +
+             storage_buffer(1, "readonly", type.c_str(), "in1") +
+             storage_buffer(2, "readonly", "int", "in2") +
+             storage_buffer(3, "writeonly", type.c_str(), "out0") + push.str() +
              "void main() {\n"
              "  uint i = gl_GlobalInvocationID.x;\n"
              "  if (i >= uint(pc.n)) return;\n"
@@ -170,8 +166,9 @@ std::string emit_library(const KernelSpec& spec) {
       const bool fp = is_floating(t);
       // numpy's sort order: NaN after every number (and equal to NaN).
       const std::string less = fp ? "((x < y) || (isnan(y) && !isnan(x)))" : "(x < y)";
-      return header(spec, true, t) + buffer(0, "readonly", type.c_str(), "in0") +
-             buffer(1, "readonly", type.c_str(), "in1") + buffer(2, "writeonly", "int64_t", "out0") +
+      return header(spec, true, t) + storage_buffer(0, "readonly", type.c_str(), "in0") +
+             storage_buffer(1, "readonly", type.c_str(), "in1") +
+             storage_buffer(2, "writeonly", "int64_t", "out0") +
              push.str() +
              "bool before(" + ct + " x, " + ct + " y) { return " + less + "; }\n"
              "void main() {\n"

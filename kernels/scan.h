@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "array/kernel_spec.h"
 
@@ -15,6 +16,11 @@ namespace vka {
 inline constexpr int kScanThreads = 256;
 inline constexpr int kScanPerThread = 4;
 inline constexpr int kScanBlock = kScanThreads * kScanPerThread;  // elements per workgroup
+
+// A library kernel's spec: rank 1, contiguous accessors of these dtypes, `int64_slots` int64
+// scalar slots (push constants n, one offset per accessor, then the slots).
+KernelSpec library_spec(KernelKind kind, const std::vector<DType>& in,
+                        const std::vector<DType>& out, int int64_slots = 0);
 
 // Specs (rank 1, contiguous accessors; push constants n and one offset per accessor).
 // scan_blocks: in0 flags (bool) or counts (uint32) → out0 exclusive sums within each block
@@ -39,6 +45,11 @@ KernelSpec scatter_write_spec(DType t);
 // binary search in numpy's order (NaN after every number); slot c0 (int64): 0 for side='left'
 // (first i with !(a[i] < v)), 1 for 'right' (first i with v < a[i]); slot c1: len(a).
 KernelSpec searchsorted_spec(DType t);
+
+// GLSL statements (each line prefixed by `indent`) turning the shared `uint part[threads]`
+// into its inclusive prefix sums, invocation t owning part[t] (Hillis-Steele; the caller
+// puts a barrier between its writes to part and these lines).
+std::string workgroup_inclusive_scan(const std::string& threads, const std::string& indent);
 
 // GLSL for a library spec (any kind but kElementwise).
 std::string emit_library(const KernelSpec& spec);

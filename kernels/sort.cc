@@ -4,21 +4,10 @@
 #include "device/errors.h"
 #include "kernels/glsl_writer.h"
 #include "kernels/indexing.h"
+#include "kernels/scan.h"
 
 namespace vka {
 namespace {
-
-KernelSpec sort_spec(KernelKind kind, std::vector<DType> in, std::vector<DType> out,
-                     int slots) {
-  KernelSpec s;
-  s.kind = kind;
-  s.rank = 1;
-  for (DType t : in) s.inputs.push_back(Accessor{t, Layout::kContiguous});
-  for (DType t : out) s.outputs.push_back(Accessor{t, Layout::kContiguous});
-  s.results.assign(out.size(), 0);
-  s.slots.assign(static_cast<size_t>(slots), DType::kInt64);
-  return s;
-}
 
 std::string header(const KernelSpec& spec) {
   GlslWriter w;
@@ -33,11 +22,6 @@ std::string header(const KernelSpec& spec) {
   GlslWriter push;
   emit_push_block(spec, push);
   return w.str() + push.str();
-}
-
-std::string buffer(int binding, const char* qual, const std::string& type, const char* name) {
-  return "layout(std430, set = 0, binding = " + std::to_string(binding) + ") " + qual +
-         " buffer B" + std::to_string(binding) + " { " + type + " v[]; } " + name + ";\n";
 }
 
 std::string key_type(DType key) { return key == DType::kUInt64 ? "uint64_t" : "uint"; }
@@ -119,9 +103,10 @@ const std::string kT = std::to_string(kSortThreads), kP = std::to_string(kSortPe
 
 std::string emit_scatter(const KernelSpec& spec) {
   const std::string K = key_type(spec.inputs[0].dtype);
-  return header(spec) + buffer(0, "readonly", K, "in0") + buffer(1, "readonly", "uint", "in1") +
-         buffer(2, "readonly", "uint", "in2") + buffer(3, "writeonly", K, "out0") +
-         buffer(4, "writeonly", "uint", "out1") + digit_function(K) +
+  return header(spec) + storage_buffer(0, "readonly", K, "in0") +
+         storage_buffer(1, "readonly", "uint", "in1") +
+         storage_buffer(2, "readonly", "uint", "in2") + storage_buffer(3, "writeonly", K, "out0") +
+         storage_buffer(4, "writeonly", "uint", "out1") + digit_function(K) +
          "shared " + K + " skey[" + kB + "];\n"
          "shared uint sidx[" + kB + "];\n"
          "shared uint cnt[" + kD + " * " + kT + "];\n"  // (digit, thread), digit-major
@@ -157,13 +142,8 @@ std::string emit_scatter(const KernelSpec& spec) {
          "      sum += loc[j];\n"
          "    }\n"
          "    part[t] = sum;\n"
-         "    barrier();\n"
-         "    for (uint d = 1u; d < " + kT + "u; d <<= 1) {\n"
-         "      uint add = t >= d ? part[t - d] : 0u;\n"
-         "      barrier();\n"
-         "      part[t] += add;\n"
-         "      barrier();\n"
-         "    }\n"
+         "    barrier();\n" +
+         workgroup_inclusive_scan(kT, "    ") +
          "    uint run = part[t] - sum;\n"
          "    for (uint j = 0u; j < " + kD + "u; ++j) {\n"
          "      cnt[t * " + kD + "u + j] = run;\n"
@@ -194,24 +174,24 @@ DType sort_key_dtype(DType data) {
 }
 
 KernelSpec sort_keys_spec(DType t) {
-  return sort_spec(KernelKind::kSortKeys, {t}, {sort_key_dtype(t), DType::kUInt32}, 2);
+  return library_spec(KernelKind::kSortKeys, {t}, {sort_key_dtype(t), DType::kUInt32}, 2);
 }
 
 KernelSpec sort_varying_spec(DType key) {
-  return sort_spec(KernelKind::kSortVarying, {key}, {DType::kUInt32}, 0);
+  return library_spec(KernelKind::kSortVarying, {key}, {DType::kUInt32}, 0);
 }
 
 KernelSpec sort_histogram_spec(DType key) {
-  return sort_spec(KernelKind::kSortHistogram, {key, DType::kUInt32}, {DType::kUInt32}, 3);
+  return library_spec(KernelKind::kSortHistogram, {key, DType::kUInt32}, {DType::kUInt32}, 3);
 }
 
 KernelSpec sort_scatter_spec(DType key) {
-  return sort_spec(KernelKind::kSortScatter, {key, DType::kUInt32, DType::kUInt32},
+  return library_spec(KernelKind::kSortScatter, {key, DType::kUInt32, DType::kUInt32},
                    {key, DType::kUInt32}, 3);
 }
 
 KernelSpec segment_sum_spec() {
-  return sort_spec(KernelKind::kSegmentSum, {DType::kFloat64, DType::kInt64}, {DType::kFloat64},
+  return library_spec(KernelKind::kSegmentSum, {DType::kFloat64, DType::kInt64}, {DType::kFloat64},
                    0);
 }
 
@@ -221,8 +201,8 @@ std::string emit_sort(const KernelSpec& spec) {
     case KernelKind::kSortKeys: {
       const DType t = spec.inputs[0].dtype;
       const std::string K = key_type(spec.outputs[0].dtype);
-      return header(spec) + buffer(0, "readonly", raw_type(component_bits(t)), "in0") +
-             buffer(1, "writeonly", K, "out0") + buffer(2, "", "uint", "out1") +
+      return header(spec) + storage_buffer(0, "readonly", raw_type(component_bits(t)), "in0") +
+             storage_buffer(1, "writeonly", K, "out0") + storage_buffer(2, "", "uint", "out1") +
              key_function(t) +
              "void main() {\n"
              "  uint part = pc.c0.x;\n"
@@ -237,7 +217,8 @@ std::string emit_sort(const KernelSpec& spec) {
     case KernelKind::kSortVarying: {
       const bool wide = spec.inputs[0].dtype == DType::kUInt64;
       const std::string K = key_type(spec.inputs[0].dtype);
-      return header(spec) + buffer(0, "readonly", K, "in0") + buffer(1, "", "uint", "out0") +
+      return header(spec) + storage_buffer(0, "readonly", K, "in0") +
+             storage_buffer(1, "", "uint", "out0") +
              "shared uint lo_s, hi_s;\n"
              "void main() {\n"
              "  if (gl_LocalInvocationID.x == 0u) { lo_s = 0u; hi_s = 0u; }\n"
@@ -260,8 +241,9 @@ std::string emit_sort(const KernelSpec& spec) {
     }
     case KernelKind::kSortHistogram: {
       const std::string K = key_type(spec.inputs[0].dtype);
-      return header(spec) + buffer(0, "readonly", K, "in0") +
-             buffer(1, "readonly", "uint", "in1") + buffer(2, "writeonly", "uint", "out0") +
+      return header(spec) + storage_buffer(0, "readonly", K, "in0") +
+             storage_buffer(1, "readonly", "uint", "in1") +
+             storage_buffer(2, "writeonly", "uint", "out0") +
              digit_function(K) +
              "shared uint h[" + kD + "];\n"
              "void main() {\n"
@@ -283,8 +265,9 @@ std::string emit_sort(const KernelSpec& spec) {
     case KernelKind::kSortScatter:
       return emit_scatter(spec);
     case KernelKind::kSegmentSum:
-      return header(spec) + buffer(0, "readonly", "double", "in0") +
-             buffer(1, "readonly", "int64_t", "in1") + buffer(2, "writeonly", "double", "out0") +
+      return header(spec) + storage_buffer(0, "readonly", "double", "in0") +
+             storage_buffer(1, "readonly", "int64_t", "in1") +
+             storage_buffer(2, "writeonly", "double", "out0") +
              "void main() {\n"
              "  for (uint k = gl_GlobalInvocationID.x; k < uint(pc.n); k += " + grid + ") {\n"
              "    precise double s = 0.0;\n"

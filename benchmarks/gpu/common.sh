@@ -1,4 +1,4 @@
-# Sourced by the GPU scripts (run.sh, run_indexing.sh, run_pytest.sh), from the repository
+# Sourced by the GPU scripts (run.sh, run_indexing.sh, run_reduce.sh, run_pytest.sh), from the repository
 # root with .gpu/ (from prepare.sh) carried along: the Vulkan loader and the private Python.
 
 # Unpacks the Vulkan loader (and the glvnd libraries the NVIDIA ICD loads) and points the
@@ -10,6 +10,25 @@ install_vulkan_loader() {
   if [ -f "$icd" ] && ! ls /usr/share/vulkan/icd.d/*nvidia* /etc/vulkan/icd.d/*nvidia* >/dev/null 2>&1; then
     export VK_DRIVER_FILES=$icd
   fi
+}
+
+# Runs each GoogleTest binary named, appending its output to LOG and a "PASS name" or
+# "FAIL name" line (also printed, with the log's tail on failure). Returns 1 if any failed.
+# usage: run_device_tests LOG binary...
+run_device_tests() {
+  local log=$1 failed=0
+  shift
+  : > "$log"
+  for t in "$@"; do
+    if "$t" --gtest_brief=1 >> "$log" 2>&1; then
+      echo "PASS $(basename "$t")" | tee -a "$log"
+    else
+      echo "FAIL $(basename "$t")" | tee -a "$log"
+      tail -30 "$log"
+      failed=1
+    fi
+  done
+  return $failed
 }
 
 # Debian's Python 3.11 with numpy (and pytest) in /opt/vkpy, for the staged vkarray package

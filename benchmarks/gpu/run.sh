@@ -13,15 +13,7 @@ install_vulkan_loader
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$WORK/gpu.txt"
 
 status=0
-: > "$WORK/device_tests.txt"
-for t in .gpu/bin/*_test; do
-  if "$t" --gtest_brief=1 >> "$WORK/device_tests.txt" 2>&1; then
-    echo "PASS $(basename "$t")" | tee -a "$WORK/device_tests.txt"
-  else
-    echo "FAIL $(basename "$t")" | tee -a "$WORK/device_tests.txt"
-    status=1
-  fi
-done
+run_device_tests "$WORK/device_tests.txt" .gpu/bin/*_test || status=1
 
 for access in auto staging; do
   .gpu/bin/roofline --elements 268435456 --runs 20 --host-access $access \

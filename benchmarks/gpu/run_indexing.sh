@@ -11,16 +11,7 @@ source benchmarks/gpu/common.sh
 install_vulkan_loader
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$WORK/gpu.txt"
 status=0
-: > "$WORK/tests.txt"
-for t in .gpu/bin/views_test .gpu/bin/array_test; do
-  if "$t" --gtest_brief=1 >> "$WORK/tests.txt" 2>&1; then
-    echo "PASS $(basename "$t")" | tee -a "$WORK/tests.txt"
-  else
-    echo "FAIL $(basename "$t")" | tee -a "$WORK/tests.txt"
-    tail -30 "$WORK/tests.txt"
-    status=1
-  fi
-done
+run_device_tests "$WORK/tests.txt" .gpu/bin/views_test .gpu/bin/array_test || status=1
 export VKA_CACHE_DIR=/tmp/vka-cache
 .gpu/bin/indexing --runs 20 --markdown "$WORK/indexing_cpp.md" || status=1
 install_python311

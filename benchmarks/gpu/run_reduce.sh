@@ -14,16 +14,8 @@ if [ -f .gpu/bin.tar.xz ]; then tar -C .gpu -xJf .gpu/bin.tar.xz; fi
 install_vulkan_loader
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$WORK/gpu.txt"
 status=0
-: > "$WORK/tests.txt"
-for t in .gpu/bin/reduce_test .gpu/bin/sort_test .gpu/bin/cumulative_test; do
-  if "$t" --gtest_brief=1 >> "$WORK/tests.txt" 2>&1; then
-    echo "PASS $(basename "$t")" | tee -a "$WORK/tests.txt"
-  else
-    echo "FAIL $(basename "$t")" | tee -a "$WORK/tests.txt"
-    tail -30 "$WORK/tests.txt"
-    status=1
-  fi
-done
+run_device_tests "$WORK/tests.txt" .gpu/bin/reduce_test .gpu/bin/sort_test \
+  .gpu/bin/cumulative_test || status=1
 export VKA_CACHE_DIR=/tmp/vka-cache
 for b in reduce cumulative sorting; do
   timeout 300 .gpu/bin/$b --markdown "$WORK/${b}_cpp.md" > "$WORK/${b}.log" 2>&1 || {

@@ -1,12 +1,10 @@
 """Order statistics and weighted means built on the device's sort and reductions: median,
 quantile, percentile (numpy's default 'linear' method) and average."""
 
-import operator as _operator
-
 import numpy as _np
 
 from . import _vkarray as _vk
-from ._shaping import _AxisError, _asarray
+from ._shaping import _asarray, _normalize_axis
 
 __all__ = ["median", "quantile", "percentile", "average", "nanmedian"]
 
@@ -16,12 +14,7 @@ def _axes(op, axis, ndim):
     if axis is None:
         return tuple(range(ndim))
     items = axis if isinstance(axis, (tuple, list)) else (axis,)
-    out = []
-    for a in items:
-        a = _operator.index(a)
-        if not -ndim <= a < ndim:
-            raise _AxisError(f"[{op}] axis {a} is out of bounds for array of dimension {ndim}")
-        out.append(a % ndim)
+    out = [_normalize_axis(op, a, ndim) for a in items]
     if len(set(out)) != len(out):
         raise ValueError(f"[{op}] duplicate value in 'axis'")
     return tuple(sorted(out))
@@ -44,7 +37,7 @@ def _sorted_last(op, a, axis):
     return _vk.sort(flat, axis=-1), kept_shape, axes, n
 
 
-def _keep(result, axes, ndim, keepdims, lead=0):
+def _keep(result, axes, keepdims, lead=0):
     """The reduced axes back as extent-1 axes (keepdims), after `lead` leading axes of q."""
     if not keepdims:
         return result
@@ -95,7 +88,7 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     # (kept..., q) → (q..., kept...)
     r = _vk.moveaxis(r, -1, 0) if r.ndim > 1 else r
     r = _vk.reshape(r, qh.shape + kept_shape)
-    r = _keep(r, axes, a.ndim, keepdims, lead=qh.ndim)
+    r = _keep(r, axes, keepdims, lead=qh.ndim)
     if out is not None:
         out[...] = r
         return out
@@ -126,7 +119,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     if ft.kind in "fc":
         r = _vk.where(_vk.isnan(s[..., n - 1]), _np.nan, r).astype(ft)
     r = _vk.reshape(r, kept_shape)
-    r = _keep(r, axes, a.ndim, keepdims)
+    r = _keep(r, axes, keepdims)
     if out is not None:
         out[...] = r
         return out

@@ -12,13 +12,6 @@
 namespace vka {
 namespace {
 
-const DType kAll[] = {DType::kBool,      DType::kInt8,      DType::kUInt8,   DType::kInt16,
-                      DType::kUInt16,    DType::kInt32,     DType::kUInt32,  DType::kInt64,
-                      DType::kUInt64,    DType::kFloat16,   DType::kFloat32, DType::kFloat64,
-                      DType::kComplex64, DType::kComplex128};
-const Op kReductions[] = {Op::kSum,    Op::kProd,   Op::kMean,   Op::kMax, Op::kMin, Op::kNanMax,
-                          Op::kNanMin, Op::kArgmax, Op::kArgmin, Op::kAny, Op::kAll};
-
 // A reduction of one input of dtype `acc` over a rank-2 space (1 kept, 1 reduced).
 KernelSpec spec_for(Op op, DType acc, ReduceStrategy st, bool partial, bool combine, Layout layout,
                     bool index64) {
@@ -55,8 +48,11 @@ KernelSpec spec_for(Op op, DType acc, ReduceStrategy st, bool partial, bool comb
 
 TEST(ReduceCodegen, EveryVariantCompiles) {
   int compiled = 0;
-  for (Op op : kReductions) {
-    for (DType t : kAll) {
+  for (int o = 0; o < kNumOps; ++o) {
+    const Op op = static_cast<Op>(o);
+    if (kind(op) != OpKind::kReduce) continue;
+    for (int d = 0; d < kNumDTypes; ++d) {
+      const DType t = static_cast<DType>(d);
       if (!accepts(op, t)) continue;
       for (ReduceStrategy st : {ReduceStrategy::kSerial, ReduceStrategy::kCooperative}) {
         for (int pass = 0; pass < 3; ++pass) {
