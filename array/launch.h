@@ -44,7 +44,8 @@ struct Window {
 // whole 4-vectors where the allocation allows, for vectorized kernels), unless it exceeds
 // maxStorageBufferRange: then only the elements its view touches are bound, from an offset
 // aligned for the device and for 4-vectors, and the view's offset in `params` moves by the
-// same amount. A view spanning more than the range is refused (DeviceError naming both).
+// same amount. A view spanning more than the range is refused (DeviceError naming both):
+// launch() first splits such launches into slabs of the first axis that fit.
 std::vector<Window> windows(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
                             const std::vector<const ReplicatedBuffer*>& args, LaunchParams& params);
 
