@@ -23,6 +23,7 @@ std::atomic<uint64_t> kernels_dispatched{0};
 }  // namespace
 
 uint64_t kernels_launched() { return kernels_dispatched.load(); }
+void count_kernel_launch() { ++kernels_dispatched; }
 
 void dispatch_spec(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
                    const std::vector<const ReplicatedBuffer*>& args, const std::vector<Window>& win,
