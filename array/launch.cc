@@ -23,6 +23,7 @@ std::atomic<uint64_t> kernels_dispatched{0};
 }  // namespace
 
 uint64_t kernels_launched() { return kernels_dispatched.load(); }
+void count_kernel_launch() { ++kernels_dispatched; }
 
 namespace {
 

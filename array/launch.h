@@ -27,6 +27,8 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
 // Kernels dispatched so far (counted once per launch, not per replica; a reduction in two
 // passes counts two).
 uint64_t kernels_launched();
+// Counts one launch of a kernel dispatched outside launch() (the GEMM kernel).
+void count_kernel_launch();
 
 // True when a binding of `b` can cover its last partial 4-vector (vectorized kernels read
 // whole vectors).
