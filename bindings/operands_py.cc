@@ -31,7 +31,16 @@ std::string cast_message(Op op, const std::string& what, DType from, DType to) {
          numpy_dtype_text(from) + " to " + numpy_dtype_text(to) + " with casting rule 'same_kind'";
 }
 
+// Exactly a Python bool, int, float or complex (not a subclass such as numpy's float64): the
+// operators' common case, decided without asking numpy.
+bool is_plain_python_scalar(py::handle v) {
+  PyObject* p = v.ptr();
+  return PyFloat_CheckExact(p) || PyLong_CheckExact(p) || PyBool_Check(p) ||
+         PyComplex_CheckExact(p);
+}
+
 bool is_numpy_scalar(py::handle v) {
+  if (is_plain_python_scalar(v)) return false;
   // Looked up once and kept past interpreter shutdown: this runs on every operator call.
   static py::object* generic = new py::object(numpy().attr("generic"));
   return py::isinstance(v, *generic);
@@ -105,7 +114,9 @@ std::optional<WeakScalar> to_weak(py::handle v, std::string_view op) {
     throw_overflow(prefix(op) + "Python integer " + std::string(py::repr(v)) +
                    " is out of bounds for int64 and uint64");
   }
-  if (is_numpy_scalar(v)) return std::nullopt;  // np.float64 subclasses float, but is strong
+  if (!PyFloat_CheckExact(v.ptr()) && is_numpy_scalar(v)) {
+    return std::nullopt;  // np.float64 subclasses float, but is strong
+  }
   if (PyFloat_Check(v.ptr())) return WeakScalar::of_float(PyFloat_AsDouble(v.ptr()));
   if (PyComplex_Check(v.ptr())) {
     return WeakScalar::of_complex(
@@ -152,18 +163,35 @@ Array upload(py::handle data, std::optional<DType> dtype, const std::shared_ptr<
   return Array::from_host(a.data(), shape, t, context);
 }
 
+bool is_array(py::handle h) {
+  // The type is looked up once: this runs on every operator call.
+  static PyTypeObject* const type = reinterpret_cast<PyTypeObject*>(py::type::of<Array>().ptr());
+  return h && PyObject_TypeCheck(h.ptr(), type);
+}
+
+namespace {
+
+// The Array inside an ndarray `h` (is_array(h)): its one value slot, without a type lookup.
+const Array& array_in(py::handle h) {
+  auto* inst = reinterpret_cast<py::detail::instance*>(h.ptr());
+  return *static_cast<const Array*>(inst->get_value_and_holder().value_ptr());
+}
+
+}  // namespace
+
 std::optional<std::vector<PyOperand>> to_operands(const std::vector<py::handle>& values,
                                                   Accept accept, std::string_view op) {
   std::shared_ptr<Context> ctx;
   for (py::handle v : values) {
-    if (py::isinstance<Array>(v)) {
-      ctx = v.cast<const Array&>().context();
+    if (is_array(v)) {
+      ctx = array_in(v).context();
       break;
     }
   }
   const bool have_array_like = [&] {
     for (py::handle v : values) {
-      if (py::isinstance<Array>(v) || is_numpy_scalar(v) || py::isinstance<py::array>(v)) {
+      if (is_array(v) || (!is_plain_python_scalar(v) &&
+                           (is_numpy_scalar(v) || py::isinstance<py::array>(v)))) {
         return true;
       }
       if (accept == Accept::kFunction && !to_weak(v, op)) return true;  // a list, say
@@ -174,8 +202,8 @@ std::optional<std::vector<PyOperand>> to_operands(const std::vector<py::handle>&
   std::vector<PyOperand> out(values.size());
   for (size_t i = 0; i < values.size(); ++i) {
     py::handle v = values[i];
-    if (py::isinstance<Array>(v)) {
-      out[i].array = v.cast<const Array&>();
+    if (is_array(v)) {
+      out[i].array = array_in(v);
     } else if (std::optional<WeakScalar> w = to_weak(v, op)) {
       if (have_array_like || accept == Accept::kOperator) {
         out[i].weak = *w;

@@ -25,6 +25,10 @@ struct PyOperand {
 // array-like through np.asarray (lists), as numpy's ufuncs do.
 enum class Accept { kOperator, kFunction };
 
+// True when `h` is a vkarray.ndarray (or a subclass): one type check, without pybind11's
+// registry lookup.
+bool is_array(py::handle h);
+
 // Converts `values` for `op`; nullopt when one is not an operand under kOperator. numpy data
 // is uploaded to the context of the first ndarray operand (the default context if none). Under
 // kFunction, when no operand is an array, Python scalars become strong arrays of numpy's
