@@ -71,6 +71,7 @@ Array Generator::choice(int64_t n, const Shape& size, bool replace, const std::o
       throw ShapeError("[choice] probabilities do not sum to 1");
     }
   }
+  if (k == 0) return zeros(size, DType::kInt64, context_);
   if (replace) {
     if (!p64) return integers(0, n, size, DType::kInt64);
     Array cdf = cumsum(*p64);
