@@ -99,7 +99,9 @@ TEST(Random, DrawsFuseWithTheirUses) {
   uint64_t before = testing::kernels();
   x.eval();
   EXPECT_EQ(testing::kernels() - before, 1u);
-  Array s = sum(g.standard_normal({1000}, DType::kFloat32));
+  // (The Python test checks standard_normal(n).sum(); cos in a reduction compiles slowly on
+  // lavapipe, so this one sums exponentials.)
+  Array s = sum(g.standard_exponential({1000}, DType::kFloat32));
   before = testing::kernels();
   s.eval();
   EXPECT_EQ(testing::kernels() - before, 1u);
