@@ -246,7 +246,8 @@ class Generator:
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
         """Samples of arange(a) (an int) or of a along axis; with p, of those probabilities."""
-        if isinstance(a, (int, _np.integer)) or (isinstance(a, _np.ndarray) and a.ndim == 0):
+        if isinstance(a, (int, _np.integer)) or (
+                isinstance(a, (_np.ndarray, _vkarray.ndarray)) and a.ndim == 0):
             return self._core.choice_n(int(a), _size(size), bool(replace), p)
         return self._core.choice(a, _size(size), bool(replace), p, int(axis))
 

@@ -148,6 +148,22 @@ def test_large_draw_equals_its_pieces_and_any_shape():
     np.testing.assert_array_equal(np.asarray(grid[::3, 5]), whole[5:1000000:3000])
 
 
+def test_reductions_of_draws_read_every_element_at_its_position():
+    rng = vk.random.default_rng(12)
+    n = 1000003
+    want = ref_random(rng.key, 0, n, np.float64)
+    got = float(vk.sum(rng.random(n) * vk.arange(n, dtype=np.float64)))
+    assert abs(got - (want * np.arange(n)).sum()) <= 1e-12 * abs(got)
+    c = rng.counter
+    grid = ref_random(rng.key, c, 300 * 1001, np.float64).reshape(300, 1001)
+    cols = np.asarray(rng.random((300, 1001)).sum(axis=0))
+    np.testing.assert_allclose(cols, grid.sum(axis=0), rtol=1e-13)
+    c = rng.counter
+    grid = ref_random(rng.key, c, 300 * 1001, np.float64).reshape(300, 1001)
+    np.testing.assert_allclose(np.asarray(vk.max(rng.random((300, 1001)), axis=1)),
+                               grid.max(axis=1), rtol=0)
+
+
 def test_draws_fuse_into_one_kernel():
     rng = vk.random.default_rng(8)
     y = rng.random(1000) * 2 + 1
@@ -276,6 +292,16 @@ def test_permutation_shuffle_choice():
     s = np.asarray(rng.choice(np.array([7, 8, 9]), 50))
     assert set(s) <= {7, 8, 9}
     assert rng.choice(0, 0).shape == (0,)
+    assert rng.choice(vk.asarray(4), 3).shape == (3,)  # a 0-d array is an int, as numpy's
+    assert rng.permutation(0).shape == (0,)
+    base = vk.arange(10.0)
+    rng.shuffle(base[::2])  # a view: only its elements move
+    got = np.asarray(base)
+    np.testing.assert_array_equal(got[1::2], np.arange(1.0, 10.0, 2))
+    np.testing.assert_array_equal(np.sort(got[::2]), np.arange(0.0, 10.0, 2))
+    empty = vk.zeros((0, 3))
+    rng.shuffle(empty)
+    assert empty.shape == (0, 3)
 
 
 def test_legacy_functions():
