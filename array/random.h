@@ -78,6 +78,12 @@ class Generator {
   // The general form: bounds as (negative flag, magnitude) pairs cover every int64/uint64.
   Array integers_wide(bool low_negative, uint64_t low_magnitude, bool high_negative,
                       uint64_t high_magnitude, const Shape& size, DType dtype, bool endpoint);
+  // Array-valued bounds (integer or bool arrays), broadcast together (or to `size`): the same
+  // values as the scalar form for equal bounds (floor(x * r / 2^128), computed here with 32-bit
+  // limb products of uint64 elementwise ops, fused into one kernel). Bounds are checked on the
+  // device first (ShapeError as numpy's: "low is out of bounds for int8", "low >= high").
+  Array integers(const Array& low, const Array& high, std::optional<Shape> size,
+                 DType dtype = DType::kInt64, bool endpoint = false);
   // A permutation of arange(n), int64.
   Array permutation(int64_t n);
   // x permuted along `axis` (a copy).

@@ -66,6 +66,15 @@ void register_random(py::module_& m) {
                                     to_shape(size, "integers"), to_dtype(dtype, "integers"),
                                     endpoint);
            })
+      .def("integers_array",
+           [](Generator& g, py::handle low, py::handle high, py::handle size, py::handle dtype,
+              bool endpoint) {
+             std::optional<Shape> shape;
+             if (!size.is_none()) shape = to_shape(size, "integers");
+             return g.integers(as_array(low, "integers", std::nullopt, g.context()),
+                               as_array(high, "integers", std::nullopt, g.context()), shape,
+                               to_dtype(dtype, "integers"), endpoint);
+           })
       .def("permutation_n", [](Generator& g, int64_t n) { return g.permutation(n); })
       .def("permutation",
            [](Generator& g, py::handle x, int64_t axis) {

@@ -14,9 +14,9 @@ ziggurat); standard_exponential is ``-log1p(-u)``; integers is the multiply-shif
 argsort random 64-bit keys; choice without replacement takes a permutation's prefix, or with
 p the smallest ``exponential(1) / p`` (Efraimidis-Spirakis).
 
-Differences from numpy: size=None gives a 0-d device array, not a Python scalar; integers
-takes scalar low and high only; ``per_replica=True`` gives each replica of the context its own
-stream (computed at once, one kernel per replica).
+Differences from numpy: size=None gives a 0-d device array, not a Python scalar.
+``per_replica=True`` gives each replica of the context its own stream (computed at once, one
+kernel per replica).
 """
 
 import numbers as _numbers
@@ -217,10 +217,8 @@ class Generator:
         """Integers in [low, high) ([low, high] with endpoint); [0, low) when high is None."""
         if high is None:
             low, high = 0, low
-        for v in (low, high):
-            if _is_array(v):
-                raise TypeError("[integers] vkarray takes scalar low and high only (got an "
-                                "array); numpy's array-valued bounds are not supported yet")
+        if _is_array(low) or _is_array(high):
+            return self._core.integers_array(low, high, size, dtype, bool(endpoint))
         low, high, endpoint = int(low), int(high), bool(endpoint)
         name = _np.dtype(dtype).name
         if high == 2**64 and not endpoint:  # the exclusive bound of uint64: 2**64 - 1 included

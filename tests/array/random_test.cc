@@ -130,6 +130,17 @@ TEST(Random, IntegersCoverTheirRangeEveryDtype) {
   EXPECT_THROW(g.integers(0, 3, {1}, DType::kFloat32), DTypeError);
 }
 
+TEST(Random, ArrayBoundsGiveTheScalarFormsValues) {
+  Generator a(SeedSequence({13})), b(SeedSequence({13}));
+  std::vector<int64_t> lo(600, -40);
+  Array low = Array::from_host(lo.data(), {600}, DType::kInt64);
+  Array high = full({}, Scalar::of_int(int64_t{1} << 50));
+  EXPECT_EQ(a.integers(-40, int64_t{1} << 50, {600}).to_vector<int64_t>(),
+            b.integers(low, high, std::nullopt).to_vector<int64_t>());
+  EXPECT_EQ(a.counter(), b.counter());
+  EXPECT_THROW(b.integers(high, low, std::nullopt), ShapeError);  // low >= high
+}
+
 TEST(Random, PermutationShuffleChoice) {
   Generator g(SeedSequence({5}));
   std::vector<int64_t> p = g.permutation(1000).to_vector<int64_t>();

@@ -382,3 +382,37 @@ def test_float64_needs_the_device_feature():
     with pytest.raises(TypeError, match="float64 needs"):
         rng.standard_normal(4)
     assert rng.random(4, dtype=np.float32).shape == (4,)
+
+
+def test_integers_with_array_bounds():
+    rng = vk.random.default_rng(21)
+    low = np.array([-5, 0, 100, -2**63], dtype=np.int64)
+    high = np.array([5, 1, 1000, 2**63 - 1], dtype=np.int64)
+    c = rng.counter
+    got = np.asarray(rng.integers(low, high, size=(250, 4)))
+    assert got.dtype == np.int64 and rng.counter == c + 1000
+    b = blocks(rng.key, c, 0, 1000)
+    for i in range(1000):
+        x = sum(int(b[k, i]) << (32 * k) for k in range(4))
+        lo, hi = int(low[i % 4]), int(high[i % 4])
+        assert got.ravel()[i] == lo + (x * (hi - lo) >> 128), i
+    # Equal bounds give the scalar form's values.
+    r1, r2 = vk.random.default_rng(3), vk.random.default_rng(3)
+    np.testing.assert_array_equal(np.asarray(r1.integers(7, 300, 500, dtype=np.uint16)),
+                                  np.asarray(r2.integers(np.full(500, 7), 300, dtype=np.uint16)))
+    full = np.asarray(rng.integers(vk.asarray([0, 0], dtype=np.uint64),
+                                   np.array([2**64 - 1, 1], dtype=np.uint64), (3000, 2),
+                                   dtype=np.uint64, endpoint=True))
+    assert full[:, 0].max() > 2**63 and set(np.unique(full[:, 1])) == {0, 1}
+    e = np.asarray(rng.integers([0, 10], [[15], [20]]))
+    assert e.shape == (2, 2) and (e[:, 0] < np.array([15, 20])).all() and (e[:, 1] >= 10).all()
+    with pytest.raises(ValueError, match="low >= high"):
+        rng.integers([1, 5], [3, 5])
+    with pytest.raises(ValueError, match="low > high"):
+        rng.integers([1, 5], [3, 4], endpoint=True)
+    with pytest.raises(ValueError, match="high is out of bounds for int8"):
+        rng.integers([0], [129], dtype=np.int8)
+    with pytest.raises(ValueError, match="low is out of bounds for uint8"):
+        rng.integers([-1], 5, dtype=np.uint8)
+    with pytest.raises(TypeError, match="must be integer arrays"):
+        rng.integers([0.5], 5)
