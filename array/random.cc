@@ -192,9 +192,8 @@ Array Generator::normal_with(const Shape& size, DType dtype, uint64_t key, uint6
   const DType bits_t = dtype == DType::kFloat32 ? DType::kUInt32 : DType::kUInt64;
   auto uniform01 = [&](uint32_t offset) {
     Array b = bits(size, bits_t, 2, offset, key, counter);
-    return dtype == DType::kFloat32
-               ? (b >> 8).astype(DType::kFloat32) * Arg(std::ldexp(1.0, -24))
-               : (b >> 11).astype(DType::kFloat64) * Arg(std::ldexp(1.0, -53));
+    return dtype == DType::kFloat32 ? (b >> 8).astype(DType::kFloat32) * Arg(std::ldexp(1.0, -24))
+                                    : (b >> 11).astype(DType::kFloat64) * Arg(std::ldexp(1.0, -53));
   };
   Array u1 = uniform01(0), u2 = uniform01(1);
   return sqrt(Arg(-2.0) * log1p(-u1)) * cos(Arg(kTwoPi) * u2);
@@ -234,15 +233,14 @@ Array Generator::integers_wide(bool low_negative, uint64_t low_magnitude, bool h
                                uint64_t high_magnitude, const Shape& size, DType dtype,
                                bool endpoint) {
   if (!(is_bool(dtype) || is_integer(dtype))) {
-    throw DTypeError("[integers] Unsupported dtype " + std::string(name(dtype)) +
-                     " for integers");
+    throw DTypeError("[integers] Unsupported dtype " + std::string(name(dtype)) + " for integers");
   }
   using I = __int128;
   const I low = low_negative ? -I(low_magnitude) : I(low_magnitude);
   const I high = high_negative ? -I(high_magnitude) : I(high_magnitude);
   const int bits = static_cast<int>(itemsize(dtype)) * 8;
   const I lo_bound = is_bool(dtype) ? 0 : is_signed_integer(dtype) ? -(I(1) << (bits - 1)) : 0;
-  const I hi_bound = is_bool(dtype)              ? 1
+  const I hi_bound = is_bool(dtype)             ? 1
                      : is_signed_integer(dtype) ? (I(1) << (bits - 1)) - 1
                                                 : (I(1) << bits) - 1;
   const I last = endpoint ? high : high - 1;  // the largest value asked for

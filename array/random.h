@@ -95,8 +95,7 @@ class Generator {
                const std::optional<Array>& p = std::nullopt);
   // Samples of x along `axis`.
   Array choice(const Array& x, const Shape& size, bool replace = true,
-               const std::optional<Array>& p = std::nullopt, int64_t axis = 0,
-               bool shuffle = true);
+               const std::optional<Array>& p = std::nullopt, int64_t axis = 0, bool shuffle = true);
 
   std::vector<Generator> spawn(int n);
 

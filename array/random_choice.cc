@@ -3,8 +3,8 @@
 #include <cmath>
 #include <limits>
 
-#include "array/random.h"
 #include "array/device_support.h"
+#include "array/random.h"
 #include "array/reduce.h"
 #include "array/sort.h"
 #include "device/errors.h"

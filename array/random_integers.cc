@@ -30,8 +30,7 @@ std::pair<Array, Array> mul_64x64(const Array& a, const Array& r) {
 Array Generator::integers(const Array& low, const Array& high, std::optional<Shape> size,
                           DType dtype, bool endpoint) {
   if (!(is_bool(dtype) || is_integer(dtype))) {
-    throw DTypeError("[integers] Unsupported dtype " + std::string(name(dtype)) +
-                     " for integers");
+    throw DTypeError("[integers] Unsupported dtype " + std::string(name(dtype)) + " for integers");
   }
   for (const Array* b : {&low, &high}) {
     if (!(is_bool(b->dtype()) || is_integer(b->dtype()))) {
@@ -48,8 +47,8 @@ Array Generator::integers(const Array& low, const Array& high, std::optional<Sha
   // The dtype's range as weak Python ints (comparisons with them are exact, as numpy 2's).
   const Arg min_v = is_signed ? Arg(static_cast<int64_t>(~uint64_t{0} << (width - 1))) : Arg(0);
   const uint64_t max_u = is_bool(dtype) ? 1
-                         : is_signed   ? (uint64_t{1} << (width - 1)) - 1
-                                       : (width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1);
+                         : is_signed    ? (uint64_t{1} << (width - 1)) - 1
+                                        : (width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1);
   if (vka::size(shape) > 0) {
     if (any_true(lo < min_v)) throw ShapeError("[integers] low is out of bounds for " + t);
     const bool high_over = endpoint ? any_true(hi > Arg(max_u))

@@ -80,8 +80,7 @@ void register_random(py::module_& m) {
            [](Generator& g, py::handle x, int64_t axis) {
              return g.permutation(as_array(x, "permutation", std::nullopt, g.context()), axis);
            })
-      .def("shuffle",
-           [](Generator& g, const Array& x, int64_t axis) { g.shuffle(x, axis); })
+      .def("shuffle", [](Generator& g, const Array& x, int64_t axis) { g.shuffle(x, axis); })
       .def("choice_n",
            [](Generator& g, int64_t n, py::handle size, bool replace, py::handle p) {
              return g.choice(n, to_shape(size, "choice"), replace, optional_array(p, "choice", g));

@@ -414,7 +414,8 @@ class Emitter {
     }
     if (e.op == Op::kRandomBits || e.op == Op::kRandomBelow) {
       // The element's position in the logical array, as (low, high) words.
-      std::string flat = s_.index64 ? "unpack32(uint64_t(" + f + "))" : "uvec2(uint(" + f + "), 0u)";
+      std::string flat =
+          s_.index64 ? "unpack32(uint64_t(" + f + "))" : "uvec2(uint(" + f + "), 0u)";
       auto slot = [](int k) { return "pc.c" + std::to_string(k); };
       return emit_random(e.op, t, slot(e.slot), slot(e.slot + 1), slot(e.slot + 2), flat, &h_);
     }

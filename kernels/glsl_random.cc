@@ -49,7 +49,8 @@ uvec2 vka_random_pos(uvec2 f, uvec2 lay) {
 }
 )";
 
-constexpr const char* kBits32 = R"(uint vka_random_u32(uvec2 key, uvec2 counter, uvec2 lay, uvec2 f) {
+constexpr const char* kBits32 = R"(
+uint vka_random_u32(uvec2 key, uvec2 counter, uvec2 lay, uvec2 f) {
   uvec2 p = vka_random_pos(f, lay);
   uvec4 b = vka_random_block(key, counter, uvec2((p.x >> 2) | (p.y << 30), p.y >> 2));
   uint w = p.x & 3u;
@@ -57,7 +58,8 @@ constexpr const char* kBits32 = R"(uint vka_random_u32(uvec2 key, uvec2 counter,
 }
 )";
 
-constexpr const char* kBits64 = R"(uvec2 vka_random_u64(uvec2 key, uvec2 counter, uvec2 lay, uvec2 f) {
+constexpr const char* kBits64 = R"(
+uvec2 vka_random_u64(uvec2 key, uvec2 counter, uvec2 lay, uvec2 f) {
   uvec2 p = vka_random_pos(f, lay);
   uvec4 b = vka_random_block(key, counter, uvec2((p.x >> 1) | (p.y << 31), p.y >> 1));
   return (p.x & 1u) == 0u ? b.xy : b.zw;

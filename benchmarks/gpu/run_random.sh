@@ -20,7 +20,8 @@ py311 -m pytest -q -p no:cacheprovider tests/python/random_test.py \
 tail -3 "$WORK/pytest.txt"
 : > "$WORK/peers.jsonl"
 timeout 300 python3 benchmarks/random_peers.py cupy torch >> "$WORK/peers.jsonl" || status=1
-py311 benchmarks/random_peers.py vkarray >> "$WORK/peers.jsonl" || status=1  # a shell function: no timeout
+# py311 is a shell function: no timeout.
+py311 benchmarks/random_peers.py vkarray >> "$WORK/peers.jsonl" || status=1
 cp "$WORK/peers.jsonl" "$OUT/random_peers.jsonl"
 {
   echo "# Random numbers on the $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"

@@ -167,7 +167,8 @@ class Generator:
 
     def _float_draw(self, name, size, dtype, out):
         if out is not None:
-            if size is not None and tuple(size if not isinstance(size, int) else (size,)) != out.shape:
+            want = (size,) if isinstance(size, int) else size
+            if size is not None and tuple(want) != out.shape:
                 raise ValueError("size must match out.shape when used together")
             size = out.shape
             if _np.dtype(dtype) != out.dtype:

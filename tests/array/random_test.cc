@@ -25,12 +25,12 @@ TEST(Philox, KnownAnswersFromRandom123) {
   using K = std::array<uint32_t, 2>;
   EXPECT_EQ(philox4x32_10(C{0, 0, 0, 0}, K{0, 0}),
             (C{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}));
-  EXPECT_EQ(philox4x32_10(C{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff},
-                          K{0xffffffff, 0xffffffff}),
-            (C{0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}));
-  EXPECT_EQ(philox4x32_10(C{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344},
-                          K{0xa4093822, 0x299f31d0}),
-            (C{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}));
+  EXPECT_EQ(
+      philox4x32_10(C{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}, K{0xffffffff, 0xffffffff}),
+      (C{0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}));
+  EXPECT_EQ(
+      philox4x32_10(C{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}, K{0xa4093822, 0x299f31d0}),
+      (C{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}));
 }
 
 // Word j of the stream (key, counter): block counter + j / 4, word j % 4.
@@ -49,7 +49,8 @@ TEST(Random, DeviceWordsEqualTheHostPhilox) {
   // A counter whose low word carries into the high word inside the draw.
   const uint64_t key = 0x0123456789abcdefull, counter = 0xfffffffeull;
   for (int64_t n : {1, 7, 1000, 4099}) {
-    std::vector<uint32_t> got = g.bits({n}, DType::kUInt32, 1, 0, key, counter).to_vector<uint32_t>();
+    std::vector<uint32_t> got =
+        g.bits({n}, DType::kUInt32, 1, 0, key, counter).to_vector<uint32_t>();
     for (int64_t i = 0; i < n; ++i) ASSERT_EQ(got[i], host_word(key, counter, i)) << n << " " << i;
     // 64-bit units 2i, 2i+1 of stride-2 layouts, as a normal's two uniforms read them.
     std::vector<uint64_t> u = g.bits({n}, DType::kUInt64, 2, 1, key, counter).to_vector<uint64_t>();

@@ -23,7 +23,8 @@ NodePtr uniform64(Graph& g, NodePtr u) {
                {g.astype(shifted, DType::kFloat64), WeakScalar::of_float(std::ldexp(1.0, -53))});
 }
 
-ScheduledKernel one_kernel(const std::vector<NodePtr>& targets, Limits limits = Limits{8, 128, 512}) {
+ScheduledKernel one_kernel(const std::vector<NodePtr>& targets,
+                           Limits limits = Limits{8, 128, 512}) {
   Schedule s = schedule(targets, limits);
   EXPECT_EQ(s.kernels.size(), 1u);
   return s.kernels.at(0);
@@ -34,9 +35,9 @@ std::string glsl(const ScheduledKernel& k) { return emit_elementwise(k.spec); }
 TEST(RandomCodegen, EverySourceCompilesAtBothIndexWidths) {
   Graph g;
   for (Shape shape : {Shape{1000}, Shape{3, 1000}, Shape{int64_t{3} << 30}}) {
-    for (auto [op, t] : {std::pair{Op::kRandomBits, DType::kUInt32},
-                         std::pair{Op::kRandomBits, DType::kUInt64},
-                         std::pair{Op::kRandomBelow, DType::kUInt64}}) {
+    for (auto [op, t] :
+         {std::pair{Op::kRandomBits, DType::kUInt32}, std::pair{Op::kRandomBits, DType::kUInt64},
+          std::pair{Op::kRandomBelow, DType::kUInt64}}) {
       ScheduledKernel k = one_kernel({bits(g, op, t, shape, 1, 2, 1)});
       const std::string s = glsl(k);
       EXPECT_EQ(compile_error(s, k.spec.name()), "") << s;
@@ -52,9 +53,8 @@ TEST(RandomCodegen, EverySourceCompilesAtBothIndexWidths) {
 TEST(RandomCodegen, KeysAndCountersAreValuesNotStructure) {
   Graph g;
   ScheduledKernel a = one_kernel({bits(g, Op::kRandomBits, DType::kUInt32, {100}, 1, 0, 1)});
-  ScheduledKernel b =
-      one_kernel({bits(g, Op::kRandomBits, DType::kUInt32, {100}, 0xdeadbeefcafeull, 77,
-                       uint64_t{2} | uint64_t{1} << 32)});
+  ScheduledKernel b = one_kernel({bits(g, Op::kRandomBits, DType::kUInt32, {100}, 0xdeadbeefcafeull,
+                                       77, uint64_t{2} | uint64_t{1} << 32)});
   EXPECT_EQ(a.spec, b.spec);
   EXPECT_EQ(a.spec.hash(), b.spec.hash());
   EXPECT_NE(a.params.slots, b.params.slots);
@@ -66,14 +66,18 @@ TEST(RandomCodegen, AFloat64NormalFusesUnderTheMinimumPushConstantLimit) {
   Graph g;
   const Shape s = {1001};
   NodePtr u1 = uniform64(g, bits(g, Op::kRandomBits, DType::kUInt64, s, 5, 0, 2));
-  NodePtr u2 = uniform64(g, bits(g, Op::kRandomBits, DType::kUInt64, s, 5, 0, 2 | uint64_t{1} << 32));
-  NodePtr r = apply(g, Op::kSqrt,
-                    {apply(g, Op::kMultiply,
-                           {WeakScalar::of_float(-2), apply(g, Op::kLog1p, {apply(g, Op::kNegative, {u1})})})});
-  NodePtr c = apply(g, Op::kCos, {apply(g, Op::kMultiply, {WeakScalar::of_float(6.283185307179586), u2})});
+  NodePtr u2 =
+      uniform64(g, bits(g, Op::kRandomBits, DType::kUInt64, s, 5, 0, 2 | uint64_t{1} << 32));
+  NodePtr r = apply(
+      g, Op::kSqrt,
+      {apply(g, Op::kMultiply,
+             {WeakScalar::of_float(-2), apply(g, Op::kLog1p, {apply(g, Op::kNegative, {u1})})})});
+  NodePtr c =
+      apply(g, Op::kCos, {apply(g, Op::kMultiply, {WeakScalar::of_float(6.283185307179586), u2})});
   NodePtr z = apply(g, Op::kMultiply, {r, c});
-  NodePtr y = apply(g, Op::kAdd, {apply(g, Op::kMultiply, {z, WeakScalar::of_float(2)}),
-                                  WeakScalar::of_float(1)});
+  NodePtr y =
+      apply(g, Op::kAdd,
+            {apply(g, Op::kMultiply, {z, WeakScalar::of_float(2)}), WeakScalar::of_float(1)});
   ScheduledKernel k = one_kernel({y});
   EXPECT_LE(push_layout(k.spec).size, 128u);
   const std::string src = glsl(k);

@@ -84,7 +84,8 @@ def test_keys_are_numpy_seedsequence_states(seed):
     rng = vk.random.default_rng(seed)
     assert rng.key == int(want[0]) | int(want[1]) << 32
     ss = vk.random.SeedSequence(seed)
-    np.testing.assert_array_equal(ss.generate_state(8), np.random.SeedSequence(seed).generate_state(8))
+    np.testing.assert_array_equal(ss.generate_state(8),
+                                  np.random.SeedSequence(seed).generate_state(8))
     kids = ss.spawn(3)
     np_kids = np.random.SeedSequence(seed).spawn(3)
     for k, nk in zip(kids, np_kids):
