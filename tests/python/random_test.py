@@ -305,6 +305,14 @@ def test_permutation_shuffle_choice():
     assert empty.shape == (0, 3)
 
 
+def test_bytes_are_the_uint32_stream():
+    rng = vk.random.default_rng(19)
+    key, c = rng.key, rng.counter
+    b = rng.bytes(10)
+    want = np.array(ref_integers(key, c, 3, 0, 2**32), dtype=np.uint32).tobytes()[:10]
+    assert isinstance(b, bytes) and b == want
+
+
 def test_legacy_functions():
     vk.random.seed(3)
     a = np.asarray(vk.random.rand(3, 4))
@@ -369,6 +377,12 @@ def test_errors_match_numpy():
         vk.random.default_rng(-1)
     with pytest.raises(TypeError, match="seed must be integer"):
         vk.random.default_rng(1.5)
+    with pytest.raises(ValueError, match="'method' argument must be either 'zig' or 'inv'"):
+        rng.standard_exponential(3, method="box")
+    with pytest.raises(TypeError, match="wrong type"):
+        rng.random(out=vk.zeros(3, dtype=np.float32))
+    with pytest.raises(ValueError, match="size must match out.shape"):
+        rng.random(4, out=vk.zeros(3))
     counter = rng.counter
     with pytest.raises(ValueError):
         rng.integers(0, 300, 10, dtype=np.int8)
