@@ -99,6 +99,12 @@ class Generator {
 
   std::vector<Generator> spawn(int n);
 
+  // The whole state (numpy's bit_generator.state): a Generator given another's key and
+  // counter continues its stream exactly.
+  void set_state(uint64_t key, uint64_t counter) {
+    key_ = key;
+    counter_ = counter;
+  }
   uint64_t key() const { return key_; }
   uint64_t counter() const { return counter_; }
   bool per_replica() const { return per_replica_; }

@@ -42,6 +42,7 @@ void register_random(py::module_& m) {
            py::arg("seed_seq"), py::arg("context") = nullptr, py::arg("per_replica") = false)
       .def_property_readonly("key", &Generator::key)
       .def_property_readonly("counter", &Generator::counter)
+      .def("set_state", &Generator::set_state, py::arg("key"), py::arg("counter"))
       .def_property_readonly("per_replica", &Generator::per_replica)
       .def_property_readonly("context", &Generator::context)
       .def_property_readonly("seed_seq", &Generator::seed_seq)

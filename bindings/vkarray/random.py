@@ -150,6 +150,18 @@ class Generator:
         return self._core.counter
 
     @property
+    def state(self):
+        """The generator's whole state, numpy's ``bit_generator.state`` for Philox-4x32-10:
+        assigning it to another Generator continues this one's stream exactly."""
+        return {"bit_generator": "Philox4x32-10", "key": self.key, "counter": self.counter}
+
+    @state.setter
+    def state(self, value):
+        if value.get("bit_generator") != "Philox4x32-10":
+            raise ValueError("state must be for a Philox4x32-10 generator")
+        self._core.set_state(int(value["key"]), int(value["counter"]))
+
+    @property
     def context(self):
         return self._core.context
 

@@ -305,6 +305,19 @@ def test_permutation_shuffle_choice():
     assert empty.shape == (0, 3)
 
 
+def test_state_round_trip():
+    a = vk.random.default_rng(2)
+    a.random(5)
+    saved = a.state
+    x = np.asarray(a.standard_normal(7))
+    b = vk.random.default_rng(99)
+    b.state = saved
+    np.testing.assert_array_equal(np.asarray(b.standard_normal(7)), x)
+    assert b.state == a.state
+    with pytest.raises(ValueError, match="Philox4x32-10"):
+        b.state = {"bit_generator": "PCG64"}
+
+
 def test_bytes_are_the_uint32_stream():
     rng = vk.random.default_rng(19)
     key, c = rng.key, rng.counter
