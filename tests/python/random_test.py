@@ -178,6 +178,22 @@ def test_draws_fuse_into_one_kernel():
     assert ((np.asarray(y) >= 1) & (np.asarray(y) < 3)).all()
 
 
+def test_several_streams_in_one_kernel():
+    r1, r2 = vk.random.default_rng(1), vk.random.default_rng(2)
+    n = 1003
+    fused = r1.random(n, dtype=np.float32) + r2.random(n, dtype=np.float32) \
+        + r1.integers(0, 10, n)
+    before = vk.kernel_count()
+    vk.eval(fused)
+    assert vk.kernel_count() - before == 1  # three streams, one kernel
+    # A fourth stream passes lavapipe's 128 push-constant bytes: the scheduler splits.
+    got = np.asarray(fused + r2.standard_normal(n))
+    want = (ref_random(r1.key, 0, n, np.float32) + ref_random(r2.key, 0, n, np.float32)
+            + np.array(ref_integers(r1.key, (n + 3) // 4, n, 0, 10))
+            + ref_normal(r2.key, (n + 3) // 4, n, np.float64))
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
 def test_replicas_share_the_stream_unless_asked(ctx2):
     shared = vk.random.default_rng(9, context=ctx2).random(100)
     both = shared.read()
