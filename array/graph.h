@@ -118,7 +118,8 @@ class Node {
 // The parameter dtypes a source op's node carries (and the kernel reads from push constants):
 // full {value}; arange {start, step}; linspace {start, step, stop, last} computed in
 // linspace_compute_dtype, `last` = index that is set to `stop` exactly (-1: none, when
-// endpoint=False); eye {k, columns} as int64.
+// endpoint=False); eye {k, columns} as int64; random_bits/random_below {key, counter,
+// layout or bound} as uint64 (ops.def).
 std::vector<DType> source_param_dtypes(Op op, DType dtype);
 
 // A gather node's parameters ({axes..., at}) and, over the node's shape, the view x's elements

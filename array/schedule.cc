@@ -16,7 +16,10 @@ namespace {
 
 bool is_computed(const NodePtr& n) { return !n->is_leaf() && !n->is_constant(); }
 bool is_reduce(const Node* n) { return kind(n->op()) == OpKind::kReduce; }
-bool needs_accessor(Op op) { return op == Op::kArange || op == Op::kLinspace || op == Op::kEye; }
+bool needs_accessor(Op op) {
+  return op == Op::kArange || op == Op::kLinspace || op == Op::kEye || op == Op::kRandomBits ||
+         op == Op::kRandomBelow;
+}
 
 class Scheduler {
  public:

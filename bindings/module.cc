@@ -21,4 +21,5 @@ PYBIND11_MODULE(_vkarray, m) {
   vka::register_sorting(m);
   vka::register_cumulative(m);
   vka::register_matmul(m);
+  vka::register_random(m);
 }

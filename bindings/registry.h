@@ -18,5 +18,6 @@ void register_reductions(pybind11::module_& m);         // reduce_py.cc (after n
 void register_sorting(pybind11::module_& m);            // sort_py.cc (after ndarray)
 void register_cumulative(pybind11::module_& m);         // cumulative_py.cc
 void register_matmul(pybind11::module_& m);             // matmul_py.cc (after ndarray)
+void register_random(pybind11::module_& m);             // random_py.cc (after ndarray)
 
 }  // namespace vka

@@ -7,6 +7,7 @@
 #include "array/graph.h"
 #include "device/errors.h"
 #include "kernels/glsl_ops.h"
+#include "kernels/glsl_random.h"
 #include "kernels/glsl_writer.h"
 #include "kernels/indexing.h"
 #include "kernels/reduce.h"
@@ -410,6 +411,13 @@ class Emitter {
       int step_slot = e.slot + Scalar::slot_count(t);
       return "(" + slot_compute(t, e.slot) + " + " + ct + "(" + f + ") * " +
              slot_compute(t, step_slot) + ")";
+    }
+    if (e.op == Op::kRandomBits || e.op == Op::kRandomBelow) {
+      // The element's position in the logical array, as (low, high) words.
+      std::string flat =
+          s_.index64 ? "unpack32(uint64_t(" + f + "))" : "uvec2(uint(" + f + "), 0u)";
+      auto slot = [](int k) { return "pc.c" + std::to_string(k); };
+      return emit_random(e.op, t, slot(e.slot), slot(e.slot + 1), slot(e.slot + 2), flat, &h_);
     }
     if (e.op == Op::kEye) {
       std::string k = slot_index(s_, e.slot), m = slot_index(s_, e.slot + 1);

@@ -255,6 +255,8 @@ std::string emit_op(Op op, DType t, const std::vector<std::string>& a, HelperSet
     case Op::kArange:
     case Op::kLinspace:
     case Op::kEye:
+    case Op::kRandomBits:
+    case Op::kRandomBelow:
     case Op::kGather:
     case Op::kAstype:
     case Op::kSum:
