@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "kernels/gemm.h"
 
@@ -18,6 +19,23 @@ namespace vka {
 // shapes that do not broadcast, with numpy's wording. K = 0 gives zeros. Operands are read in
 // place through their strides: a.T @ b and sliced operands cost no copy.
 Array matmul(const Array& a, const Array& b);
+
+// numpy.tensordot: sums of products over axes_a of a paired with axes_b of b (equal lengths,
+// equal extents); the result's axes are a's others, then b's others. Built on matmul after a
+// transpose and reshape of each operand (no copy when the summed axes are already adjacent and
+// contiguous). ShapeError for mismatched lengths or extents, AxisError for axes out of range
+// or repeated.
+Array tensordot(const Array& a, const Array& b, const std::vector<int64_t>& axes_a,
+                const std::vector<int64_t>& axes_b);
+// tensordot(a, b, n): the last n axes of a with the first n of b.
+Array tensordot(const Array& a, const Array& b, int64_t n = 2);
+// numpy.dot: a * b when either is 0-d, otherwise the sum over a's last axis and b's
+// second-to-last (its only one when 1-d), numpy's error when those extents differ.
+Array dot(const Array& a, const Array& b);
+// numpy.outer: the flattened a as a column times the flattened b as a row.
+Array outer(const Array& a, const Array& b);
+// numpy.kron: the Kronecker product, the operand of fewer dimensions padded with leading 1s.
+Array kron(const Array& a, const Array& b);
 
 // The tiling of the GEMM kernels of dtype `t` on `context`'s devices: the override
 // (set_gemm_config, else $VKA_GEMM_CONFIG = "bm x bn x bk x tm x tn", e.g. "128x128x8x8x8")

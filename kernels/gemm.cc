@@ -82,26 +82,34 @@ std::string emit_gemm(const KernelSpec& spec) {
   GlslWriter push;
   emit_push_block(spec, push);
   auto num = [](int v) { return std::to_string(v); };
-  // Tile loaders: element e of the tile → (row, col) with the operand's stride-1 axis fast.
-  auto loader = [&](const char* sh, const char* buf, int rows, bool rows_fast,
-                    const std::string& base,
-                    const std::string& srow, const std::string& scol,
-                    const std::string& rows_lim, const std::string& row0,
-                    const std::string& cols_lim) {
-    // sh[col * rows + row] = buf[base + (row0 + row) * srow + (k0 + col) * scol]. For A, rows
-    // are m and cols are k; for B, rows are n and cols are k.
-    const std::string count = num(rows) + " * BK";
-    std::string r = std::string("      for (int e = tid; e < ") + count + "; e += THREADS) {\n";
-    if (rows_fast) {
-      r += "        int row = e % " + num(rows) + ", col = e / " + num(rows) + ";\n";
-    } else {
-      r += "        int col = e % BK, row = e / BK;\n";
-    }
-    r += "        int gr = " + row0 + " + row, gc = k0 + col;\n"
-         "        " + A + " v = " + A + "(0);\n"
-         "        if (gr < " + rows_lim + " && gc < " + cols_lim + ") v = " + A + "(" + buf +
-         ".v[" + base + " + gr * " + srow + " + gc * " + scol + "]);\n"
-         "        " + sh + "[col * " + num(rows) + " + row] = v;\n"
+  // Tile loads, in two halves so that the next K slice's global loads are in flight while
+  // the current one is multiplied: fetch() reads this invocation's elements of a slice into
+  // registers (p<x>[r], element e = tid + r * THREADS of the tile, the operand's stride-1 axis
+  // fastest), stash() writes them to shared memory (s<x>[k * rows + row], k-major).
+  auto per = [&](int rows) { return (rows * g.bk + threads - 1) / threads; };
+  auto fetch = [&](const char* p, const char* buf, int rows, bool rows_fast,
+                   const std::string& k0, const std::string& base, const std::string& srow, const std::string& scol,
+                   const std::string& rows_lim, const std::string& row0) {
+    const std::string R = num(rows);
+    std::string r = "      for (int r = 0; r < " + num(per(rows)) + "; ++r) {\n"
+                    "        int e = tid + r * THREADS;\n";
+    r += rows_fast ? "        int row = e % " + R + ", col = e / " + R + ";\n"
+                   : "        int col = e % BK, row = e / BK;\n";
+    r += "        int gr = " + row0 + " + row, gc = " + k0 + " + col;\n"
+         "        " + std::string(p) + "[r] = " + A + "(0);\n"
+         "        if (e < " + R + " * BK && gr < " + rows_lim + " && gc < K) " + p + "[r] = " +
+         A + "(" + buf + ".v[" + base + " + gr * " + srow + " + gc * " + scol + "]);\n"
+         "      }\n";
+    return r;
+  };
+  auto stash = [&](const char* p, const char* sh, int rows, bool rows_fast) {
+    const std::string R = num(rows);
+    std::string r = "      for (int r = 0; r < " + num(per(rows)) + "; ++r) {\n"
+                    "        int e = tid + r * THREADS;\n";
+    r += rows_fast ? "        int row = e % " + R + ", col = e / " + R + ";\n"
+                   : "        int col = e % BK, row = e / BK;\n";
+    r += "        if (e < " + R + " * BK) " + std::string(sh) + "[col * " + R + " + row] = " +
+         p + "[r];\n"
          "      }\n";
     return r;
   };
@@ -132,10 +140,17 @@ std::string emit_gemm(const KernelSpec& spec) {
       "    " + A + " acc[TM][TN];\n"
       "    for (int i = 0; i < TM; ++i)\n"
       "      for (int j = 0; j < TN; ++j) acc[i][j] = " + A + "(0);\n"
+      "    " + A + " pa[" + num(per(g.bm)) + "], pb[" + num(per(g.bn)) + "];\n" +
+      fetch("pa", "in0", g.bm, g.a_m_fast, "0", "a_base", "a_sm", "a_sk", "M", "m0") +
+      fetch("pb", "in1", g.bn, g.b_n_fast, "0", "b_base", "b_sn", "b_sk", "N", "n0") +
       "    for (int k0 = 0; k0 < K; k0 += BK) {\n" +
-      loader("sa", "in0", g.bm, g.a_m_fast, "a_base", "a_sm", "a_sk", "M", "m0", "K") +
-      loader("sb", "in1", g.bn, g.b_n_fast, "b_base", "b_sn", "b_sk", "N", "n0", "K") +
+      stash("pa", "sa", g.bm, g.a_m_fast) + stash("pb", "sb", g.bn, g.b_n_fast) +
       "      barrier();\n"
+      // The next slice's loads, issued before this slice's multiply-adds.
+      "      if (k0 + BK < K) {\n" +
+      fetch("pa", "in0", g.bm, g.a_m_fast, "(k0 + BK)", "a_base", "a_sm", "a_sk", "M", "m0") +
+      fetch("pb", "in1", g.bn, g.b_n_fast, "(k0 + BK)", "b_base", "b_sn", "b_sk", "N", "n0") +
+      "      }\n"
       "      for (int kk = 0; kk < BK; ++kk) {\n"
       "        " + A + " ra[TM], rb[TN];\n"
       "        for (int i = 0; i < TM; ++i) ra[i] = sa[kk * BM + tr + i * RT];\n"

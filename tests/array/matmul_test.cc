@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "array/array.h"
+#include "array/reduce.h"
 #include "device/errors.h"
 #include "tests/array/array_testing.h"
 
@@ -208,6 +209,37 @@ TEST(MatmulTest, EveryTilingGivesTheSameResults) {
   EXPECT_THROW(matmul(upload(a, {m, k}), upload(b, {k, n})), ShapeError);
   set_gemm_config(std::nullopt);
   EXPECT_THROW(parse_gemm_config("128x128"), ShapeError);
+}
+
+TEST(ProductsTest, TensordotDotOuterKron) {
+  // tensordot of (3, 4, 5) and (5, 4, 2) over a's (1, 2) and b's (1, 0): (3, 2)
+  auto a = random_ints(60, -30, 30, 13), b = random_ints(40, -30, 30, 14);
+  Array ta = upload(a, {3, 4, 5}), tb = upload(b, {5, 4, 2});
+  Array t = tensordot(ta, tb, {1, 2}, {1, 0});
+  ASSERT_EQ(t.shape(), (Shape{3, 2}));
+  std::vector<int64_t> want(6, 0);
+  for (int i = 0; i < 3; ++i)
+    for (int l = 0; l < 2; ++l)
+      for (int j = 0; j < 4; ++j)
+        for (int k = 0; k < 5; ++k) want[i * 2 + l] += a[i * 20 + j * 5 + k] * b[k * 8 + j * 2 + l];
+  EXPECT_EQ(t.to_vector<int64_t>(), want);
+  EXPECT_THROW(tensordot(ta, tb, {1}, {0}), ShapeError);  // extents 4 and 5
+  EXPECT_THROW(tensordot(ta, tb, {3}, {0}), AxisError);
+  // dot: (3, 4, 5) . (5, 4, 2)'s second-to-last axis is 4: mismatch; with (2, 5, 3) it is 5.
+  EXPECT_THROW(dot(ta, tb), ShapeError);
+  EXPECT_EQ(dot(ta, upload(random_ints(30, -3, 3, 15), {2, 5, 3})).shape(), (Shape{3, 4, 2, 3}));
+  EXPECT_EQ(dot(ta, full({}, Scalar::of_int(2))).to_vector<int64_t>()[7], a[7] * 2);
+  // outer and kron
+  std::vector<int64_t> x = {1, 2, 3}, y = {10, 20};
+  EXPECT_EQ(outer(upload(x, {3}), upload(y, {2})).to_vector<int64_t>(),
+            (std::vector<int64_t>{10, 20, 20, 40, 30, 60}));
+  Array k = kron(upload(x, {3}), upload(y, {1, 2}));
+  EXPECT_EQ(k.shape(), (Shape{1, 6}));
+  EXPECT_EQ(k.to_vector<int64_t>(), (std::vector<int64_t>{10, 20, 20, 40, 30, 60}));
+  // inner of N-d operands: a matrix product over the last axes
+  Array in = inner(upload(x, {1, 3}), upload(x, {3}));
+  EXPECT_EQ(in.shape(), (Shape{1}));
+  EXPECT_EQ(in.to_vector<int64_t>()[0], 14);
 }
 
 }  // namespace
