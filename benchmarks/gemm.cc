@@ -4,6 +4,8 @@
 // of back-to-back products; sampled elements of every result are checked against a float64
 // host sum (within the bound of docs/accuracy.md, "Matrix products") before a row is printed.
 //
+// --sizes 4096,8192 (the default) changes the sizes: float16 runs at the largest, the relu
+// epilogue at the smallest.
 // --sweep CONFIGS (comma-separated "bm x bn x bk x tm x tn", or "default" for a built-in list):
 // times float32 --sweep-n³ under each tiling instead, one row each, best first, so that the
 // tiling to record for the device can be chosen (VKA_GEMM_CONFIG sets it for later runs).
@@ -92,7 +94,10 @@ int main(int argc, char** argv) {
   const std::string out_path = bench::flag(argc, argv, "markdown", "");
   const std::string sweep = bench::flag(argc, argv, "sweep", "");
   const int64_t sweep_n = std::stoll(bench::flag(argc, argv, "sweep-n", "4096"));
-  const std::vector<int64_t> sizes = {4096, 8192};
+  std::vector<int64_t> sizes;  // float16 runs at the largest, relu(A @ B + bias) the smallest
+  for (const std::string& v : split(bench::flag(argc, argv, "sizes", "4096,8192"))) {
+    sizes.push_back(std::stoll(v));
+  }
   auto ctx = Context::create(bench::context_options(argc, argv));
   Stream& s = *ctx->replica(0).stream;
   std::vector<Row> rows;
@@ -143,7 +148,7 @@ int main(int argc, char** argv) {
                                   to_string(gemm_config(ctx, DType::kFloat32)) + ")",
                               flops, [&] { matmul(a, b).eval(); }, s, runs, batch));
       if (!check("float32", matmul(a, b), ha, hb, n, false, nullptr)) ++failures;
-      if (n == 8192) {
+      if (n == sizes.back()) {
         Array a16 = a.astype(DType::kFloat16).eval(), b16 = b.astype(DType::kFloat16).eval();
         // The host reference uses the float16-rounded operands.
         std::vector<float> ra = a16.astype(DType::kFloat32).to_vector<float>();
@@ -153,7 +158,7 @@ int main(int argc, char** argv) {
                                 flops, [&] { matmul(a16, b16).eval(); }, s, runs, batch));
         if (!check("float16", matmul(a16, b16), ra, rb, n, true, nullptr)) ++failures;
       }
-      if (n == 4096) {
+      if (n == sizes.front()) {
         std::vector<float> hbias = bench::uniform_floats(n, 3, -1, 1);
         Array bias = Array::from_host(hbias.data(), {n}, DType::kFloat32, ctx);
         rows.push_back(time_gpu("relu(A @ B + bias), float32 " + dims, flops,
