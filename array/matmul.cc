@@ -35,7 +35,9 @@ GemmLimits limits(const std::shared_ptr<Context>& ctx) {
     const Caps& c = ctx->device(d).caps();
     l.invocations = std::min(l.invocations, c.max_compute_work_group_invocations);
     l.shared = std::min(l.shared, c.max_compute_shared_memory_size);
-    for (int i = 0; i < 3; ++i) l.groups[i] = std::min(l.groups[i], c.max_compute_work_group_count[i]);
+    for (int i = 0; i < 3; ++i) {
+      l.groups[i] = std::min(l.groups[i], c.max_compute_work_group_count[i]);
+    }
     l.max_range = std::min<uint64_t>(l.max_range, c.max_storage_buffer_range);
     l.cpu = l.cpu || c.is_cpu;
   }
@@ -106,8 +108,7 @@ MatrixOperand operand_of(const Array& x3) {
   NodePtr leaf = Array(x3).eval().node();
   VKA_ASSERT(leaf->is_leaf());
   const View& v = leaf->view();
-  MatrixOperand o{device_buffer(*leaf->buffer()), v.offset, {v.strides[0], v.strides[1], v.strides[2]}};
-  return o;
+  return {device_buffer(*leaf->buffer()), v.offset, {v.strides[0], v.strides[1], v.strides[2]}};
 }
 
 std::string shape_text(const Shape& s) { return to_string(s); }

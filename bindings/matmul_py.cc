@@ -54,7 +54,8 @@ void register_matmul(py::module_& m) {
       },
       py::arg("a"), py::arg("b"), py::arg("n"));
   m.def(
-      "_dot", [](py::object a, py::object b) { return dot(as_array(a, "dot"), as_array(b, "dot")); },
+      "_dot",
+      [](py::object a, py::object b) { return dot(as_array(a, "dot"), as_array(b, "dot")); },
       py::arg("a"), py::arg("b"), "numpy.dot without out= (see vkarray.dot).");
   m.def(
       "_outer",

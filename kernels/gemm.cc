@@ -12,6 +12,18 @@ namespace {
 // The accumulator (and shared-memory) type: numpy's compute type, uint for bool (or-of-and).
 std::string acc_type(DType t) { return is_bool(t) ? "uint" : std::string(compute_type(t)); }
 
+// The 4-vector of the accumulator type (vec4 path; not complex).
+std::string acc_vec4(DType t) {
+  const std::string a = acc_type(t);
+  if (a == "float") return "vec4";
+  if (a == "double") return "dvec4";
+  if (a == "int") return "ivec4";
+  if (a == "uint") return "uvec4";
+  if (a == "int64_t") return "i64vec4";
+  if (a == "uint64_t") return "u64vec4";
+  internal_error("no 4-vector for a complex GEMM accumulator", __FILE__, __LINE__);
+}
+
 std::string extensions(DType t) {
   std::string h;
   if (itemsize(t) == 1) {
@@ -69,6 +81,7 @@ KernelSpec gemm_spec(DType t, const GemmConfig& c, bool a_m_fast, bool b_n_fast)
   s.gemm.tn = static_cast<int16_t>(c.tn);
   s.gemm.a_m_fast = a_m_fast;
   s.gemm.b_n_fast = b_n_fast;
+  s.gemm.vec4 = !is_complex(t) && c.tm % 4 == 0 && c.tn % 4 == 0;
   return s;
 }
 
@@ -88,7 +101,8 @@ std::string emit_gemm(const KernelSpec& spec) {
   // fastest), stash() writes them to shared memory (s<x>[k * rows + row], k-major).
   auto per = [&](int rows) { return (rows * g.bk + threads - 1) / threads; };
   auto fetch = [&](const char* p, const char* buf, int rows, bool rows_fast,
-                   const std::string& k0, const std::string& base, const std::string& srow, const std::string& scol,
+                   const std::string& k0, const std::string& base, const std::string& srow,
+                   const std::string& scol,
                    const std::string& rows_lim, const std::string& row0) {
     const std::string R = num(rows);
     std::string r = "      for (int r = 0; r < " + num(per(rows)) + "; ++r) {\n"
@@ -108,11 +122,67 @@ std::string emit_gemm(const KernelSpec& spec) {
                     "        int e = tid + r * THREADS;\n";
     r += rows_fast ? "        int row = e % " + R + ", col = e / " + R + ";\n"
                    : "        int col = e % BK, row = e / BK;\n";
-    r += "        if (e < " + R + " * BK) " + std::string(sh) + "[col * " + R + " + row] = " +
-         p + "[r];\n"
-         "      }\n";
+    if (g.vec4) {
+      r += "        int at = col * " + R + " + row;\n"
+           "        if (e < " + R + " * BK) " + std::string(sh) + "[at >> 2][at & 3] = " + p +
+           "[r];\n"
+           "      }\n";
+    } else {
+      r += "        if (e < " + R + " * BK) " + std::string(sh) + "[col * " + R + " + row] = " +
+           p + "[r];\n"
+           "      }\n";
+    }
     return r;
   };
+  // The multiply-adds of one k step, and the store of the results. Scalar layout: invocation
+  // (tr, tc) owns rows tr + i * RT and columns tc + j * CT. vec4 layout: rows
+  // (i / 4) * RT * 4 + tr * 4 + i % 4 and columns likewise in runs of 4, read from shared
+  // memory as 4-vectors; accumulators acc[i][j / 4] are 4-vectors along the columns.
+  std::string step, store, acc_decl;
+  if (g.vec4) {
+    const std::string V = acc_vec4(t);
+    const std::string madd =
+        is_bool(t) ? "acc[i][j] | (uvec4(a) & rb[j])" : "acc[i][j] + a * rb[j]";
+    acc_decl = "    " + V + " acc[TM][TN / 4];\n"
+               "    for (int i = 0; i < TM; ++i)\n"
+               "      for (int j = 0; j < TN / 4; ++j) acc[i][j] = " + V + "(0);\n";
+    step = "        " + V + " ra[TM / 4], rb[TN / 4];\n"
+           "        for (int i = 0; i < TM / 4; ++i) ra[i] = sa[kk * (BM / 4) + i * RT + tr];\n"
+           "        for (int j = 0; j < TN / 4; ++j) rb[j] = sb[kk * (BN / 4) + j * CT + tc];\n"
+           "        for (int i = 0; i < TM; ++i) {\n"
+           "          " + A + " a = ra[i >> 2][i & 3];\n"
+           "          for (int j = 0; j < TN / 4; ++j) acc[i][j] = " + madd + ";\n"
+           "        }\n";
+    store = "    for (int i = 0; i < TM; ++i) {\n"
+            "      int gm = m0 + (i >> 2) * RT * 4 + tr * 4 + (i & 3);\n"
+            "      if (gm >= M) continue;\n"
+            "      for (int j = 0; j < TN; ++j) {\n"
+            "        int gn = n0 + (j >> 2) * CT * 4 + tc * 4 + (j & 3);\n"
+            "        if (gn < N) out0.v[c_base + gm * N + gn] = " + S +
+            "(acc[i][j >> 2][j & 3]);\n"
+            "      }\n"
+            "    }\n";
+  } else {
+    acc_decl = "    " + A + " acc[TM][TN];\n"
+               "    for (int i = 0; i < TM; ++i)\n"
+               "      for (int j = 0; j < TN; ++j) acc[i][j] = " + A + "(0);\n";
+    step = "        " + A + " ra[TM], rb[TN];\n"
+           "        for (int i = 0; i < TM; ++i) ra[i] = sa[kk * BM + tr + i * RT];\n"
+           "        for (int j = 0; j < TN; ++j) rb[j] = sb[kk * BN + tc + j * CT];\n"
+           "        for (int i = 0; i < TM; ++i)\n"
+           "          for (int j = 0; j < TN; ++j) acc[i][j] = " +
+           multiply_add(t, "acc[i][j]", "ra[i]", "rb[j]") + ";\n";
+    store = "    for (int i = 0; i < TM; ++i) {\n"
+            "      int gm = m0 + tr + i * RT;\n"
+            "      if (gm >= M) continue;\n"
+            "      for (int j = 0; j < TN; ++j) {\n"
+            "        int gn = n0 + tc + j * CT;\n"
+            "        if (gn < N) out0.v[c_base + gm * N + gn] = " + S + "(acc[i][j]);\n"
+            "      }\n"
+            "    }\n";
+  }
+  const std::string shared_type = g.vec4 ? acc_vec4(t) : A;
+  const std::string shared_div = g.vec4 ? " / 4" : "";
   std::string src = "#version 450\n" + extensions(t) + "// " + spec.name() + "\n" +
                     "layout(local_size_x = " + num(threads) + ") in;\n" +
                     storage_buffer(0, "readonly", S, "in0") +
@@ -121,8 +191,8 @@ std::string emit_gemm(const KernelSpec& spec) {
                     "const int BM = " + num(g.bm) + ", BN = " + num(g.bn) + ", BK = " +
                     num(g.bk) + ", TM = " + num(g.tm) + ", TN = " + num(g.tn) + ";\n"
                     "const int RT = BM / TM, CT = BN / TN, THREADS = " + num(threads) + ";\n"
-                    "shared " + A + " sa[BK * BM];\n"
-                    "shared " + A + " sb[BK * BN];\n";
+                    "shared " + shared_type + " sa[BK * BM" + shared_div + "];\n"
+                    "shared " + shared_type + " sb[BK * BN" + shared_div + "];\n";
   src +=
       "void main() {\n"
       "  int M = int(pc.c0.x), N = int(pc.c1.x), K = int(pc.c2.x), batch = int(pc.c3.x);\n"
@@ -136,10 +206,8 @@ std::string emit_gemm(const KernelSpec& spec) {
       "  for (int ty = int(gl_WorkGroupID.y); ty < tiles_m; ty += int(gl_NumWorkGroups.y)) {\n"
       "  for (int tx = int(gl_WorkGroupID.x); tx < tiles_n; tx += int(gl_NumWorkGroups.x)) {\n"
       "    int m0 = ty * BM, n0 = tx * BN;\n"
-      "    int a_base = int(pc.off0) + z * a_sb, b_base = int(pc.off1) + z * b_sb;\n"
-      "    " + A + " acc[TM][TN];\n"
-      "    for (int i = 0; i < TM; ++i)\n"
-      "      for (int j = 0; j < TN; ++j) acc[i][j] = " + A + "(0);\n"
+      "    int a_base = int(pc.off0) + z * a_sb, b_base = int(pc.off1) + z * b_sb;\n" +
+      acc_decl +
       "    " + A + " pa[" + num(per(g.bm)) + "], pb[" + num(per(g.bn)) + "];\n" +
       fetch("pa", "in0", g.bm, g.a_m_fast, "0", "a_base", "a_sm", "a_sk", "M", "m0") +
       fetch("pb", "in1", g.bn, g.b_n_fast, "0", "b_base", "b_sn", "b_sk", "N", "n0") +
@@ -151,25 +219,13 @@ std::string emit_gemm(const KernelSpec& spec) {
       fetch("pa", "in0", g.bm, g.a_m_fast, "(k0 + BK)", "a_base", "a_sm", "a_sk", "M", "m0") +
       fetch("pb", "in1", g.bn, g.b_n_fast, "(k0 + BK)", "b_base", "b_sn", "b_sk", "N", "n0") +
       "      }\n"
-      "      for (int kk = 0; kk < BK; ++kk) {\n"
-      "        " + A + " ra[TM], rb[TN];\n"
-      "        for (int i = 0; i < TM; ++i) ra[i] = sa[kk * BM + tr + i * RT];\n"
-      "        for (int j = 0; j < TN; ++j) rb[j] = sb[kk * BN + tc + j * CT];\n"
-      "        for (int i = 0; i < TM; ++i)\n"
-      "          for (int j = 0; j < TN; ++j) acc[i][j] = " +
-      multiply_add(t, "acc[i][j]", "ra[i]", "rb[j]") + ";\n"
+      "      for (int kk = 0; kk < BK; ++kk) {\n" +
+      step +
       "      }\n"
       "      barrier();\n"
       "    }\n"
-      "    int c_base = int(pc.off2) + z * M * N;\n"
-      "    for (int i = 0; i < TM; ++i) {\n"
-      "      int gm = m0 + tr + i * RT;\n"
-      "      if (gm >= M) continue;\n"
-      "      for (int j = 0; j < TN; ++j) {\n"
-      "        int gn = n0 + tc + j * CT;\n"
-      "        if (gn < N) out0.v[c_base + gm * N + gn] = " + S + "(acc[i][j]);\n"
-      "      }\n"
-      "    }\n"
+      "    int c_base = int(pc.off2) + z * M * N;\n" +
+      store +
       "  }\n"
       "  }\n"
       "  }\n"
