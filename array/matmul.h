@@ -42,6 +42,10 @@ Array kron(const Array& a, const Array& b);
 // or the default for the device, fitted to maxComputeWorkGroupInvocations and
 // maxComputeSharedMemorySize. An override that does not fit throws ValueError naming it.
 GemmConfig gemm_config(const std::shared_ptr<Context>& context, DType t);
+// True when matmul of dtype `t` runs on cooperative matrices on `context`: float16, every
+// device offers them (Caps::cooperative_matrix_f16) and no tiling override is set (an override
+// selects the generic kernel, so a sweep can compare).
+bool gemm_uses_cooperative_matrix(const std::shared_ptr<Context>& context, DType t);
 // Sets (or, with nullopt, clears) the process-wide tiling override; it wins over the variable.
 void set_gemm_config(std::optional<GemmConfig> config);
 // "128x128x8x8x8" → GemmConfig; ValueError for anything else.

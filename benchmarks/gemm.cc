@@ -153,8 +153,10 @@ int main(int argc, char** argv) {
         // The host reference uses the float16-rounded operands.
         std::vector<float> ra = a16.astype(DType::kFloat32).to_vector<float>();
         std::vector<float> rb = b16.astype(DType::kFloat32).to_vector<float>();
-        rows.push_back(time_gpu("float16 " + dims + ", float32 accumulation (tiling " +
-                                    to_string(gemm_config(ctx, DType::kFloat16)) + ")",
+        const std::string how = gemm_uses_cooperative_matrix(ctx, DType::kFloat16)
+                                    ? "cooperative matrices"
+                                    : "tiling " + to_string(gemm_config(ctx, DType::kFloat16));
+        rows.push_back(time_gpu("float16 " + dims + ", float32 accumulation (" + how + ")",
                                 flops, [&] { matmul(a16, b16).eval(); }, s, runs, batch));
         if (!check("float16", matmul(a16, b16), ra, rb, n, true, nullptr)) ++failures;
       }

@@ -89,6 +89,34 @@ TEST(MatmulTest, Float32WithinTheAccumulationBound) {
   }
 }
 
+// float16 operands, float32 accumulation (on cooperative matrices where the device has them:
+// the GPU runs this test), against float64 sums of the float16 values.
+TEST(MatmulTest, Float16WithinTheAccumulationBound) {
+  const std::vector<std::array<int64_t, 3>> shapes = {{70, 50, 90}, {1, 33, 65}, {64, 32, 64}};
+  for (auto [m, k, n] : shapes) {
+    Array a = upload(random_floats(m * k, 21), {m, k}).astype(DType::kFloat16);
+    Array b = upload(random_floats(k * n, 22), {k, n}).astype(DType::kFloat16);
+    const std::vector<float> ha = a.astype(DType::kFloat32).to_vector<float>();
+    const std::vector<float> hb = b.astype(DType::kFloat32).to_vector<float>();
+    Array c = matmul(a, b);
+    ASSERT_EQ(c.dtype(), DType::kFloat16);
+    const std::vector<float> got = c.astype(DType::kFloat32).to_vector<float>();
+    const double u = std::ldexp(1.0, -24), gamma = k * u / (1 - k * u);
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        double exact = 0, mag = 0;
+        for (int64_t p = 0; p < k; ++p) {
+          exact += double(ha[i * k + p]) * hb[p * n + j];
+          mag += std::abs(double(ha[i * k + p]) * hb[p * n + j]);
+        }
+        const double bound =
+            gamma * mag + std::ldexp(std::abs(exact), -11) + std::ldexp(1.0, -25);
+        ASSERT_LE(std::abs(got[i * n + j] - exact), bound) << i << "," << j;
+      }
+    }
+  }
+}
+
 TEST(MatmulTest, TransposedAndSlicedOperandsAreReadInPlace) {
   const int64_t m = 37, k = 29, n = 41;
   auto at = random_ints(k * m, -50, 50, 5);       // A stored transposed: (k, m)

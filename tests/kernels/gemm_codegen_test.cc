@@ -52,5 +52,26 @@ TEST(GemmCodegen, EveryLoadOrderCompilesAndIsItsOwnKernel) {
   EXPECT_EQ(gemm_shared_bytes({64, 64, 8, 4, 4}, DType::kComplex128), 16384u);
 }
 
+// The cooperative-matrix float16 kernel: lavapipe cannot run it, so it is compiled here (the
+// GPU runs it through tests/array/matmul_test when the device offers cooperative matrices).
+TEST(GemmCodegen, CooperativeMatrixKernelCompiles) {
+  for (uint32_t subgroup : {32u, 64u}) {
+    for (bool a_m_fast : {false, true}) {
+      for (bool b_n_fast : {false, true}) {
+        const KernelSpec spec = gemm_coop_spec(a_m_fast, b_n_fast, subgroup);
+        EXPECT_TRUE(spec.gemm.coop);
+        EXPECT_NE(spec.name().find("_coop"), std::string::npos);
+        const std::string glsl = emit_gemm(spec);
+        EXPECT_NE(glsl.find("coopMatMulAddNV"), std::string::npos);
+        const std::string err = compile_error(glsl, spec.name());
+        EXPECT_TRUE(err.empty()) << err;
+      }
+    }
+  }
+  EXPECT_NE(gemm_coop_spec(false, true, 32), gemm_coop_spec(false, true, 64));
+  EXPECT_NE(gemm_coop_spec(false, true, 32),
+            gemm_spec(DType::kFloat16, {64, 64, 32, 1, 1}, false, true));
+}
+
 }  // namespace
 }  // namespace vka
