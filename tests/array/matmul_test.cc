@@ -171,6 +171,19 @@ TEST(MatmulTest, BatchDimensionsBroadcast) {
   }
 }
 
+// More matrices than a dispatch's z dimension takes (maxComputeWorkGroupCount[2] is 65535 on
+// lavapipe and NVIDIA): the workgroups loop over the rest.
+TEST(MatmulTest, BatchesBeyondTheDispatchLimit) {
+  const int64_t batch = 65535 + 1000;
+  auto a = random_ints(batch * 2, -9, 9, 31), b = random_ints(batch * 2, -9, 9, 32);
+  // (batch, 1, 2) @ (batch, 2, 1) -> (batch, 1, 1)
+  std::vector<int64_t> got =
+      matmul(upload(a, {batch, 1, 2}), upload(b, {batch, 2, 1})).to_vector<int64_t>();
+  for (int64_t z = 0; z < batch; ++z) {
+    ASSERT_EQ(got[z], a[2 * z] * b[2 * z] + a[2 * z + 1] * b[2 * z + 1]) << z;
+  }
+}
+
 TEST(MatmulTest, EmptyAndZeroLengthProducts) {
   Array z = matmul(zeros({5, 0}, DType::kFloat32), zeros({0, 3}, DType::kFloat32));
   EXPECT_EQ(z.shape(), (Shape{5, 3}));
