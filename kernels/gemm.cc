@@ -61,10 +61,24 @@ std::string to_string(const GemmConfig& c) {
          std::to_string(c.tm) + "x" + std::to_string(c.tn);
 }
 
+namespace {
+
+bool uses_vec4(const GemmConfig& c, DType t) {
+  return !is_complex(t) && c.tm % 4 == 0 && c.tn % 4 == 0;
+}
+
+// Padding of each k row of the shared tiles: the loads of a row-major A write a column of the
+// tile (stride bm); padding the stride by a 4-vector (by 1 in the scalar layout) spreads those
+// writes over every bank.
+int tile_pad(bool vec4) { return vec4 ? 4 : 1; }
+
+}  // namespace
+
 uint32_t gemm_shared_bytes(const GemmConfig& c, DType t) {
   uint32_t word = is_bool(t) ? 4 : static_cast<uint32_t>(itemsize(t));
   if (itemsize(t) < 4) word = 4;  // 8- and 16-bit values are staged in 32 bits
-  return static_cast<uint32_t>(c.bk * (c.bm + c.bn)) * word;
+  const int pad = tile_pad(uses_vec4(c, t));
+  return static_cast<uint32_t>(c.bk * (c.bm + pad + c.bn + pad)) * word;
 }
 
 KernelSpec gemm_spec(DType t, const GemmConfig& c, bool a_m_fast, bool b_n_fast) {
@@ -83,7 +97,7 @@ KernelSpec gemm_spec(DType t, const GemmConfig& c, bool a_m_fast, bool b_n_fast)
   s.gemm.tn = static_cast<int16_t>(c.tn);
   s.gemm.a_m_fast = a_m_fast;
   s.gemm.b_n_fast = b_n_fast;
-  s.gemm.vec4 = !is_complex(t) && c.tm % 4 == 0 && c.tn % 4 == 0;
+  s.gemm.vec4 = uses_vec4(c, t);
   return s;
 }
 
@@ -119,20 +133,21 @@ std::string emit_gemm(const KernelSpec& spec) {
          "      }\n";
     return r;
   };
-  auto stash = [&](const char* p, const char* sh, int rows, bool rows_fast) {
+  auto stash = [&](const char* p, const char* sh, int rows, bool rows_fast,
+                   const std::string& stride) {
     const std::string R = num(rows);
     std::string r = "      for (int r = 0; r < " + num(per(rows)) + "; ++r) {\n"
                     "        int e = tid + r * THREADS;\n";
     r += rows_fast ? "        int row = e % " + R + ", col = e / " + R + ";\n"
                    : "        int col = e % BK, row = e / BK;\n";
     if (g.vec4) {
-      r += "        int at = col * " + R + " + row;\n"
+      r += "        int at = col * " + stride + " + row;\n"
            "        if (e < " + R + " * BK) " + std::string(sh) + "[at >> 2][at & 3] = " + p +
            "[r];\n"
            "      }\n";
     } else {
-      r += "        if (e < " + R + " * BK) " + std::string(sh) + "[col * " + R + " + row] = " +
-           p + "[r];\n"
+      r += "        if (e < " + R + " * BK) " + std::string(sh) + "[col * " + stride +
+           " + row] = " + p + "[r];\n"
            "      }\n";
     }
     return r;
@@ -150,8 +165,8 @@ std::string emit_gemm(const KernelSpec& spec) {
                "    for (int i = 0; i < TM; ++i)\n"
                "      for (int j = 0; j < TN / 4; ++j) acc[i][j] = " + V + "(0);\n";
     step = "        " + V + " ra[TM / 4], rb[TN / 4];\n"
-           "        for (int i = 0; i < TM / 4; ++i) ra[i] = sa[kk * (BM / 4) + i * RT + tr];\n"
-           "        for (int j = 0; j < TN / 4; ++j) rb[j] = sb[kk * (BN / 4) + j * CT + tc];\n"
+           "        for (int i = 0; i < TM / 4; ++i) ra[i] = sa[kk * (SA / 4) + i * RT + tr];\n"
+           "        for (int j = 0; j < TN / 4; ++j) rb[j] = sb[kk * (SB / 4) + j * CT + tc];\n"
            "        for (int i = 0; i < TM; ++i) {\n"
            "          " + A + " a = ra[i >> 2][i & 3];\n"
            "          for (int j = 0; j < TN / 4; ++j) acc[i][j] = " + madd + ";\n"
@@ -170,8 +185,8 @@ std::string emit_gemm(const KernelSpec& spec) {
                "    for (int i = 0; i < TM; ++i)\n"
                "      for (int j = 0; j < TN; ++j) acc[i][j] = " + A + "(0);\n";
     step = "        " + A + " ra[TM], rb[TN];\n"
-           "        for (int i = 0; i < TM; ++i) ra[i] = sa[kk * BM + tr + i * RT];\n"
-           "        for (int j = 0; j < TN; ++j) rb[j] = sb[kk * BN + tc + j * CT];\n"
+           "        for (int i = 0; i < TM; ++i) ra[i] = sa[kk * SA + tr + i * RT];\n"
+           "        for (int j = 0; j < TN; ++j) rb[j] = sb[kk * SB + tc + j * CT];\n"
            "        for (int i = 0; i < TM; ++i)\n"
            "          for (int j = 0; j < TN; ++j) acc[i][j] = " +
            multiply_add(t, "acc[i][j]", "ra[i]", "rb[j]") + ";\n";
@@ -194,8 +209,10 @@ std::string emit_gemm(const KernelSpec& spec) {
                     "const int BM = " + num(g.bm) + ", BN = " + num(g.bn) + ", BK = " +
                     num(g.bk) + ", TM = " + num(g.tm) + ", TN = " + num(g.tn) + ";\n"
                     "const int RT = BM / TM, CT = BN / TN, THREADS = " + num(threads) + ";\n"
-                    "shared " + shared_type + " sa[BK * BM" + shared_div + "];\n"
-                    "shared " + shared_type + " sb[BK * BN" + shared_div + "];\n";
+                    "const int SA = BM + " + num(tile_pad(g.vec4)) + ", SB = BN + " +
+                    num(tile_pad(g.vec4)) + ";  // k-row strides of the shared tiles\n"
+                    "shared " + shared_type + " sa[BK * SA" + shared_div + "];\n"
+                    "shared " + shared_type + " sb[BK * SB" + shared_div + "];\n";
   src +=
       "void main() {\n"
       "  int M = int(pc.c0.x), N = int(pc.c1.x), K = int(pc.c2.x), batch = int(pc.c3.x);\n"
@@ -215,7 +232,7 @@ std::string emit_gemm(const KernelSpec& spec) {
       fetch("pa", "in0", g.bm, g.a_m_fast, "0", "a_base", "a_sm", "a_sk", "M", "m0") +
       fetch("pb", "in1", g.bn, g.b_n_fast, "0", "b_base", "b_sn", "b_sk", "N", "n0") +
       "    for (int k0 = 0; k0 < K; k0 += BK) {\n" +
-      stash("pa", "sa", g.bm, g.a_m_fast) + stash("pb", "sb", g.bn, g.b_n_fast) +
+      stash("pa", "sa", g.bm, g.a_m_fast, "SA") + stash("pb", "sb", g.bn, g.b_n_fast, "SB") +
       "      barrier();\n"
       // The next slice's loads, issued before this slice's multiply-adds.
       "      if (k0 + BK < K) {\n" +
