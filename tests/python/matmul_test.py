@@ -132,3 +132,17 @@ def test_gemm_config_override_and_determinism():
     finally:
         vk.set_gemm_config(None)
     assert vk.gemm_config(np.float32) == default
+
+
+def test_every_replica(ctx3):
+    # Each replica holds its own operands; the product runs on each.
+    a = vk.asarray(np.zeros((2, 33, 17), np.int64), context=ctx3)
+    b = vk.asarray(np.zeros((17, 40), np.int64), context=ctx3)
+    da = [sample((2, 33, 17), np.int64, 60 + r) for r in range(3)]
+    db = [sample((17, 40), np.int64, 70 + r) for r in range(3)]
+    for r in range(3):
+        a.write(da[r], r)
+        b.write(db[r], r)
+    got = (a.T[:, ::-1].T @ b).read()  # a strided view of each replica's a
+    for r in range(3):
+        np.testing.assert_array_equal(got[r], da[r][:, ::-1] @ db[r])
