@@ -114,7 +114,8 @@ std::size_t KernelSpec::hash() const {
   }
   if (kind == KernelKind::kGemm) {
     for (int v : {gemm.bm, gemm.bn, gemm.bk, gemm.tm, gemm.tn}) mix(h, static_cast<std::size_t>(v));
-    mix(h, static_cast<std::size_t>(gemm.a_m_fast * 2 + gemm.b_n_fast));
+    mix(h, static_cast<std::size_t>(gemm.coop * 8 + gemm.vec4 * 4 + gemm.a_m_fast * 2 +
+                                    gemm.b_n_fast));
   }
   return h;
 }
@@ -155,6 +156,8 @@ std::string KernelSpec::name() const {
                       std::to_string(g.bk) + "_" + std::to_string(g.tm) + "x" +
                       std::to_string(g.tn) + "_" + (g.a_m_fast ? "t" : "n") +
                       (g.b_n_fast ? "n" : "t");
+      if (g.vec4) s += "_v4";
+      if (g.coop) s += "_coop";
       if (tape.size() > 0) s += "_ep" + std::to_string(tape.size());
       return s;
     }

@@ -74,14 +74,18 @@ struct ReduceSpec {
 // invocation keeps tm x tn accumulators in registers, so a workgroup has (bm/tm)*(bn/tn)
 // invocations. a_m_fast / b_n_fast: the order in which a workgroup's invocations load the A
 // (B) tile, chosen so that neighbouring invocations read neighbouring elements (the operand's
-// stride 1 axis).
+// stride 1 axis). vec4: shared memory is read as 4-vectors (tm and tn multiples of 4, real
+// dtypes), each invocation owning runs of 4 adjacent rows and columns. coop: float16 through
+// the device's cooperative matrices (tm: the device's subgroup size; see kernels/gemm.h).
 struct GemmSpec {
   int16_t bm = 0, bn = 0, bk = 0, tm = 0, tn = 0;
   bool a_m_fast = false;
   bool b_n_fast = true;
+  bool vec4 = false;
+  bool coop = false;
   bool operator==(const GemmSpec& o) const {
     return bm == o.bm && bn == o.bn && bk == o.bk && tm == o.tm && tn == o.tn &&
-           a_m_fast == o.a_m_fast && b_n_fast == o.b_n_fast;
+           a_m_fast == o.a_m_fast && b_n_fast == o.b_n_fast && vec4 == o.vec4 && coop == o.coop;
   }
 };
 

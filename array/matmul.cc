@@ -27,6 +27,8 @@ struct GemmLimits {
   uint32_t groups[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
   uint64_t max_range = UINT64_MAX;
   bool cpu = false;
+  bool coop = true;        // every device has float16 cooperative matrices
+  uint32_t subgroup = 0;   // their subgroup size (0: devices differ)
 };
 
 GemmLimits limits(const std::shared_ptr<Context>& ctx) {
@@ -35,10 +37,17 @@ GemmLimits limits(const std::shared_ptr<Context>& ctx) {
     const Caps& c = ctx->device(d).caps();
     l.invocations = std::min(l.invocations, c.max_compute_work_group_invocations);
     l.shared = std::min(l.shared, c.max_compute_shared_memory_size);
-    for (int i = 0; i < 3; ++i) l.groups[i] = std::min(l.groups[i], c.max_compute_work_group_count[i]);
+    for (int i = 0; i < 3; ++i) {
+      l.groups[i] = std::min(l.groups[i], c.max_compute_work_group_count[i]);
+    }
     l.max_range = std::min<uint64_t>(l.max_range, c.max_storage_buffer_range);
     l.cpu = l.cpu || c.is_cpu;
+    l.coop = l.coop && c.cooperative_matrix_f16;
+    l.subgroup = d == 0 || l.subgroup == c.subgroup_size ? c.subgroup_size : 0;
   }
+  l.coop = l.coop && l.subgroup > 0 &&
+           kGemmCoopSubgroups * l.subgroup <= l.invocations &&
+           (kGemmCoopTile * kGemmCoopK * 2 * 2 + kGemmCoopTile * kGemmCoopTile * 4) <= l.shared;
   return l;
 }
 
@@ -106,8 +115,7 @@ MatrixOperand operand_of(const Array& x3) {
   NodePtr leaf = Array(x3).eval().node();
   VKA_ASSERT(leaf->is_leaf());
   const View& v = leaf->view();
-  MatrixOperand o{device_buffer(*leaf->buffer()), v.offset, {v.strides[0], v.strides[1], v.strides[2]}};
-  return o;
+  return {device_buffer(*leaf->buffer()), v.offset, {v.strides[0], v.strides[1], v.strides[2]}};
 }
 
 std::string shape_text(const Shape& s) { return to_string(s); }
@@ -176,8 +184,10 @@ void set_gemm_config(std::optional<GemmConfig> config) {
   config_override = config;
 }
 
-GemmConfig gemm_config(const std::shared_ptr<Context>& context, DType t) {
-  const GemmLimits l = limits(context);
+namespace {
+
+// The override in force: set_gemm_config's, else $VKA_GEMM_CONFIG's, else none.
+std::optional<GemmConfig> override_config() {
   std::optional<GemmConfig> c;
   {
     std::lock_guard<std::mutex> lock(config_mutex);
@@ -187,6 +197,18 @@ GemmConfig gemm_config(const std::shared_ptr<Context>& context, DType t) {
     const char* env = std::getenv("VKA_GEMM_CONFIG");
     if (env && *env) c = parse_gemm_config(env);
   }
+  return c;
+}
+
+}  // namespace
+
+bool gemm_uses_cooperative_matrix(const std::shared_ptr<Context>& context, DType t) {
+  return t == DType::kFloat16 && limits(context).coop && !override_config();
+}
+
+GemmConfig gemm_config(const std::shared_ptr<Context>& context, DType t) {
+  const GemmLimits l = limits(context);
+  std::optional<GemmConfig> c = override_config();
   if (!c) return default_config(t, l);
   check_config(*c, t, l);
   return *c;
@@ -239,12 +261,14 @@ Array matmul(const Array& a, const Array& b) {
   const Array bc = as_batched(b2.dtype() == t ? b2 : b2.astype(t), batch, nbatch);
   const MatrixOperand oa = operand_of(ac), ob = operand_of(bc);
   const GemmLimits l = limits(ctx);
+  const bool coop = gemm_uses_cooperative_matrix(ctx, t);
   const GemmConfig config = gemm_config(ctx, t);
   // Each tile loader walks the operand's stride-1 axis fastest (A: m when A is a transposed
   // view; B: n unless B is transposed).
   const bool a_m_fast = oa.strides[1] == 1 && oa.strides[2] != 1;
   const bool b_n_fast = !(ob.strides[1] == 1 && ob.strides[2] != 1);
-  const KernelSpec spec = gemm_spec(t, config, a_m_fast, b_n_fast);
+  const KernelSpec spec = coop ? gemm_coop_spec(a_m_fast, b_n_fast, l.subgroup)
+                                : gemm_spec(t, config, a_m_fast, b_n_fast);
   std::shared_ptr<BufferRef> out = allocate_for(ctx, t, {nbatch, m, n});
   auto i64 = [](int64_t v) { return Scalar::of_int(v); };
   // Broadcast batch dims read with stride 0; a batch of one reads no stride at all.

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "kernels/gemm.h"
 
@@ -19,11 +20,32 @@ namespace vka {
 // place through their strides: a.T @ b and sliced operands cost no copy.
 Array matmul(const Array& a, const Array& b);
 
+// numpy.tensordot: sums of products over axes_a of a paired with axes_b of b (equal lengths,
+// equal extents); the result's axes are a's others, then b's others. Built on matmul after a
+// transpose and reshape of each operand (no copy when the summed axes are already adjacent and
+// contiguous). ShapeError for mismatched lengths or extents, AxisError for axes out of range
+// or repeated.
+Array tensordot(const Array& a, const Array& b, const std::vector<int64_t>& axes_a,
+                const std::vector<int64_t>& axes_b);
+// tensordot(a, b, n): the last n axes of a with the first n of b.
+Array tensordot(const Array& a, const Array& b, int64_t n = 2);
+// numpy.dot: a * b when either is 0-d, otherwise the sum over a's last axis and b's
+// second-to-last (its only one when 1-d), numpy's error when those extents differ.
+Array dot(const Array& a, const Array& b);
+// numpy.outer: the flattened a as a column times the flattened b as a row.
+Array outer(const Array& a, const Array& b);
+// numpy.kron: the Kronecker product, the operand of fewer dimensions padded with leading 1s.
+Array kron(const Array& a, const Array& b);
+
 // The tiling of the GEMM kernels of dtype `t` on `context`'s devices: the override
 // (set_gemm_config, else $VKA_GEMM_CONFIG = "bm x bn x bk x tm x tn", e.g. "128x128x8x8x8")
 // or the default for the device, fitted to maxComputeWorkGroupInvocations and
 // maxComputeSharedMemorySize. An override that does not fit throws ValueError naming it.
 GemmConfig gemm_config(const std::shared_ptr<Context>& context, DType t);
+// True when matmul of dtype `t` runs on cooperative matrices on `context`: float16, every
+// device offers them (Caps::cooperative_matrix_f16) and no tiling override is set (an override
+// selects the generic kernel, so a sweep can compare).
+bool gemm_uses_cooperative_matrix(const std::shared_ptr<Context>& context, DType t);
 // Sets (or, with nullopt, clears) the process-wide tiling override; it wins over the variable.
 void set_gemm_config(std::optional<GemmConfig> config);
 // "128x128x8x8x8" → GemmConfig; ValueError for anything else.

@@ -362,9 +362,17 @@ Array vecdot(const Array& a, const Array& b, int64_t axis) {
 
 Array inner(const Array& a, const Array& b) {
   if (a.ndim() > 1 || b.ndim() > 1) {
-    throw ShapeError("[inner] only 0-d and 1-d operands are supported yet (got shapes " +
-                     to_string(a.shape()) + " and " + to_string(b.shape()) +
-                     "); matrix products belong to matmul");
+    // N-d operands: sums over the last axes, a matrix product (array/matmul.h).
+    if (a.ndim() == 0 || b.ndim() == 0) return a * b;
+    if (a.shape().back() != b.shape().back()) {
+      throw ShapeError("[inner] shapes " + to_string(a.shape()) + " and " +
+                       to_string(b.shape()) + " not aligned: " +
+                       std::to_string(a.shape().back()) + " (dim " +
+                       std::to_string(a.ndim() - 1) + ") != " +
+                       std::to_string(b.shape().back()) + " (dim " +
+                       std::to_string(b.ndim() - 1) + ")");
+    }
+    return tensordot(a, b, {-1}, {-1});
   }
   if (a.ndim() == 1 && b.ndim() == 1 && a.shape()[0] != b.shape()[0]) {
     throw ShapeError("[inner] shapes " + to_string(a.shape()) + " and " + to_string(b.shape()) +

@@ -80,7 +80,7 @@ Array nanargmin(const Array& a, std::optional<int64_t> axis = std::nullopt, bool
 
 // Dot products of vectors, each one fused reduction: vdot conjugates its first argument and
 // flattens both; vecdot(a, b, axis) is sum(conj(a) * b, axis) over broadcast operands; inner
-// of 1-d arrays is sum(a * b).
+// of 1-d arrays is sum(a * b); of N-d arrays, tensordot over both last axes (a matmul).
 Array vdot(const Array& a, const Array& b);
 Array vecdot(const Array& a, const Array& b, int64_t axis = -1);
 Array inner(const Array& a, const Array& b);

@@ -41,6 +41,30 @@ void register_matmul(py::module_& m) {
         return matmul(as_array(a, "matmul"), as_array(b, "matmul"));
       },
       py::arg("x1"), py::arg("x2"), "numpy.matmul without out= and dtype= (see vkarray.matmul).");
+  m.def(
+      "_tensordot",
+      [](py::object a, py::object b, std::vector<int64_t> axes_a, std::vector<int64_t> axes_b) {
+        return tensordot(as_array(a, "tensordot"), as_array(b, "tensordot"), axes_a, axes_b);
+      },
+      py::arg("a"), py::arg("b"), py::arg("axes_a"), py::arg("axes_b"));
+  m.def(
+      "_tensordot_n",
+      [](py::object a, py::object b, int64_t n) {
+        return tensordot(as_array(a, "tensordot"), as_array(b, "tensordot"), n);
+      },
+      py::arg("a"), py::arg("b"), py::arg("n"));
+  m.def(
+      "_dot",
+      [](py::object a, py::object b) { return dot(as_array(a, "dot"), as_array(b, "dot")); },
+      py::arg("a"), py::arg("b"), "numpy.dot without out= (see vkarray.dot).");
+  m.def(
+      "_outer",
+      [](py::object a, py::object b) { return outer(as_array(a, "outer"), as_array(b, "outer")); },
+      py::arg("a"), py::arg("b"), "numpy.outer without out= (see vkarray.outer).");
+  m.def(
+      "kron",
+      [](py::object a, py::object b) { return kron(as_array(a, "kron"), as_array(b, "kron")); },
+      py::arg("a"), py::arg("b"), "numpy.kron: the Kronecker product of a and b.");
   auto cls = py::reinterpret_borrow<py::class_<Array>>(m.attr("ndarray"));
   cls.def("__matmul__", [](py::object self, py::object other) -> py::object {
     std::optional<Array> b = operand(self, other);

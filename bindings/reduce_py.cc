@@ -203,7 +203,7 @@ void register_reductions(py::module_& m) {
   m.def(
       "inner",
       [](py::object a, py::object b) { return inner(as_array(a, "inner"), as_array(b, "inner")); },
-      py::arg("a"), py::arg("b"), "numpy.inner of 0-d and 1-d operands.");
+      py::arg("a"), py::arg("b"), "numpy.inner: sums of products over the last axes.");
 }
 
 }  // namespace vka

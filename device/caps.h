@@ -45,6 +45,9 @@ struct Caps {
   bool denorm_preserve_float16 = false;
   bool denorm_preserve_float32 = false;
   bool denorm_preserve_float64 = false;
+  // 16 x 16 x 16 float16 x float16 + float32 subgroup cooperative matrices
+  // (VK_NV_cooperative_matrix, enabled when offered): the float16 GEMM kernel uses them.
+  bool cooperative_matrix_f16 = false;
   // DEVICE_LOCAL|HOST_VISIBLE|HOST_COHERENT memory over the whole device-local heap
   // (resizable BAR, or unified memory as on lavapipe).
   bool host_visible_device_memory = false;

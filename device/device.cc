@@ -12,6 +12,27 @@
 namespace vka {
 namespace {
 
+// Whether the device lists 16 x 16 x 16 float16 x float16 + float32 cooperative matrices of
+// subgroup scope (the shape kernels/gemm.h's float16 kernel uses).
+bool has_f16_cooperative_matrix(VkInstance instance, VkPhysicalDevice pd) {
+  auto list = reinterpret_cast<PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV>(
+      vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV"));
+  if (!list) return false;
+  uint32_t n = 0;
+  VK_CHECK(list(pd, &n, nullptr));
+  std::vector<VkCooperativeMatrixPropertiesNV> props(
+      n, VkCooperativeMatrixPropertiesNV{VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_NV});
+  VK_CHECK(list(pd, &n, props.data()));
+  for (const VkCooperativeMatrixPropertiesNV& p : props) {
+    if (p.MSize == 16 && p.NSize == 16 && p.KSize == 16 && p.scope == VK_SCOPE_SUBGROUP_NV &&
+        p.AType == VK_COMPONENT_TYPE_FLOAT16_NV && p.BType == VK_COMPONENT_TYPE_FLOAT16_NV &&
+        p.CType == VK_COMPONENT_TYPE_FLOAT32_NV && p.DType == VK_COMPONENT_TYPE_FLOAT32_NV) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool has_extension(VkPhysicalDevice pd, const char* name) {
   uint32_t n = 0;
   VK_CHECK(vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr));
@@ -145,6 +166,13 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
   if (has_atomic_float) f12.pNext = &atomic_float;
   VkPhysicalDeviceFeatures2 avail{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   avail.pNext = &f11;
+  VkPhysicalDeviceCooperativeMatrixFeaturesNV coop{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
+  const bool has_coop = has_extension(physical, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
+  if (has_coop) {
+    coop.pNext = avail.pNext;
+    avail.pNext = &coop;
+  }
   vkGetPhysicalDeviceFeatures2(physical, &avail);
   if (!f12.timelineSemaphore) {
     throw DeviceError("[context] device '" + caps_.device_name +
@@ -182,6 +210,9 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
   caps_.shader_int8 = f12.shaderInt8;
   caps_.shader_float16 = f12.shaderFloat16;
   caps_.storage_buffer_8bit = f12.storageBuffer8BitAccess;
+  caps_.cooperative_matrix_f16 = has_coop && coop.cooperativeMatrix && caps_.shader_float16 &&
+                                 f11.storageBuffer16BitAccess &&
+                                 has_f16_cooperative_matrix(instance_->get(), physical);
 
   VkPhysicalDeviceFeatures2 enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   VkPhysicalDeviceVulkan11Features e11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
@@ -207,6 +238,14 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
     eaf.shaderBufferFloat32AtomicAdd = atomic_float.shaderBufferFloat32AtomicAdd;
     eaf.shaderBufferFloat32Atomics = atomic_float.shaderBufferFloat32Atomics;
     extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  }
+  VkPhysicalDeviceCooperativeMatrixFeaturesNV ecoop{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
+  if (caps_.cooperative_matrix_f16) {
+    ecoop.cooperativeMatrix = VK_TRUE;
+    ecoop.pNext = enable.pNext;
+    enable.pNext = &ecoop;
+    extensions.push_back(VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
   }
 
   std::vector<float> priorities(num_queues, 1.0f);

@@ -12,6 +12,18 @@ namespace {
 // The accumulator (and shared-memory) type: numpy's compute type, uint for bool (or-of-and).
 std::string acc_type(DType t) { return is_bool(t) ? "uint" : std::string(compute_type(t)); }
 
+// The 4-vector of the accumulator type (vec4 path; not complex).
+std::string acc_vec4(DType t) {
+  const std::string a = acc_type(t);
+  if (a == "float") return "vec4";
+  if (a == "double") return "dvec4";
+  if (a == "int") return "ivec4";
+  if (a == "uint") return "uvec4";
+  if (a == "int64_t") return "i64vec4";
+  if (a == "uint64_t") return "u64vec4";
+  internal_error("no 4-vector for a complex GEMM accumulator", __FILE__, __LINE__);
+}
+
 std::string extensions(DType t) {
   std::string h;
   if (itemsize(t) == 1) {
@@ -42,15 +54,31 @@ std::string multiply_add(DType t, const std::string& acc, const std::string& a,
 
 }  // namespace
 
+std::string emit_gemm_coop(const KernelSpec& spec);
+
 std::string to_string(const GemmConfig& c) {
   return std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) + "x" +
          std::to_string(c.tm) + "x" + std::to_string(c.tn);
 }
 
+namespace {
+
+bool uses_vec4(const GemmConfig& c, DType t) {
+  return !is_complex(t) && c.tm % 4 == 0 && c.tn % 4 == 0;
+}
+
+// Padding of each k row of the shared tiles: the loads of a row-major A write a column of the
+// tile (stride bm); padding the stride by a 4-vector (by 1 in the scalar layout) spreads those
+// writes over every bank.
+int tile_pad(bool vec4) { return vec4 ? 4 : 1; }
+
+}  // namespace
+
 uint32_t gemm_shared_bytes(const GemmConfig& c, DType t) {
   uint32_t word = is_bool(t) ? 4 : static_cast<uint32_t>(itemsize(t));
   if (itemsize(t) < 4) word = 4;  // 8- and 16-bit values are staged in 32 bits
-  return static_cast<uint32_t>(c.bk * (c.bm + c.bn)) * word;
+  const int pad = tile_pad(uses_vec4(c, t));
+  return static_cast<uint32_t>(c.bk * (c.bm + pad + c.bn + pad)) * word;
 }
 
 KernelSpec gemm_spec(DType t, const GemmConfig& c, bool a_m_fast, bool b_n_fast) {
@@ -69,11 +97,13 @@ KernelSpec gemm_spec(DType t, const GemmConfig& c, bool a_m_fast, bool b_n_fast)
   s.gemm.tn = static_cast<int16_t>(c.tn);
   s.gemm.a_m_fast = a_m_fast;
   s.gemm.b_n_fast = b_n_fast;
+  s.gemm.vec4 = uses_vec4(c, t);
   return s;
 }
 
 std::string emit_gemm(const KernelSpec& spec) {
   VKA_ASSERT(spec.kind == KernelKind::kGemm);
+  if (spec.gemm.coop) return emit_gemm_coop(spec);
   const DType t = spec.outputs[0].dtype;
   const GemmSpec& g = spec.gemm;
   const std::string A = acc_type(t);
@@ -82,29 +112,95 @@ std::string emit_gemm(const KernelSpec& spec) {
   GlslWriter push;
   emit_push_block(spec, push);
   auto num = [](int v) { return std::to_string(v); };
-  // Tile loaders: element e of the tile → (row, col) with the operand's stride-1 axis fast.
-  auto loader = [&](const char* sh, const char* buf, int rows, bool rows_fast,
-                    const std::string& base,
-                    const std::string& srow, const std::string& scol,
-                    const std::string& rows_lim, const std::string& row0,
-                    const std::string& cols_lim) {
-    // sh[col * rows + row] = buf[base + (row0 + row) * srow + (k0 + col) * scol]. For A, rows
-    // are m and cols are k; for B, rows are n and cols are k.
-    const std::string count = num(rows) + " * BK";
-    std::string r = std::string("      for (int e = tid; e < ") + count + "; e += THREADS) {\n";
-    if (rows_fast) {
-      r += "        int row = e % " + num(rows) + ", col = e / " + num(rows) + ";\n";
-    } else {
-      r += "        int col = e % BK, row = e / BK;\n";
-    }
-    r += "        int gr = " + row0 + " + row, gc = k0 + col;\n"
-         "        " + A + " v = " + A + "(0);\n"
-         "        if (gr < " + rows_lim + " && gc < " + cols_lim + ") v = " + A + "(" + buf +
-         ".v[" + base + " + gr * " + srow + " + gc * " + scol + "]);\n"
-         "        " + sh + "[col * " + num(rows) + " + row] = v;\n"
+  // Tile loads, in two halves so that the next K slice's global loads are in flight while
+  // the current one is multiplied: fetch() reads this invocation's elements of a slice into
+  // registers (p<x>[r], element e = tid + r * THREADS of the tile, the operand's stride-1 axis
+  // fastest), stash() writes them to shared memory (s<x>[k * rows + row], k-major).
+  auto per = [&](int rows) { return (rows * g.bk + threads - 1) / threads; };
+  auto fetch = [&](const char* p, const char* buf, int rows, bool rows_fast,
+                   const std::string& k0, const std::string& base, const std::string& srow,
+                   const std::string& scol,
+                   const std::string& rows_lim, const std::string& row0) {
+    const std::string R = num(rows);
+    std::string r = "      for (int r = 0; r < " + num(per(rows)) + "; ++r) {\n"
+                    "        int e = tid + r * THREADS;\n";
+    r += rows_fast ? "        int row = e % " + R + ", col = e / " + R + ";\n"
+                   : "        int col = e % BK, row = e / BK;\n";
+    r += "        int gr = " + row0 + " + row, gc = " + k0 + " + col;\n"
+         "        " + std::string(p) + "[r] = " + A + "(0);\n"
+         "        if (e < " + R + " * BK && gr < " + rows_lim + " && gc < K) " + p + "[r] = " +
+         A + "(" + buf + ".v[" + base + " + gr * " + srow + " + gc * " + scol + "]);\n"
          "      }\n";
     return r;
   };
+  auto stash = [&](const char* p, const char* sh, int rows, bool rows_fast,
+                   const std::string& stride) {
+    const std::string R = num(rows);
+    std::string r = "      for (int r = 0; r < " + num(per(rows)) + "; ++r) {\n"
+                    "        int e = tid + r * THREADS;\n";
+    r += rows_fast ? "        int row = e % " + R + ", col = e / " + R + ";\n"
+                   : "        int col = e % BK, row = e / BK;\n";
+    if (g.vec4) {
+      r += "        int at = col * " + stride + " + row;\n"
+           "        if (e < " + R + " * BK) " + std::string(sh) + "[at >> 2][at & 3] = " + p +
+           "[r];\n"
+           "      }\n";
+    } else {
+      r += "        if (e < " + R + " * BK) " + std::string(sh) + "[col * " + stride +
+           " + row] = " + p + "[r];\n"
+           "      }\n";
+    }
+    return r;
+  };
+  // The multiply-adds of one k step, and the store of the results. Scalar layout: invocation
+  // (tr, tc) owns rows tr + i * RT and columns tc + j * CT. vec4 layout: rows
+  // (i / 4) * RT * 4 + tr * 4 + i % 4 and columns likewise in runs of 4, read from shared
+  // memory as 4-vectors; accumulators acc[i][j / 4] are 4-vectors along the columns.
+  std::string step, store, acc_decl;
+  if (g.vec4) {
+    const std::string V = acc_vec4(t);
+    const std::string madd =
+        is_bool(t) ? "acc[i][j] | (uvec4(a) & rb[j])" : "acc[i][j] + a * rb[j]";
+    acc_decl = "    " + V + " acc[TM][TN / 4];\n"
+               "    for (int i = 0; i < TM; ++i)\n"
+               "      for (int j = 0; j < TN / 4; ++j) acc[i][j] = " + V + "(0);\n";
+    step = "        " + V + " ra[TM / 4], rb[TN / 4];\n"
+           "        for (int i = 0; i < TM / 4; ++i) ra[i] = sa[kk * (SA / 4) + i * RT + tr];\n"
+           "        for (int j = 0; j < TN / 4; ++j) rb[j] = sb[kk * (SB / 4) + j * CT + tc];\n"
+           "        for (int i = 0; i < TM; ++i) {\n"
+           "          " + A + " a = ra[i >> 2][i & 3];\n"
+           "          for (int j = 0; j < TN / 4; ++j) acc[i][j] = " + madd + ";\n"
+           "        }\n";
+    store = "    for (int i = 0; i < TM; ++i) {\n"
+            "      int gm = m0 + (i >> 2) * RT * 4 + tr * 4 + (i & 3);\n"
+            "      if (gm >= M) continue;\n"
+            "      for (int j = 0; j < TN; ++j) {\n"
+            "        int gn = n0 + (j >> 2) * CT * 4 + tc * 4 + (j & 3);\n"
+            "        if (gn < N) out0.v[c_base + gm * N + gn] = " + S +
+            "(acc[i][j >> 2][j & 3]);\n"
+            "      }\n"
+            "    }\n";
+  } else {
+    acc_decl = "    " + A + " acc[TM][TN];\n"
+               "    for (int i = 0; i < TM; ++i)\n"
+               "      for (int j = 0; j < TN; ++j) acc[i][j] = " + A + "(0);\n";
+    step = "        " + A + " ra[TM], rb[TN];\n"
+           "        for (int i = 0; i < TM; ++i) ra[i] = sa[kk * SA + tr + i * RT];\n"
+           "        for (int j = 0; j < TN; ++j) rb[j] = sb[kk * SB + tc + j * CT];\n"
+           "        for (int i = 0; i < TM; ++i)\n"
+           "          for (int j = 0; j < TN; ++j) acc[i][j] = " +
+           multiply_add(t, "acc[i][j]", "ra[i]", "rb[j]") + ";\n";
+    store = "    for (int i = 0; i < TM; ++i) {\n"
+            "      int gm = m0 + tr + i * RT;\n"
+            "      if (gm >= M) continue;\n"
+            "      for (int j = 0; j < TN; ++j) {\n"
+            "        int gn = n0 + tc + j * CT;\n"
+            "        if (gn < N) out0.v[c_base + gm * N + gn] = " + S + "(acc[i][j]);\n"
+            "      }\n"
+            "    }\n";
+  }
+  const std::string shared_type = g.vec4 ? acc_vec4(t) : A;
+  const std::string shared_div = g.vec4 ? " / 4" : "";
   std::string src = "#version 450\n" + extensions(t) + "// " + spec.name() + "\n" +
                     "layout(local_size_x = " + num(threads) + ") in;\n" +
                     storage_buffer(0, "readonly", S, "in0") +
@@ -113,8 +209,10 @@ std::string emit_gemm(const KernelSpec& spec) {
                     "const int BM = " + num(g.bm) + ", BN = " + num(g.bn) + ", BK = " +
                     num(g.bk) + ", TM = " + num(g.tm) + ", TN = " + num(g.tn) + ";\n"
                     "const int RT = BM / TM, CT = BN / TN, THREADS = " + num(threads) + ";\n"
-                    "shared " + A + " sa[BK * BM];\n"
-                    "shared " + A + " sb[BK * BN];\n";
+                    "const int SA = BM + " + num(tile_pad(g.vec4)) + ", SB = BN + " +
+                    num(tile_pad(g.vec4)) + ";  // k-row strides of the shared tiles\n"
+                    "shared " + shared_type + " sa[BK * SA" + shared_div + "];\n"
+                    "shared " + shared_type + " sb[BK * SB" + shared_div + "];\n";
   src +=
       "void main() {\n"
       "  int M = int(pc.c0.x), N = int(pc.c1.x), K = int(pc.c2.x), batch = int(pc.c3.x);\n"
@@ -128,38 +226,133 @@ std::string emit_gemm(const KernelSpec& spec) {
       "  for (int ty = int(gl_WorkGroupID.y); ty < tiles_m; ty += int(gl_NumWorkGroups.y)) {\n"
       "  for (int tx = int(gl_WorkGroupID.x); tx < tiles_n; tx += int(gl_NumWorkGroups.x)) {\n"
       "    int m0 = ty * BM, n0 = tx * BN;\n"
-      "    int a_base = int(pc.off0) + z * a_sb, b_base = int(pc.off1) + z * b_sb;\n"
-      "    " + A + " acc[TM][TN];\n"
-      "    for (int i = 0; i < TM; ++i)\n"
-      "      for (int j = 0; j < TN; ++j) acc[i][j] = " + A + "(0);\n"
+      "    int a_base = int(pc.off0) + z * a_sb, b_base = int(pc.off1) + z * b_sb;\n" +
+      acc_decl +
+      "    " + A + " pa[" + num(per(g.bm)) + "], pb[" + num(per(g.bn)) + "];\n" +
+      fetch("pa", "in0", g.bm, g.a_m_fast, "0", "a_base", "a_sm", "a_sk", "M", "m0") +
+      fetch("pb", "in1", g.bn, g.b_n_fast, "0", "b_base", "b_sn", "b_sk", "N", "n0") +
       "    for (int k0 = 0; k0 < K; k0 += BK) {\n" +
-      loader("sa", "in0", g.bm, g.a_m_fast, "a_base", "a_sm", "a_sk", "M", "m0", "K") +
-      loader("sb", "in1", g.bn, g.b_n_fast, "b_base", "b_sn", "b_sk", "N", "n0", "K") +
+      stash("pa", "sa", g.bm, g.a_m_fast, "SA") + stash("pb", "sb", g.bn, g.b_n_fast, "SB") +
       "      barrier();\n"
-      "      for (int kk = 0; kk < BK; ++kk) {\n"
-      "        " + A + " ra[TM], rb[TN];\n"
-      "        for (int i = 0; i < TM; ++i) ra[i] = sa[kk * BM + tr + i * RT];\n"
-      "        for (int j = 0; j < TN; ++j) rb[j] = sb[kk * BN + tc + j * CT];\n"
-      "        for (int i = 0; i < TM; ++i)\n"
-      "          for (int j = 0; j < TN; ++j) acc[i][j] = " +
-      multiply_add(t, "acc[i][j]", "ra[i]", "rb[j]") + ";\n"
+      // The next slice's loads, issued before this slice's multiply-adds.
+      "      if (k0 + BK < K) {\n" +
+      fetch("pa", "in0", g.bm, g.a_m_fast, "(k0 + BK)", "a_base", "a_sm", "a_sk", "M", "m0") +
+      fetch("pb", "in1", g.bn, g.b_n_fast, "(k0 + BK)", "b_base", "b_sn", "b_sk", "N", "n0") +
+      "      }\n"
+      "      for (int kk = 0; kk < BK; ++kk) {\n" +
+      step +
       "      }\n"
       "      barrier();\n"
       "    }\n"
-      "    int c_base = int(pc.off2) + z * M * N;\n"
-      "    for (int i = 0; i < TM; ++i) {\n"
-      "      int gm = m0 + tr + i * RT;\n"
-      "      if (gm >= M) continue;\n"
-      "      for (int j = 0; j < TN; ++j) {\n"
-      "        int gn = n0 + tc + j * CT;\n"
-      "        if (gn < N) out0.v[c_base + gm * N + gn] = " + S + "(acc[i][j]);\n"
-      "      }\n"
-      "    }\n"
+      "    int c_base = int(pc.off2) + z * M * N;\n" +
+      store +
       "  }\n"
       "  }\n"
       "  }\n"
       "}\n";
   return src;
+}
+
+KernelSpec gemm_coop_spec(bool a_m_fast, bool b_n_fast, uint32_t subgroup_size) {
+  KernelSpec s = gemm_spec(DType::kFloat16, {kGemmCoopTile, kGemmCoopTile, kGemmCoopK, 1, 1},
+                           a_m_fast, b_n_fast);
+  s.gemm.vec4 = false;
+  s.gemm.coop = true;
+  s.gemm.tm = static_cast<int16_t>(subgroup_size);
+  s.gemm.tn = 1;
+  return s;
+}
+
+// The cooperative-matrix kernel (gemm_coop_spec). Shared memory: the A slice row-major
+// (BM x BK), the B slice row-major (BK x BN), then the float32 results (BM x BN).
+std::string emit_gemm_coop(const KernelSpec& spec) {
+  const GemmSpec& g = spec.gemm;
+  const int threads = kGemmCoopSubgroups * g.tm;
+  auto num = [](int v) { return std::to_string(v); };
+  GlslWriter push;
+  emit_push_block(spec, push);
+  // Tile loads as in emit_gemm, into row-major slices: element (row, col) of A's slice at
+  // sa[row * BK + col], of B's (k, n) at sb[k * BN + n].
+  auto load = [&](const char* sh, const char* buf, bool rows_fast, const std::string& base,
+                  const std::string& srow, const std::string& scol, const std::string& lim,
+                  const std::string& row0, const std::string& at) {
+    std::string r = std::string("      for (int e = tid; e < 64 * BK; e += THREADS) {\n");
+    r += rows_fast ? "        int row = e % 64, col = e / 64;\n"
+                   : "        int col = e % BK, row = e / BK;\n";
+    r += "        int gr = " + row0 + " + row, gc = k0 + col;\n"
+         "        float16_t v = float16_t(0);\n"
+         "        if (gr < " + lim + " && gc < K) v = " + buf + ".v[" + base + " + gr * " + srow +
+         " + gc * " + scol + "];\n"
+         "        " + sh + "[" + at + "] = v;\n"
+         "      }\n";
+    return r;
+  };
+  return "#version 450\n"
+         "#extension GL_EXT_shader_16bit_storage : require\n"
+         "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n"
+         "#extension GL_NV_cooperative_matrix : require\n"
+         "#extension GL_KHR_memory_scope_semantics : require\n"
+         "#extension GL_KHR_shader_subgroup_basic : require\n"
+         "// " + spec.name() + "\n"
+         "layout(local_size_x = " + num(threads) + ") in;\n" +
+         storage_buffer(0, "readonly", "float16_t", "in0") +
+         storage_buffer(1, "readonly", "float16_t", "in1") +
+         storage_buffer(2, "writeonly", "float16_t", "out0") + push.str() +
+         "const int BM = 64, BN = 64, BK = " + num(g.bk) + ", THREADS = " + num(threads) + ";\n"
+         "shared float16_t sa[BM * BK];\n"
+         "shared float16_t sb[BK * BN];\n"
+         "shared float sc[BM * BN];\n"
+         "#define F16 fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>\n"
+         "#define F32 fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>\n"
+         "void main() {\n"
+         "  int M = int(pc.c0.x), N = int(pc.c1.x), K = int(pc.c2.x), batch = int(pc.c3.x);\n"
+         "  int a_sb = int(pc.c4.x), a_sm = int(pc.c5.x), a_sk = int(pc.c6.x);\n"
+         "  int b_sb = int(pc.c7.x), b_sk = int(pc.c8.x), b_sn = int(pc.c9.x);\n"
+         "  int tid = int(gl_LocalInvocationID.x);\n"
+         // Subgroup s computes rows wm * 32 .. + 31 and columns wn * 32 .. + 31 of the tile.
+         "  int s = int(gl_SubgroupID), wm = s >> 1, wn = s & 1;\n"
+         "  int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;\n"
+         "  for (int z = int(gl_WorkGroupID.z); z < batch; z += int(gl_NumWorkGroups.z)) {\n"
+         "  for (int ty = int(gl_WorkGroupID.y); ty < tiles_m; ty += int(gl_NumWorkGroups.y)) {\n"
+         "  for (int tx = int(gl_WorkGroupID.x); tx < tiles_n; tx += int(gl_NumWorkGroups.x)) {\n"
+         "    int m0 = ty * BM, n0 = tx * BN;\n"
+         "    int a_base = int(pc.off0) + z * a_sb, b_base = int(pc.off1) + z * b_sb;\n"
+         "    F32 acc[2][2];\n"
+         "    for (int i = 0; i < 2; ++i)\n"
+         "      for (int j = 0; j < 2; ++j) acc[i][j] = F32(0.0);\n"
+         "    for (int k0 = 0; k0 < K; k0 += BK) {\n" +
+         load("sa", "in0", g.a_m_fast, "a_base", "a_sm", "a_sk", "M", "m0", "row * BK + col") +
+         load("sb", "in1", g.b_n_fast, "b_base", "b_sn", "b_sk", "N", "n0", "col * BN + row") +
+         "      barrier();\n"
+         "      for (int kk = 0; kk < BK; kk += 16) {\n"
+         "        F16 fa[2], fb[2];\n"
+         "        for (int i = 0; i < 2; ++i)\n"
+         "          coopMatLoadNV(fa[i], sa, uint((wm * 32 + i * 16) * BK + kk), uint(BK), "
+         "false);\n"
+         "        for (int j = 0; j < 2; ++j)\n"
+         "          coopMatLoadNV(fb[j], sb, uint(kk * BN + wn * 32 + j * 16), uint(BN), "
+         "false);\n"
+         "        for (int i = 0; i < 2; ++i)\n"
+         "          for (int j = 0; j < 2; ++j) acc[i][j] = coopMatMulAddNV(fa[i], fb[j], "
+         "acc[i][j]);\n"
+         "      }\n"
+         "      barrier();\n"
+         "    }\n"
+         "    for (int i = 0; i < 2; ++i)\n"
+         "      for (int j = 0; j < 2; ++j)\n"
+         "        coopMatStoreNV(acc[i][j], sc, uint((wm * 32 + i * 16) * BN + wn * 32 + "
+         "j * 16), uint(BN), false);\n"
+         "    barrier();\n"
+         "    int c_base = int(pc.off2) + z * M * N;\n"
+         "    for (int e = tid; e < BM * BN; e += THREADS) {\n"
+         "      int gm = m0 + e / BN, gn = n0 + e % BN;\n"
+         "      if (gm < M && gn < N) out0.v[c_base + gm * N + gn] = float16_t(sc[e]);\n"
+         "    }\n"
+         "    barrier();\n"
+         "  }\n"
+         "  }\n"
+         "  }\n"
+         "}\n";
 }
 
 }  // namespace vka

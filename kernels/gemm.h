@@ -41,6 +41,18 @@ uint32_t gemm_shared_bytes(const GemmConfig& c, DType t);
 KernelSpec gemm_spec(DType t, const GemmConfig& c, bool a_m_fast, bool b_n_fast);
 inline constexpr int kGemmSlots = 10;
 
+// float16 on cooperative matrices (GL_NV_cooperative_matrix: the shaderc here predates
+// GL_KHR_cooperative_matrix; NVIDIA drivers offer both): 16 x 16 x 16 float16 fragments with
+// float32 accumulators. A workgroup of 4 subgroups computes a 64 x 64 tile, each subgroup a
+// 32 x 32 quarter (2 x 2 accumulator fragments); the K loop stages 64 x 32 slices of A and B
+// in shared memory exactly as the generic kernel does (any strides, zero padding), and the
+// accumulators go through shared memory to the bounds-checked float16 stores. Same bindings
+// and push constants as gemm_spec. Needs a device with 16 x 16 x 16 float16 x float16 +
+// float32 subgroup-scope cooperative matrices (Caps::cooperative_matrix_f16); the workgroup is
+// kGemmCoopSubgroups subgroups of the device's size (carried in the spec's tm field).
+KernelSpec gemm_coop_spec(bool a_m_fast, bool b_n_fast, uint32_t subgroup_size);
+inline constexpr int kGemmCoopTile = 64, kGemmCoopK = 32, kGemmCoopSubgroups = 4;
+
 std::string emit_gemm(const KernelSpec& spec);
 
 }  // namespace vka

@@ -108,8 +108,9 @@ from ._vkarray import (
     in1d,
 )
 
-from ._products import matmul
-from ._vkarray import gemm_config, set_gemm_config
+from ._products import matmul, dot, outer, tensordot
+from ._einsum import einsum
+from ._vkarray import gemm_config, set_gemm_config, kron
 
 # The dtypes vkarray holds, as numpy's own scalar types, so that they compare and hash
 # exactly like numpy's and any numpy dtype-like is accepted wherever a dtype is.
@@ -248,6 +249,7 @@ __all__ = [
     "amin", "nanmax", "nanmin", "ptp", "any", "all", "mean", "nanmean", "var", "std", "nanvar",
     "nanstd", "argmax", "argmin", "nanargmax", "nanargmin", "vdot", "vecdot", "inner", "sort",
     "argsort", "partition", "argpartition", "bincount", "histogram", "isin", "in1d",
+    "dot", "outer", "tensordot", "kron", "einsum", "gemm_config", "set_gemm_config",
 ] + (sorted(_UFUNCS) + _joining.__all__ + _reorder.__all__ + _grids.__all__ + _sorting.__all__
      + _cumulative.__all__ + _statistics.__all__)
 

@@ -1,4 +1,7 @@
-"""Matrix and tensor products: numpy's matmul signature (out=, dtype=) over the GEMM kernel."""
+"""Matrix and tensor products: numpy's signatures (out=, dtype=, tensordot's axes forms) over
+the C++ functions of array/matmul.h, which run on the GEMM kernel."""
+
+import operator
 
 import numpy as _np
 
@@ -43,3 +46,32 @@ def matmul(x1, x2, /, out=None, *, dtype=None):
     first (same_kind); ``out`` receives the result."""
     return _store(_vkarray._matmul(_as_operand(x1, dtype), _as_operand(x2, dtype)), out,
                   "matmul")
+
+
+def dot(a, b, out=None):
+    """numpy.dot: a * b when either is 0-d, else sums over a's last axis and b's second-to-last
+    (its only axis when 1-d)."""
+    return _store(_vkarray._dot(a, b), out, "dot")
+
+
+def outer(a, b, out=None):
+    """numpy.outer: every element of the flattened a times every element of the flattened b."""
+    return _store(_vkarray._outer(a, b), out, "outer")
+
+
+def tensordot(a, b, axes=2):
+    """numpy.tensordot: axes is an int n (a's last n axes with b's first n), or a pair of axis
+    lists (or of single axes)."""
+    try:
+        axes_a, axes_b = axes
+    except TypeError:
+        return _vkarray._tensordot_n(a, b, operator.index(axes))
+    try:
+        axes_a = [operator.index(x) for x in axes_a]
+    except TypeError:
+        axes_a = [operator.index(axes_a)]
+    try:
+        axes_b = [operator.index(x) for x in axes_b]
+    except TypeError:
+        axes_b = [operator.index(axes_b)]
+    return _vkarray._tensordot(a, b, axes_a, axes_b)

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "array/array.h"
+#include "array/reduce.h"
 #include "device/errors.h"
 #include "tests/array/array_testing.h"
 
@@ -88,6 +89,34 @@ TEST(MatmulTest, Float32WithinTheAccumulationBound) {
   }
 }
 
+// float16 operands, float32 accumulation (on cooperative matrices where the device has them:
+// the GPU runs this test), against float64 sums of the float16 values.
+TEST(MatmulTest, Float16WithinTheAccumulationBound) {
+  const std::vector<std::array<int64_t, 3>> shapes = {{70, 50, 90}, {1, 33, 65}, {64, 32, 64}};
+  for (auto [m, k, n] : shapes) {
+    Array a = upload(random_floats(m * k, 21), {m, k}).astype(DType::kFloat16);
+    Array b = upload(random_floats(k * n, 22), {k, n}).astype(DType::kFloat16);
+    const std::vector<float> ha = a.astype(DType::kFloat32).to_vector<float>();
+    const std::vector<float> hb = b.astype(DType::kFloat32).to_vector<float>();
+    Array c = matmul(a, b);
+    ASSERT_EQ(c.dtype(), DType::kFloat16);
+    const std::vector<float> got = c.astype(DType::kFloat32).to_vector<float>();
+    const double u = std::ldexp(1.0, -24), gamma = k * u / (1 - k * u);
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        double exact = 0, mag = 0;
+        for (int64_t p = 0; p < k; ++p) {
+          exact += double(ha[i * k + p]) * hb[p * n + j];
+          mag += std::abs(double(ha[i * k + p]) * hb[p * n + j]);
+        }
+        const double bound =
+            gamma * mag + std::ldexp(std::abs(exact), -11) + std::ldexp(1.0, -25);
+        ASSERT_LE(std::abs(got[i * n + j] - exact), bound) << i << "," << j;
+      }
+    }
+  }
+}
+
 TEST(MatmulTest, TransposedAndSlicedOperandsAreReadInPlace) {
   const int64_t m = 37, k = 29, n = 41;
   auto at = random_ints(k * m, -50, 50, 5);       // A stored transposed: (k, m)
@@ -139,6 +168,19 @@ TEST(MatmulTest, BatchDimensionsBroadcast) {
       std::vector<int64_t> have(got.begin() + (x * 3 + y) * 15, got.begin() + (x * 3 + y + 1) * 15);
       EXPECT_EQ(have, want) << x << "," << y;
     }
+  }
+}
+
+// More matrices than a dispatch's z dimension takes (maxComputeWorkGroupCount[2] is 65535 on
+// lavapipe and NVIDIA): the workgroups loop over the rest.
+TEST(MatmulTest, BatchesBeyondTheDispatchLimit) {
+  const int64_t batch = 65535 + 1000;
+  auto a = random_ints(batch * 2, -9, 9, 31), b = random_ints(batch * 2, -9, 9, 32);
+  // (batch, 1, 2) @ (batch, 2, 1) -> (batch, 1, 1)
+  std::vector<int64_t> got =
+      matmul(upload(a, {batch, 1, 2}), upload(b, {batch, 2, 1})).to_vector<int64_t>();
+  for (int64_t z = 0; z < batch; ++z) {
+    ASSERT_EQ(got[z], a[2 * z] * b[2 * z] + a[2 * z + 1] * b[2 * z + 1]) << z;
   }
 }
 
@@ -208,6 +250,37 @@ TEST(MatmulTest, EveryTilingGivesTheSameResults) {
   EXPECT_THROW(matmul(upload(a, {m, k}), upload(b, {k, n})), ShapeError);
   set_gemm_config(std::nullopt);
   EXPECT_THROW(parse_gemm_config("128x128"), ShapeError);
+}
+
+TEST(ProductsTest, TensordotDotOuterKron) {
+  // tensordot of (3, 4, 5) and (5, 4, 2) over a's (1, 2) and b's (1, 0): (3, 2)
+  auto a = random_ints(60, -30, 30, 13), b = random_ints(40, -30, 30, 14);
+  Array ta = upload(a, {3, 4, 5}), tb = upload(b, {5, 4, 2});
+  Array t = tensordot(ta, tb, {1, 2}, {1, 0});
+  ASSERT_EQ(t.shape(), (Shape{3, 2}));
+  std::vector<int64_t> want(6, 0);
+  for (int i = 0; i < 3; ++i)
+    for (int l = 0; l < 2; ++l)
+      for (int j = 0; j < 4; ++j)
+        for (int k = 0; k < 5; ++k) want[i * 2 + l] += a[i * 20 + j * 5 + k] * b[k * 8 + j * 2 + l];
+  EXPECT_EQ(t.to_vector<int64_t>(), want);
+  EXPECT_THROW(tensordot(ta, tb, {1}, {0}), ShapeError);  // extents 4 and 5
+  EXPECT_THROW(tensordot(ta, tb, {3}, {0}), AxisError);
+  // dot: (3, 4, 5) . (5, 4, 2)'s second-to-last axis is 4: mismatch; with (2, 5, 3) it is 5.
+  EXPECT_THROW(dot(ta, tb), ShapeError);
+  EXPECT_EQ(dot(ta, upload(random_ints(30, -3, 3, 15), {2, 5, 3})).shape(), (Shape{3, 4, 2, 3}));
+  EXPECT_EQ(dot(ta, full({}, Scalar::of_int(2))).to_vector<int64_t>()[7], a[7] * 2);
+  // outer and kron
+  std::vector<int64_t> x = {1, 2, 3}, y = {10, 20};
+  EXPECT_EQ(outer(upload(x, {3}), upload(y, {2})).to_vector<int64_t>(),
+            (std::vector<int64_t>{10, 20, 20, 40, 30, 60}));
+  Array k = kron(upload(x, {3}), upload(y, {1, 2}));
+  EXPECT_EQ(k.shape(), (Shape{1, 6}));
+  EXPECT_EQ(k.to_vector<int64_t>(), (std::vector<int64_t>{10, 20, 20, 40, 30, 60}));
+  // inner of N-d operands: a matrix product over the last axes
+  Array in = inner(upload(x, {1, 3}), upload(x, {3}));
+  EXPECT_EQ(in.shape(), (Shape{1}));
+  EXPECT_EQ(in.to_vector<int64_t>()[0], 14);
 }
 
 }  // namespace

@@ -3,70 +3,17 @@ dtype, shapes off the tile multiples (single rows and columns, empty and K = 0),
 sliced and reversed operands read in place, batch broadcasting, numpy's 1-d rules, out= and
 dtype=, @= and numpy's exception types.
 
-Integers and bool are exact (numpy's products wrap the same way). Floating results are
-checked against a float64 / complex128 reference with the bound of docs/accuracy.md ("Matrix
-products"): |got - exact| <= gamma_k * (|A| @ |B|) per element, gamma_k = k u / (1 - k u),
-u the accumulator's unit roundoff (float32 for float16 inputs), plus one rounding of the result
-to float16; complex products use gamma_2k on |re| + |im| magnitudes, per component."""
+Integers and bool are exact (numpy's products wrap the same way); floating results are checked
+against a float64 / complex128 reference under the bound of products_testing.py."""
 
 import numpy as np
 import pytest
 
 import vkarray as vk
-
-DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
-          np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128]
+from products_testing import DTYPES, check, sample
 
 # (m, k, n): 1 x N, N x 1, sizes around the tiles (32 on lavapipe, 64/128 on GPUs).
 SHAPES = [(1, 1, 1), (1, 7, 65), (65, 7, 1), (33, 17, 45), (130, 67, 129), (5, 0, 3)]
-
-UNIT = {np.dtype(np.float16): 2.0 ** -24, np.dtype(np.float32): 2.0 ** -24,
-        np.dtype(np.float64): 2.0 ** -53, np.dtype(np.complex64): 2.0 ** -24,
-        np.dtype(np.complex128): 2.0 ** -53}
-
-
-def sample(shape, dtype, seed):
-    rng = np.random.default_rng(seed)
-    dt = np.dtype(dtype)
-    if dt.kind == "b":
-        return rng.integers(0, 2, shape).astype(dtype)
-    if dt.kind == "u":
-        return rng.integers(0, 200, shape).astype(dtype)
-    if dt.kind == "i":
-        return rng.integers(-100, 100, shape).astype(dtype)
-    v = rng.uniform(-1, 1, shape)
-    if dt.kind == "c":
-        v = v + 1j * rng.uniform(-1, 1, shape)
-    return v.astype(dtype)
-
-
-def check(got, a, b):
-    """got (a vkarray result) against numpy's matmul of the host operands a, b."""
-    want = np.matmul(a, b)
-    got = np.asarray(got)
-    assert got.dtype == want.dtype and got.shape == want.shape
-    dt = want.dtype
-    if dt.kind in "biu":
-        np.testing.assert_array_equal(got, want)
-        return
-    k = a.shape[-1]
-    u = UNIT[dt]
-    if dt.kind == "c":
-        a1 = np.abs(a.real) + np.abs(a.imag)
-        b1 = np.abs(b.real) + np.abs(b.imag)
-        exact = np.matmul(a.astype(np.complex128), b.astype(np.complex128))
-        g = 2 * k * u / (1 - 2 * k * u)
-        bound = g * np.matmul(a1.astype(np.float64), b1.astype(np.float64))
-        assert np.all(np.abs(got.real - exact.real) <= bound)
-        assert np.all(np.abs(got.imag - exact.imag) <= bound)
-        return
-    exact = np.matmul(a.astype(np.float64), b.astype(np.float64))
-    g = k * u / (1 - k * u)
-    bound = g * np.matmul(np.abs(a).astype(np.float64), np.abs(b).astype(np.float64))
-    if dt == np.float16:
-        bound = bound * (1 + 2.0 ** -11) + 2.0 ** -11 * np.abs(exact) + 2.0 ** -25  # subnormals
-    err = np.abs(got.astype(np.float64) - exact)
-    assert np.all(err <= bound), (err - bound).max()
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -185,3 +132,17 @@ def test_gemm_config_override_and_determinism():
     finally:
         vk.set_gemm_config(None)
     assert vk.gemm_config(np.float32) == default
+
+
+def test_every_replica(ctx3):
+    # Each replica holds its own operands; the product runs on each.
+    a = vk.asarray(np.zeros((2, 33, 17), np.int64), context=ctx3)
+    b = vk.asarray(np.zeros((17, 40), np.int64), context=ctx3)
+    da = [sample((2, 33, 17), np.int64, 60 + r) for r in range(3)]
+    db = [sample((17, 40), np.int64, 70 + r) for r in range(3)]
+    for r in range(3):
+        a.write(da[r], r)
+        b.write(db[r], r)
+    got = (a.T[:, ::-1].T @ b).read()  # a strided view of each replica's a
+    for r in range(3):
+        np.testing.assert_array_equal(got[r], da[r][:, ::-1] @ db[r])

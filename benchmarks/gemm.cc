@@ -1,0 +1,195 @@
+// Matrix products through vka::matmul on one device: TFLOP/s of float32 4096³ and 8192³,
+// float16 8192³ (float32 accumulation), and relu(A @ B + bias) (float32 4096³; the kernel
+// count shows whether the epilogue ran inside the GEMM kernel). GPU timestamps around batches
+// of back-to-back products; sampled elements of every result are checked against a float64
+// host sum (within the bound of docs/accuracy.md, "Matrix products") before a row is printed.
+//
+// --sizes 4096,8192 (the default) changes the sizes: float16 runs at the largest, the relu
+// epilogue at the smallest.
+// --sweep CONFIGS (comma-separated "bm x bn x bk x tm x tn", or "default" for a built-in list):
+// times float32 --sweep-n³ under each tiling instead, one row each, best first, so that the
+// tiling to record for the device can be chosen (VKA_GEMM_CONFIG sets it for later runs).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "array/array.h"
+#include "array/realize.h"
+#include "benchmarks/bench_util.h"
+#include "device/errors.h"
+#include "device/stream.h"
+
+namespace vka {
+namespace {
+
+struct Row {
+  std::string name;
+  double flops;
+  double ms;
+  uint64_t kernels;
+};
+
+Row time_gpu(const std::string& name, double flops, const std::function<void()>& work,
+             Stream& s, int runs, int batch) {
+  const bench::Timing t =
+      bench::gpu_median(s, work, runs, batch, [] { return realize_stats().kernels; });
+  return {name, flops, t.ms, t.count};
+}
+
+// 64 sampled elements of c = f(a @ b) against float64 host sums; false (and a message) when
+// one is outside gamma_k * sum |a||b| (+ the result's rounding for float16).
+bool check(const char* what, const Array& c, const std::vector<float>& ha,
+           const std::vector<float>& hb, int64_t n, bool half, const std::vector<float>* bias) {
+  std::vector<float> got = (half ? c.astype(DType::kFloat32) : c).to_vector<float>();
+  std::mt19937 gen(7);
+  std::uniform_int_distribution<int64_t> pick(0, n - 1);
+  const double u = std::ldexp(1.0, -24), gamma = n * u / (1 - n * u);
+  for (int s = 0; s < 64; ++s) {
+    const int64_t i = pick(gen), j = pick(gen);
+    double exact = 0, mag = 0;
+    for (int64_t k = 0; k < n; ++k) {
+      const double p = double(ha[i * n + k]) * hb[k * n + j];
+      exact += p;
+      mag += std::abs(p);
+    }
+    double bound = gamma * mag;
+    if (bias) {
+      exact = std::max(0.0, exact + (*bias)[j]);
+      bound += u * std::abs(exact) + 1e-30;
+    }
+    if (half) bound += std::ldexp(std::abs(exact), -11) + std::ldexp(1.0, -24);
+    if (std::abs(got[i * n + j] - exact) > bound) {
+      std::fprintf(stderr, "gemm: wrong %s at (%lld, %lld): %.9g, want %.9g (bound %.3g)\n",
+                   what, static_cast<long long>(i), static_cast<long long>(j), got[i * n + j],
+                   exact, bound);
+      return false;
+    }
+  }
+  return true;
+}
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+}  // namespace
+}  // namespace vka
+
+int main(int argc, char** argv) {
+  using namespace vka;
+  const int runs = std::stoi(bench::flag(argc, argv, "runs", "10"));
+  const int batch = std::stoi(bench::flag(argc, argv, "batch", "3"));
+  const std::string out_path = bench::flag(argc, argv, "markdown", "");
+  const std::string sweep = bench::flag(argc, argv, "sweep", "");
+  const int64_t sweep_n = std::stoll(bench::flag(argc, argv, "sweep-n", "4096"));
+  std::vector<int64_t> sizes;  // float16 runs at the largest, relu(A @ B + bias) the smallest
+  for (const std::string& v : split(bench::flag(argc, argv, "sizes", "4096,8192"))) {
+    sizes.push_back(std::stoll(v));
+  }
+  auto ctx = Context::create(bench::context_options(argc, argv));
+  Stream& s = *ctx->replica(0).stream;
+  std::vector<Row> rows;
+  int failures = 0;
+
+  auto operands = [&](int64_t n, std::vector<float>& ha, std::vector<float>& hb) {
+    ha = bench::uniform_floats(n * n, 1, -1, 1);
+    hb = bench::uniform_floats(n * n, 2, -1, 1);
+    return std::make_pair(Array::from_host(ha.data(), {n, n}, DType::kFloat32, ctx),
+                          Array::from_host(hb.data(), {n, n}, DType::kFloat32, ctx));
+  };
+  std::string title = "Matrix products (vka::matmul)";
+  if (!sweep.empty()) {
+    title = "GEMM tiling sweep, float32 " + std::to_string(sweep_n) + "³";
+    const std::vector<std::string> configs =
+        sweep == "default"
+            ? std::vector<std::string>{"128x128x8x8x8", "128x128x16x8x8", "128x64x8x8x4",
+                                       "64x128x8x4x8", "64x64x8x4x4", "64x64x16x4x4",
+                                       "128x128x8x4x8", "256x128x8x8x8", "128x256x8x8x8",
+                                       "128x128x32x8x8", "32x32x8x2x2"}
+            : split(sweep);
+    std::vector<float> ha, hb;
+    auto [a, b] = operands(sweep_n, ha, hb);
+    const double flops = 2.0 * sweep_n * sweep_n * sweep_n;
+    for (const std::string& text : configs) {
+      try {
+        set_gemm_config(parse_gemm_config(text));
+        Row r = time_gpu(text, flops, [&] { matmul(a, b).eval(); }, s, runs, batch);
+        if (!check(text.c_str(), matmul(a, b), ha, hb, sweep_n, false, nullptr)) ++failures;
+        rows.push_back(r);
+      } catch (const Error& e) {
+        std::fprintf(stderr, "gemm: tiling %s skipped: %s\n", text.c_str(), e.what());
+      }
+    }
+    set_gemm_config(std::nullopt);
+    std::sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) { return x.ms < y.ms; });
+  } else {
+    for (int64_t n : sizes) {
+      std::vector<float> ha, hb;
+      auto [a, b] = operands(n, ha, hb);
+      const double flops = 2.0 * n * n * n;
+      const std::string dims = std::to_string(n) + "³";
+      bench::warm_up(1.0, [&] {
+        matmul(a, b).eval();
+        s.finish();
+      });
+      rows.push_back(time_gpu("float32 " + dims + " (tiling " +
+                                  to_string(gemm_config(ctx, DType::kFloat32)) + ")",
+                              flops, [&] { matmul(a, b).eval(); }, s, runs, batch));
+      if (!check("float32", matmul(a, b), ha, hb, n, false, nullptr)) ++failures;
+      if (n == sizes.back()) {
+        Array a16 = a.astype(DType::kFloat16).eval(), b16 = b.astype(DType::kFloat16).eval();
+        // The host reference uses the float16-rounded operands.
+        std::vector<float> ra = a16.astype(DType::kFloat32).to_vector<float>();
+        std::vector<float> rb = b16.astype(DType::kFloat32).to_vector<float>();
+        const std::string how = gemm_uses_cooperative_matrix(ctx, DType::kFloat16)
+                                    ? "cooperative matrices"
+                                    : "tiling " + to_string(gemm_config(ctx, DType::kFloat16));
+        rows.push_back(time_gpu("float16 " + dims + ", float32 accumulation (" + how + ")",
+                                flops, [&] { matmul(a16, b16).eval(); }, s, runs, batch));
+        if (!check("float16", matmul(a16, b16), ra, rb, n, true, nullptr)) ++failures;
+      }
+      if (n == sizes.front()) {
+        std::vector<float> hbias = bench::uniform_floats(n, 3, -1, 1);
+        Array bias = Array::from_host(hbias.data(), {n}, DType::kFloat32, ctx);
+        rows.push_back(time_gpu("relu(A @ B + bias), float32 " + dims, flops,
+                                [&] { maximum(matmul(a, b) + bias, 0.0f).eval(); }, s, runs,
+                                batch));
+        if (!check("relu(A@B+bias)", maximum(matmul(a, b) + bias, 0.0f), ha, hb, n, false,
+                   &hbias)) {
+          ++failures;
+        }
+      }
+    }
+  }
+  if (failures) return 1;
+
+  std::string md = bench::results_header(title, *ctx, bench::command_line(argc, argv));
+  char line[512];
+  std::snprintf(line, sizeof(line),
+                "Median of %d runs of %d back-to-back products (GPU timestamps), after warm-up. "
+                "TFLOP/s counts 2n³ operations.\n\n| operation | kernels | time (ms) | "
+                "TFLOP/s |\n|---|---|---|---|\n",
+                runs, batch);
+  md += line;
+  for (const Row& r : rows) {
+    std::snprintf(line, sizeof(line), "| `%s` | %llu | %.3f | %.2f |\n", r.name.c_str(),
+                  static_cast<unsigned long long>(r.kernels), r.ms,
+                  r.flops / (r.ms * 1e-3) / 1e12);
+    md += line;
+  }
+  std::cout << md;
+  if (!out_path.empty()) std::ofstream(out_path) << md;
+  return 0;
+}
