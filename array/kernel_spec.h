@@ -37,6 +37,13 @@ enum class KernelKind : uint8_t {
   kCumulativeRows,
   kCumulativeLines,
   kReduce,  // generated: a reduction of the tape's value (kernels/reduce.h)
+  // Batched matrix factorizations (kernels/linalg.h).
+  kLuFactor,
+  kLuSolve,
+  kCholesky,
+  kQr,
+  kSvdJacobi,
+  kEighJacobi,
 };
 
 // How a reduction kernel maps its work to invocations (kernels/reduce.h), chosen per launch

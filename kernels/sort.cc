@@ -286,6 +286,12 @@ std::string emit_sort(const KernelSpec& spec) {
     case KernelKind::kCumulativeRows:
     case KernelKind::kCumulativeLines:
     case KernelKind::kReduce:
+    case KernelKind::kLuFactor:
+    case KernelKind::kLuSolve:
+    case KernelKind::kCholesky:
+    case KernelKind::kQr:
+    case KernelKind::kSvdJacobi:
+    case KernelKind::kEighJacobi:
       break;
   }
   internal_error("emit_sort of a spec that is not a sort kernel", __FILE__, __LINE__);

@@ -1,0 +1,247 @@
+// vka::linalg's factorizations: checks, the copy into fresh contiguous buffers, one kernel of
+// kernels/linalg.h per call, and the flag read-back of the calls that can raise LinAlgError.
+#include "array/linalg.h"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "array/library.h"
+#include "array/realize.h"
+#include "array/views.h"
+#include "kernels/linalg.h"
+
+namespace vka {
+namespace {
+
+constexpr uint64_t kMaxGroups = 65535;  // Vulkan's guaranteed maxComputeWorkGroupCount[0]
+
+// A stack of matrices: the batch shape, its element count, and the matrix size.
+struct Stack {
+  DType t;
+  Shape batch;
+  int64_t count, m, n;
+};
+
+Stack stack_of(std::string_view op, const Array& a, bool square) {
+  if (a.ndim() < 2) {
+    throw LinAlgError(std::to_string(a.ndim()) +
+                      "-dimensional array given. Array must be at least two-dimensional");
+  }
+  Stack s;
+  s.t = linalg_dtype(op, a.dtype());
+  s.batch.assign(a.shape().begin(), a.shape().end() - 2);
+  s.count = size(s.batch);
+  s.m = a.shape()[a.ndim() - 2];
+  s.n = a.shape()[a.ndim() - 1];
+  if (square && s.m != s.n) throw LinAlgError("Last 2 dimensions of the array must be square");
+  if (a.size() >= (int64_t{1} << 31) || s.count * s.m * s.m >= (int64_t{1} << 31) ||
+      s.count * s.n * s.n >= (int64_t{1} << 31)) {
+    throw ShapeError("[" + std::string(op) + "] stacks of 2^31 elements or more are not "
+                     "supported yet (shape " + to_string(a.shape()) + ")");
+  }
+  return s;
+}
+
+Shape with(const Shape& batch, std::initializer_list<int64_t> tail) {
+  Shape s = batch;
+  s.insert(s.end(), tail);
+  return s;
+}
+
+std::shared_ptr<BufferRef> fresh(const Array& like, DType t, int64_t n) {
+  return allocate_for(like.context(), t, {std::max<int64_t>(n, 1)});
+}
+
+// A fresh contiguous buffer holding `a` converted to t: the kernels factor it in place, so it
+// is never a buffer anything else sees (a realize destination is not recorded as a value).
+std::shared_ptr<BufferRef> copy_in(const Array& a, DType t) {
+  auto ref = fresh(a, t, a.size());
+  if (a.size() > 0) {
+    NodePtr dest = default_graph().buffer(ref, t, View::contiguous(a.shape()));
+    realize(a.context(), {default_graph().convert(a.node(), t, a.shape())}, std::nullopt, {dest});
+  }
+  return ref;
+}
+
+Array wrap(const Array& like, const std::shared_ptr<BufferRef>& ref, DType t, Shape shape) {
+  return Array(default_graph().buffer(ref, t, View::contiguous(std::move(shape))),
+               like.context());
+}
+
+void run(const Array& like, const KernelSpec& spec,
+         const std::vector<std::shared_ptr<BufferRef>>& refs, int64_t count,
+         std::vector<int64_t> slots) {
+  Buffers bufs;
+  for (const auto& r : refs) bufs.push_back(device_buffer(*r));
+  std::vector<Scalar> values;
+  for (int64_t v : slots) values.push_back(Scalar::of_int(v));
+  dispatch_library(like.context(), spec, bufs, count,
+                   std::min<uint64_t>(static_cast<uint64_t>(count), kMaxGroups), values);
+}
+
+// True when any matrix's int32 flag in `flags` is nonzero, on any replica.
+bool any_flag(const Array& like, const std::shared_ptr<BufferRef>& flags, int64_t count) {
+  if (count == 0) return false;
+  std::vector<int32_t> v(static_cast<size_t>(count));
+  const auto& ctx = like.context();
+  for (int r = 0; r < ctx->num_replicas(); ++r) {
+    device_buffer(*flags)->read(v.data(), 0, v.size() * sizeof(int32_t), r);
+    if (std::any_of(v.begin(), v.end(), [](int32_t f) { return f != 0; })) return true;
+  }
+  return false;
+}
+
+// The factored LU of a checked square stack, in place in a fresh buffer, and its flags.
+struct Lu {
+  std::shared_ptr<BufferRef> lu, piv, info;
+};
+
+Lu factor(const Array& a, const Stack& s) {
+  Lu f{copy_in(a, s.t), fresh(a, DType::kInt32, s.count * s.n), fresh(a, DType::kInt32, s.count)};
+  if (s.n > 0) run(a, lu_factor_spec(s.t), {f.lu, f.piv, f.info}, s.count, {s.n});
+  return f;
+}
+
+void throw_if_not_converged(std::string_view op, const Array& like,
+                            const std::shared_ptr<BufferRef>& flags, int64_t count) {
+  if (any_flag(like, flags, count)) {
+    throw LinAlgError(std::string(op) + " did not converge");
+  }
+}
+
+}  // namespace
+
+DType linalg_dtype(std::string_view op, DType t) {
+  if (t == DType::kFloat16) throw DTypeError("array type float16 is unsupported in linalg");
+  if (is_complex(t)) {
+    throw DTypeError("[" + std::string(op) + "] complex matrices are not supported by "
+                     "vkarray.linalg yet (got " + std::string(name(t)) + ")");
+  }
+  if (t == DType::kFloat32 || t == DType::kFloat64) return t;
+  return DType::kFloat64;
+}
+
+std::vector<Array> lu_factor(const Array& a) {
+  const Stack s = stack_of("lu_factor", a, true);
+  Lu f = factor(a, s);
+  return {wrap(a, f.lu, s.t, a.shape()), wrap(a, f.piv, DType::kInt32, with(s.batch, {s.n}))};
+}
+
+Array solve(const Array& a, const Array& b) {
+  const Stack s = stack_of("solve", a, true);
+  if (b.ndim() != a.ndim() || !std::equal(s.batch.begin(), s.batch.end(), b.shape().begin()) ||
+      b.shape()[b.ndim() - 2] != s.n) {
+    throw ShapeError("[solve] b of shape " + to_string(b.shape()) + " does not match a of shape " +
+                     to_string(a.shape()) + " (expected (..., " + std::to_string(s.n) + ", k))");
+  }
+  const DType t = linalg_dtype("solve", b.dtype()) == DType::kFloat64 ? DType::kFloat64 : s.t;
+  const Stack st{t, s.batch, s.count, s.n, s.n};
+  const int64_t k = b.shape()[b.ndim() - 1];
+  Lu f = factor(a, st);
+  auto x = copy_in(b, t);
+  if (any_flag(a, f.info, s.count)) throw LinAlgError("Singular matrix");
+  if (s.n > 0 && k > 0) run(a, lu_solve_spec(t), {f.lu, f.piv, x}, s.count, {s.n, k});
+  return wrap(a, x, t, b.shape());
+}
+
+Array lu_solve(const Array& lu, const Array& pivots, const Array& b) {
+  const Stack s = stack_of("lu_solve", lu, true);
+  if (b.ndim() != lu.ndim() || !std::equal(s.batch.begin(), s.batch.end(), b.shape().begin()) ||
+      b.shape()[b.ndim() - 2] != s.n || pivots.shape() != with(s.batch, {s.n})) {
+    throw ShapeError("[lu_solve] b of shape " + to_string(b.shape()) + " and pivots of shape " +
+                     to_string(pivots.shape()) + " do not match lu of shape " +
+                     to_string(lu.shape()));
+  }
+  const DType t = linalg_dtype("lu_solve", b.dtype()) == DType::kFloat64 ? DType::kFloat64 : s.t;
+  const int64_t k = b.shape()[b.ndim() - 1];
+  auto f = copy_in(lu, t), piv = copy_in(pivots, DType::kInt32), x = copy_in(b, t);
+  if (s.n > 0 && k > 0) run(lu, lu_solve_spec(t), {f, piv, x}, s.count, {s.n, k});
+  return wrap(lu, x, t, b.shape());
+}
+
+Array inv(const Array& a) {
+  const Stack s = stack_of("inv", a, true);
+  Lu f = factor(a, s);
+  if (any_flag(a, f.info, s.count)) throw LinAlgError("Singular matrix");
+  Array eye = broadcast_to(vka::eye(s.n, s.n, 0, s.t, a.context()), a.shape());
+  auto x = copy_in(eye, s.t);
+  if (s.n > 0) run(a, lu_solve_spec(s.t), {f.lu, f.piv, x}, s.count, {s.n, s.n});
+  return wrap(a, x, s.t, a.shape());
+}
+
+Array cholesky(const Array& a) {
+  const Stack s = stack_of("cholesky", a, true);
+  auto l = copy_in(a, s.t), info = fresh(a, DType::kInt32, s.count);
+  if (s.n > 0) run(a, cholesky_spec(s.t), {l, info}, s.count, {s.n});
+  if (s.n > 0 && any_flag(a, info, s.count)) {
+    throw LinAlgError("Matrix is not positive definite");
+  }
+  return wrap(a, l, s.t, a.shape());
+}
+
+std::vector<Array> qr(const Array& a, std::string_view mode) {
+  if (mode != "reduced" && mode != "complete" && mode != "r") {
+    throw ShapeError("[qr] Unrecognized mode '" + std::string(mode) +
+                     "' (expected 'reduced', 'complete' or 'r')");
+  }
+  const Stack s = stack_of("qr", a, false);
+  const int64_t k = std::min(s.m, s.n);
+  const int64_t q = mode == "r" ? 0 : mode == "complete" ? s.m : k;
+  auto r = copy_in(a, s.t), tau = fresh(a, s.t, s.count * k), qm = fresh(a, s.t, s.count * s.m * q);
+  if (s.m > 0 && s.n > 0) {
+    run(a, qr_spec(s.t), {r, tau, qm}, s.count, {s.m, s.n, q});
+  } else if (q > 0 && s.count * s.m * q > 0) {
+    // No reflectors: Q is the identity (an m×m one when n = 0 and mode is complete).
+    Array eye = broadcast_to(vka::eye(s.m, q, 0, s.t, a.context()), with(s.batch, {s.m, q}));
+    qm = copy_in(eye, s.t);
+  }
+  Array rfull = wrap(a, r, s.t, a.shape());
+  // R's rows past k are zero: the reduced and r modes keep the first k.
+  if (mode != "complete" && k < s.m) {
+    rfull = rfull.view(slice(rfull.storage()->view(), a.ndim() - 2, SliceSpec{0, k, 1}));
+  }
+  if (mode == "r") return {rfull};
+  return {wrap(a, qm, s.t, with(s.batch, {s.m, q})), rfull};
+}
+
+std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv) {
+  const Stack s = stack_of("svd", a, false);
+  // The kernel wants m >= n: a wide matrix is factored as its transpose, A = (V S Uᵀ)ᵀ.
+  const bool tall = s.m >= s.n;
+  const int64_t m = std::max(s.m, s.n), n = std::min(s.m, s.n);
+  const int64_t uc = !compute_uv ? 0 : full_matrices ? m : n;
+  const int64_t c = s.count;
+  auto w = copy_in(tall ? a : matrix_transpose(a), s.t);
+  auto v = fresh(a, s.t, c * n * n), u = fresh(a, s.t, c * m * uc), sv = fresh(a, s.t, c * n),
+       vt = fresh(a, s.t, c * n * n), scratch = fresh(a, s.t, c * n),
+       info = fresh(a, DType::kInt32, c);
+  if (n > 0) {
+    run(a, svd_jacobi_spec(s.t), {w, v, u, sv, vt, scratch, info}, c, {m, n, uc});
+    throw_if_not_converged("SVD", a, info, c);
+  } else if (uc > 0 && c * m * uc > 0) {
+    u = copy_in(broadcast_to(vka::eye(m, uc, 0, s.t, a.context()), with(s.batch, {m, uc})), s.t);
+  }
+  Array sa = wrap(a, sv, s.t, with(s.batch, {n}));
+  if (!compute_uv) return {sa};
+  Array ua = wrap(a, u, s.t, with(s.batch, {m, uc})), vta = wrap(a, vt, s.t, with(s.batch, {n, n}));
+  if (tall) return {ua, sa, vta};
+  return {matrix_transpose(vta), sa, matrix_transpose(ua)};
+}
+
+std::vector<Array> eigh(const Array& a, bool compute_v) {
+  const Stack s = stack_of("eigh", a, true);
+  const int64_t n = s.n, c = s.count;
+  auto w = copy_in(a, s.t);
+  auto v = fresh(a, s.t, c * n * n), vals = fresh(a, s.t, c * n), vecs = fresh(a, s.t, c * n * n),
+       scratch = fresh(a, s.t, c * (n + 2)), info = fresh(a, DType::kInt32, c);
+  if (n > 0) {
+    run(a, eigh_jacobi_spec(s.t), {w, v, vals, vecs, scratch, info}, c, {n, compute_v ? 1 : 0});
+    throw_if_not_converged("Eigenvalues", a, info, c);
+  }
+  Array wa = wrap(a, vals, s.t, with(s.batch, {n}));
+  if (!compute_v) return {wa};
+  return {wa, wrap(a, vecs, s.t, a.shape())};
+}
+
+}  // namespace vka

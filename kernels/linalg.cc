@@ -1,0 +1,274 @@
+// The linalg library kernels' GLSL (kernels/linalg.h): LU, LU solves, Cholesky and Householder
+// QR here; the Jacobi eigensolvers in linalg_jacobi.cc.
+#include "kernels/linalg.h"
+
+#include "device/errors.h"
+#include "kernels/glsl_writer.h"
+#include "kernels/indexing.h"
+#include "kernels/linalg_jacobi.h"
+#include "kernels/scan.h"
+
+namespace vka {
+namespace {
+
+KernelSpec spec_of(KernelKind kind, DType t, std::vector<DType> in, std::vector<DType> out,
+                   int slots) {
+  VKA_ASSERT(t == DType::kFloat32 || t == DType::kFloat64);
+  return library_spec(kind, in, out, slots);
+}
+
+}  // namespace
+
+std::string linalg_preamble(const KernelSpec& spec) {
+  const DType t = spec.outputs[0].dtype;
+  const bool f64 = t == DType::kFloat64;
+  std::string s = "#version 450\n// " + spec.name() + "\n" +
+                  "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n"
+                  "layout(local_size_x = " + std::to_string(kLinalgThreads) + ") in;\n"
+                  "#define T " + (f64 ? "double" : "float") + "\n"
+                  "#define WG " + std::to_string(kLinalgThreads) + "\n" +
+                  // Machine epsilon and 1/sqrt(eps) of T (rotation angles past it use t = 1/2z).
+                  (f64 ? "#define EPS 2.220446049250313e-16lf\n#define BIG 6.7108864e7lf\n"
+                       : "#define EPS 1.1920929e-7\n#define BIG 2896.3093\n") +
+                  // Every invocation of the workgroup sees the others' buffer writes after it.
+                  "#define SYNC() { memoryBarrierBuffer(); memoryBarrierShared(); barrier(); }\n";
+  int b = 0;
+  auto type = [](DType d) { return d == DType::kInt32 ? "int" : d == DType::kFloat64 ? "double"
+                                                                                       : "float"; };
+  for (size_t i = 0; i < spec.inputs.size(); ++i, ++b) {
+    s += storage_buffer(b, "readonly", type(spec.inputs[i].dtype), "in" + std::to_string(i));
+  }
+  for (size_t i = 0; i < spec.outputs.size(); ++i, ++b) {
+    s += storage_buffer(b, "coherent", type(spec.outputs[i].dtype), "out" + std::to_string(i));
+  }
+  GlslWriter push;
+  emit_push_block(spec, push);
+  s += push.str();
+  s += "int slot(uvec2 c) { return int(pack64(c)); }\n";
+  return s;
+}
+
+KernelSpec lu_factor_spec(DType t) {
+  return spec_of(KernelKind::kLuFactor, t, {}, {t, DType::kInt32, DType::kInt32}, 1);
+}
+KernelSpec lu_solve_spec(DType t) {
+  return spec_of(KernelKind::kLuSolve, t, {t, DType::kInt32}, {t}, 2);
+}
+KernelSpec cholesky_spec(DType t) {
+  return spec_of(KernelKind::kCholesky, t, {}, {t, DType::kInt32}, 1);
+}
+KernelSpec qr_spec(DType t) { return spec_of(KernelKind::kQr, t, {}, {t, t, t}, 3); }
+KernelSpec svd_jacobi_spec(DType t) {
+  return spec_of(KernelKind::kSvdJacobi, t, {}, {t, t, t, t, t, t, DType::kInt32}, 3);
+}
+KernelSpec eigh_jacobi_spec(DType t) {
+  return spec_of(KernelKind::kEighJacobi, t, {}, {t, t, t, t, t, DType::kInt32}, 2);
+}
+
+namespace {
+
+// The batch loop: b walks the matrices of this workgroup; its bounds are uniform, so the
+// barriers inside stay in uniform control flow.
+constexpr const char* kBatchLoop =
+    "  uint t = gl_LocalInvocationID.x;\n"
+    "  for (uint b = gl_WorkGroupID.x; b < uint(pc.n); b += gl_NumWorkGroups.x) {\n";
+
+// Right-looking LU: pivot search (one invocation), row swap, column scaling and the rank-1
+// trailing update, each step behind a barrier.
+std::string lu_factor(const KernelSpec& spec) {
+  return linalg_preamble(spec) +
+         "#define A(i, j) out0.v[base + (i) * n + (j)]\n"
+         "shared int s_p;\n"
+         "void main() {\n"
+         "  int n = slot(pc.c0);\n" + kBatchLoop +
+         "    int base = int(b) * n * n;\n"
+         "    if (t == 0u) out2.v[b] = 0;\n"
+         "    for (int k = 0; k < n; ++k) {\n"
+         "      if (t == 0u) {\n"
+         "        int p = k;\n"
+         "        T best = abs(A(k, k));\n"
+         "        for (int i = k + 1; i < n; ++i) {\n"
+         "          T v = abs(A(i, k));\n"
+         "          if (v > best) { best = v; p = i; }\n"
+         "        }\n"
+         "        s_p = p;\n"
+         "        out1.v[int(b) * n + k] = p;\n"
+         "        if (best == T(0) && out2.v[b] == 0) out2.v[b] = k + 1;\n"
+         "      }\n"
+         "      SYNC();\n"
+         "      int p = s_p;\n"
+         "      if (p != k) {\n"
+         "        for (int j = int(t); j < n; j += WG) {\n"
+         "          T x = A(k, j); A(k, j) = A(p, j); A(p, j) = x;\n"
+         "        }\n"
+         "      }\n"
+         "      SYNC();\n"
+         "      T d = A(k, k);\n"
+         "      if (d != T(0)) {\n"
+         "        for (int i = k + 1 + int(t); i < n; i += WG) A(i, k) = A(i, k) / d;\n"
+         "      }\n"
+         "      SYNC();\n"
+         "      int r = n - k - 1;\n"
+         "      for (int e = int(t); e < r * r; e += WG) {\n"
+         "        int i = k + 1 + e / r, j = k + 1 + e % r;\n"
+         "        A(i, j) = A(i, j) - A(i, k) * A(k, j);\n"
+         "      }\n"
+         "      SYNC();\n"
+         "    }\n"
+         "  }\n"
+         "}\n";
+}
+
+// Each invocation owns right-hand-side columns: row interchanges, forward substitution with
+// the unit L, back substitution with U. No barriers: the columns are independent.
+std::string lu_solve(const KernelSpec& spec) {
+  return linalg_preamble(spec) +
+         "#define LU(i, j) in0.v[abase + (i) * n + (j)]\n"
+         "#define B(i) out0.v[bbase + (i) * k + c]\n"
+         "void main() {\n"
+         "  int n = slot(pc.c0), k = slot(pc.c1);\n" + kBatchLoop +
+         "    int abase = int(b) * n * n, bbase = int(b) * n * k;\n"
+         "    for (int c = int(t); c < k; c += WG) {\n"
+         "      for (int i = 0; i < n; ++i) {\n"
+         "        int p = in1.v[int(b) * n + i];\n"
+         "        if (p != i) { T x = B(i); B(i) = B(p); B(p) = x; }\n"
+         "      }\n"
+         "      for (int i = 1; i < n; ++i) {\n"
+         "        T s = B(i);\n"
+         "        for (int j = 0; j < i; ++j) s -= LU(i, j) * B(j);\n"
+         "        B(i) = s;\n"
+         "      }\n"
+         "      for (int i = n - 1; i >= 0; --i) {\n"
+         "        T s = B(i);\n"
+         "        for (int j = i + 1; j < n; ++j) s -= LU(i, j) * B(j);\n"
+         "        B(i) = s / LU(i, i);\n"
+         "      }\n"
+         "    }\n"
+         "  }\n"
+         "}\n";
+}
+
+// Right-looking Cholesky on the lower triangle: the diagonal (one invocation, which also
+// detects a non-positive pivot), the column scaling, the symmetric rank-1 trailing update.
+std::string cholesky(const KernelSpec& spec) {
+  return linalg_preamble(spec) +
+         "#define A(i, j) out0.v[base + (i) * n + (j)]\n"
+         "shared int s_bad;\n"
+         "void main() {\n"
+         "  int n = slot(pc.c0);\n" + kBatchLoop +
+         "    int base = int(b) * n * n;\n"
+         "    if (t == 0u) out1.v[b] = 0;\n"
+         "    for (int k = 0; k < n; ++k) {\n"
+         "      if (t == 0u) {\n"
+         "        T d = A(k, k);\n"
+         "        if (d > T(0)) { A(k, k) = sqrt(d); s_bad = 0; }\n"
+         "        else { s_bad = 1; out1.v[b] = k + 1; }\n"
+         "      }\n"
+         "      SYNC();\n"
+         "      if (s_bad != 0) break;\n"
+         "      T d = A(k, k);\n"
+         "      for (int i = k + 1 + int(t); i < n; i += WG) A(i, k) = A(i, k) / d;\n"
+         "      SYNC();\n"
+         "      int r = n - k - 1;\n"
+         "      for (int e = int(t); e < r * r; e += WG) {\n"
+         "        int i = k + 1 + e / r, j = k + 1 + e % r;\n"
+         "        if (j <= i) A(i, j) = A(i, j) - A(i, k) * A(j, k);\n"
+         "      }\n"
+         "      SYNC();\n"
+         "    }\n"
+         "    for (int e = int(t); e < n * n; e += WG) {\n"
+         "      if (e % n > e / n) out0.v[base + e] = T(0);\n"
+         "    }\n"
+         "    SYNC();\n"
+         "  }\n"
+         "}\n";
+}
+
+// Householder QR: per column, the reflector (dlarfg: beta = -sign(alpha)·‖x‖, tau =
+// (beta - alpha)/beta, v = x / (alpha - beta), norms scaled against overflow) by one
+// invocation, then each invocation applies it to its trailing columns. Q is accumulated
+// backwards from the identity, H_0 (H_1 (... I)).
+std::string qr(const KernelSpec& spec) {
+  return linalg_preamble(spec) +
+         "#define A(i, j) out0.v[abase + (i) * n + (j)]\n"
+         "#define Q(i, j) out2.v[qbase + (i) * q + (j)]\n"
+         "shared T s_tau, s_scale;\n"
+         "void main() {\n"
+         "  int m = slot(pc.c0), n = slot(pc.c1), q = slot(pc.c2);\n"
+         "  int kmin = min(m, n);\n" + kBatchLoop +
+         "    int abase = int(b) * m * n, tbase = int(b) * kmin, qbase = int(b) * m * q;\n"
+         "    for (int k = 0; k < kmin; ++k) {\n"
+         "      if (t == 0u) {\n"
+         "        T alpha = A(k, k), mx = T(0), ss = T(0), tau = T(0), scale = T(0);\n"
+         "        for (int i = k + 1; i < m; ++i) mx = max(mx, abs(A(i, k)));\n"
+         "        if (mx > T(0)) {\n"
+         "          for (int i = k + 1; i < m; ++i) { T x = A(i, k) / mx; ss += x * x; }\n"
+         "          T xn = mx * sqrt(ss);\n"
+         "          T hi = max(abs(alpha), xn), lo = min(abs(alpha), xn);\n"
+         "          T h = hi * sqrt(T(1) + (lo / hi) * (lo / hi));\n"
+         "          T beta = alpha >= T(0) ? -h : h;\n"
+         "          tau = (beta - alpha) / beta;\n"
+         "          scale = T(1) / (alpha - beta);\n"
+         "          A(k, k) = beta;\n"
+         "        }\n"
+         "        s_tau = tau;\n"
+         "        s_scale = scale;\n"
+         "        out1.v[tbase + k] = tau;\n"
+         "      }\n"
+         "      SYNC();\n"
+         "      T tau = s_tau, scale = s_scale;\n"
+         "      if (tau != T(0)) {\n"
+         "        for (int i = k + 1 + int(t); i < m; i += WG) A(i, k) = A(i, k) * scale;\n"
+         "      }\n"
+         "      SYNC();\n"
+         "      if (tau != T(0)) {\n"
+         "        for (int j = k + 1 + int(t); j < n; j += WG) {\n"
+         "          T w = A(k, j);\n"
+         "          for (int i = k + 1; i < m; ++i) w += A(i, k) * A(i, j);\n"
+         "          w *= tau;\n"
+         "          A(k, j) = A(k, j) - w;\n"
+         "          for (int i = k + 1; i < m; ++i) A(i, j) = A(i, j) - w * A(i, k);\n"
+         "        }\n"
+         "      }\n"
+         "      SYNC();\n"
+         "    }\n"
+         "    if (q > 0) {\n"
+         "      for (int e = int(t); e < m * q; e += WG) {\n"
+         "        out2.v[qbase + e] = e / q == e % q ? T(1) : T(0);\n"
+         "      }\n"
+         "      SYNC();\n"
+         "      for (int k = kmin - 1; k >= 0; --k) {\n"
+         "        T tau = out1.v[tbase + k];\n"
+         "        if (tau != T(0)) {\n"
+         "          for (int j = int(t); j < q; j += WG) {\n"
+         "            T w = Q(k, j);\n"
+         "            for (int i = k + 1; i < m; ++i) w += A(i, k) * Q(i, j);\n"
+         "            w *= tau;\n"
+         "            Q(k, j) = Q(k, j) - w;\n"
+         "            for (int i = k + 1; i < m; ++i) Q(i, j) = Q(i, j) - w * A(i, k);\n"
+         "          }\n"
+         "        }\n"
+         "        SYNC();\n"
+         "      }\n"
+         "    }\n"
+         "    for (int e = int(t); e < m * n; e += WG) {\n"
+         "      if (e / n > e % n) out0.v[abase + e] = T(0);\n"
+         "    }\n"
+         "    SYNC();\n"
+         "  }\n"
+         "}\n";
+}
+
+}  // namespace
+
+std::string emit_linalg(const KernelSpec& spec) {
+  if (spec.kind == KernelKind::kLuFactor) return lu_factor(spec);
+  if (spec.kind == KernelKind::kLuSolve) return lu_solve(spec);
+  if (spec.kind == KernelKind::kCholesky) return cholesky(spec);
+  if (spec.kind == KernelKind::kQr) return qr(spec);
+  if (spec.kind == KernelKind::kSvdJacobi) return emit_svd_jacobi(spec);
+  if (spec.kind == KernelKind::kEighJacobi) return emit_eigh_jacobi(spec);
+  internal_error("emit_linalg of a spec that is not a linalg kernel", __FILE__, __LINE__);
+}
+
+}  // namespace vka
