@@ -7,6 +7,7 @@
 #include <string>
 
 #include "array/library.h"
+#include "array/reduce.h"
 #include "array/realize.h"
 #include "array/views.h"
 #include "kernels/linalg.h"
@@ -80,6 +81,49 @@ void run(const Array& like, const KernelSpec& spec,
                    std::min<uint64_t>(static_cast<uint64_t>(count), kMaxGroups), values);
 }
 
+// Loop iterations one invocation may run in one launch: llvmpipe ends every loop of an
+// invocation once 65535 iterations have run in all (a shared limiter), so launches there are
+// split into step ranges below that; other devices take each call in one launch.
+int64_t loop_budget(const std::shared_ptr<Context>& ctx) {
+  for (int d = 0; d < ctx->num_devices(); ++d) {
+    const Caps& c = ctx->device(d).caps();
+    if (c.driver_name.find("llvmpipe") != std::string::npos ||
+        c.device_name.find("llvmpipe") != std::string::npos) {
+      return 40000;
+    }
+  }
+  return int64_t{1} << 40;
+}
+
+int64_t per_thread(int64_t work) { return (work + kLinalgThreads - 1) / kLinalgThreads; }
+
+// Steps [0, total) of a stepped kernel (kernels/linalg.h), launched in ranges whose summed
+// `cost` (loop iterations of the busiest invocation) stays within the loop budget; the range
+// travels in the two slots after `slots`.
+template <typename Cost>
+void run_steps(std::string_view op, const Array& like, const KernelSpec& spec,
+               const std::vector<std::shared_ptr<BufferRef>>& refs, int64_t count,
+               const std::vector<int64_t>& slots, int64_t total, Cost cost) {
+  if (count == 0) return;
+  const int64_t rounds = (count + static_cast<int64_t>(kMaxGroups) - 1) /
+                         static_cast<int64_t>(kMaxGroups);  // matrices per workgroup
+  const int64_t budget = loop_budget(like.context());
+  for (int64_t s = 0; s < total;) {
+    int64_t e = s, sum = 0;
+    while (e < total && (e == s || sum + cost(e) * rounds <= budget)) sum += cost(e++) * rounds;
+    if (sum > 65000 && budget < 65000) {
+      throw DeviceError("[" + std::string(op) + "] one step on matrices this large needs " +
+                        std::to_string(sum) + " loop iterations in one invocation, past "
+                        "llvmpipe's limit of 65535: run it on a GPU");
+    }
+    std::vector<int64_t> v = slots;
+    v.push_back(s);
+    v.push_back(e);
+    run(like, spec, refs, count, v);
+    s = e;
+  }
+}
+
 // True when any matrix's int32 flag in `flags` is nonzero, on any replica.
 bool any_flag(const Array& like, const std::shared_ptr<BufferRef>& flags, int64_t count) {
   if (count == 0) return false;
@@ -99,8 +143,22 @@ struct Lu {
 
 Lu factor(const Array& a, const Stack& s) {
   Lu f{copy_in(a, s.t), fresh(a, DType::kInt32, s.count * s.n), fresh(a, DType::kInt32, s.count)};
-  if (s.n > 0) run(a, lu_factor_spec(s.t), {f.lu, f.piv, f.info}, s.count, {s.n});
+  const int64_t n = s.n;
+  run_steps("lu_factor", a, lu_factor_spec(s.t), {f.lu, f.piv, f.info}, s.count, {n}, n,
+            [n](int64_t k) {
+              return (n - k) + per_thread(n) + per_thread(n - k) +
+                     per_thread((n - k - 1) * (n - k - 1)) + 4;
+            });
   return f;
+}
+
+// The triangular solves of lu_solve_spec for k right-hand sides, in place in x.
+void substitute(const Array& like, DType t, const std::shared_ptr<BufferRef>& lu,
+                const std::shared_ptr<BufferRef>& piv, const std::shared_ptr<BufferRef>& x,
+                int64_t count, int64_t n, int64_t k) {
+  if (n == 0 || k == 0) return;
+  run_steps("solve", like, lu_solve_spec(t), {lu, piv, x}, count, {n, k}, 2 * n,
+            [n, k](int64_t) { return per_thread(k) * (n + 2); });
 }
 
 void throw_if_not_converged(std::string_view op, const Array& like,
@@ -141,7 +199,7 @@ Array solve(const Array& a, const Array& b) {
   Lu f = factor(a, st);
   auto x = copy_in(b, t);
   if (any_flag(a, f.info, s.count)) throw LinAlgError("Singular matrix");
-  if (s.n > 0 && k > 0) run(a, lu_solve_spec(t), {f.lu, f.piv, x}, s.count, {s.n, k});
+  substitute(a, t, f.lu, f.piv, x, s.count, s.n, k);
   return wrap(a, x, t, b.shape());
 }
 
@@ -156,7 +214,7 @@ Array lu_solve(const Array& lu, const Array& pivots, const Array& b) {
   const DType t = linalg_dtype("lu_solve", b.dtype()) == DType::kFloat64 ? DType::kFloat64 : s.t;
   const int64_t k = b.shape()[b.ndim() - 1];
   auto f = copy_in(lu, t), piv = copy_in(pivots, DType::kInt32), x = copy_in(b, t);
-  if (s.n > 0 && k > 0) run(lu, lu_solve_spec(t), {f, piv, x}, s.count, {s.n, k});
+  substitute(lu, t, f, piv, x, s.count, s.n, k);
   return wrap(lu, x, t, b.shape());
 }
 
@@ -166,14 +224,17 @@ Array inv(const Array& a) {
   if (any_flag(a, f.info, s.count)) throw LinAlgError("Singular matrix");
   Array eye = broadcast_to(vka::eye(s.n, s.n, 0, s.t, a.context()), a.shape());
   auto x = copy_in(eye, s.t);
-  if (s.n > 0) run(a, lu_solve_spec(s.t), {f.lu, f.piv, x}, s.count, {s.n, s.n});
+  substitute(a, s.t, f.lu, f.piv, x, s.count, s.n, s.n);
   return wrap(a, x, s.t, a.shape());
 }
 
 Array cholesky(const Array& a) {
   const Stack s = stack_of("cholesky", a, true);
   auto l = copy_in(a, s.t), info = fresh(a, DType::kInt32, s.count);
-  if (s.n > 0) run(a, cholesky_spec(s.t), {l, info}, s.count, {s.n});
+  const int64_t n = s.n;
+  run_steps("cholesky", a, cholesky_spec(s.t), {l, info}, s.count, {n}, n, [n](int64_t k) {
+    return per_thread(n - k) + per_thread((n - k - 1) * (n - k - 1)) + per_thread(n * n) + 4;
+  });
   if (s.n > 0 && any_flag(a, info, s.count)) {
     throw LinAlgError("Matrix is not positive definite");
   }
@@ -190,7 +251,14 @@ std::vector<Array> qr(const Array& a, std::string_view mode) {
   const int64_t q = mode == "r" ? 0 : mode == "complete" ? s.m : k;
   auto r = copy_in(a, s.t), tau = fresh(a, s.t, s.count * k), qm = fresh(a, s.t, s.count * s.m * q);
   if (s.m > 0 && s.n > 0) {
-    run(a, qr_spec(s.t), {r, tau, qm}, s.count, {s.m, s.n, q});
+    const int64_t m = s.m, n = s.n;
+    run_steps("qr", a, qr_spec(s.t), {r, tau, qm}, s.count, {m, n, q}, q > 0 ? 2 * k : k,
+              [m, n, q, k](int64_t step) {
+                const int64_t c = step < k ? step : 2 * k - 1 - step;
+                return per_thread(m * n) + 4 +
+                       (step < k ? 2 * (m - c) + per_thread(n - c) * 2 * (m - c)
+                                 : per_thread(m * q) + per_thread(q) * 2 * (m - c));
+              });
   } else if (q > 0 && s.count * s.m * q > 0) {
     // No reflectors: Q is the identity (an m×m one when n = 0 and mode is complete).
     Array eye = broadcast_to(vka::eye(s.m, q, 0, s.t, a.context()), with(s.batch, {s.m, q}));
@@ -215,16 +283,29 @@ std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv) {
   auto w = copy_in(tall ? a : matrix_transpose(a), s.t);
   auto v = fresh(a, s.t, c * n * n), u = fresh(a, s.t, c * m * uc), sv = fresh(a, s.t, c * n),
        vt = fresh(a, s.t, c * n * n), scratch = fresh(a, s.t, c * n),
-       info = fresh(a, DType::kInt32, c);
+       info = fresh(a, DType::kInt32, 2 * c);
   if (n > 0) {
-    run(a, svd_jacobi_spec(s.t), {w, v, u, sv, vt, scratch, info}, c, {m, n, uc});
-    throw_if_not_converged("SVD", a, info, c);
-  } else if (uc > 0 && c * m * uc > 0) {
-    u = copy_in(broadcast_to(vka::eye(m, uc, 0, s.t, a.context()), with(s.batch, {m, uc})), s.t);
+    const int64_t np = n + (n & 1);
+    run_steps("svd", a, svd_jacobi_spec(s.t), {w, v, u, sv, vt, scratch, info}, c, {m, n, uc},
+              2 + kJacobiSweeps * (np - 1), [m, n, np](int64_t step) {
+                return step == 0 ? per_thread(n * n) + 2
+                                 : per_thread(np / 2) * (2 * m + n + 4) + per_thread(m * n) +
+                                       per_thread(n) * (2 * m + 2 * n + 4);
+              });
+    throw_if_not_converged("SVD", a, info, 2 * c);
   }
   Array sa = wrap(a, sv, s.t, with(s.batch, {n}));
   if (!compute_uv) return {sa};
   Array ua = wrap(a, u, s.t, with(s.batch, {m, uc})), vta = wrap(a, vt, s.t, with(s.batch, {n, n}));
+  if (uc > 0) {
+    // U's columns of exactly zero singular values, and past n, are zero: Householder QR of U
+    // keeps its orthonormal columns (up to sign) and continues them to an orthonormal basis,
+    // whose columns take the zero ones' places.
+    Array basis = n > 0 ? qr(ua, uc == m ? "complete" : "reduced")[0]
+                        : vka::eye(m, uc, 0, s.t, a.context());
+    Array zero = equal(sum(multiply(ua, ua), {-2}, ReduceOptions{true}), Arg(0));
+    ua = where(zero, basis, ua);
+  }
   if (tall) return {ua, sa, vta};
   return {matrix_transpose(vta), sa, matrix_transpose(ua)};
 }
@@ -234,10 +315,16 @@ std::vector<Array> eigh(const Array& a, bool compute_v) {
   const int64_t n = s.n, c = s.count;
   auto w = copy_in(a, s.t);
   auto v = fresh(a, s.t, c * n * n), vals = fresh(a, s.t, c * n), vecs = fresh(a, s.t, c * n * n),
-       scratch = fresh(a, s.t, c * (n + 2)), info = fresh(a, DType::kInt32, c);
+       scratch = fresh(a, s.t, c * (n + 2)), info = fresh(a, DType::kInt32, 2 * c);
   if (n > 0) {
-    run(a, eigh_jacobi_spec(s.t), {w, v, vals, vecs, scratch, info}, c, {n, compute_v ? 1 : 0});
-    throw_if_not_converged("Eigenvalues", a, info, c);
+    const int64_t np = n + (n & 1);
+    run_steps("eigh", a, eigh_jacobi_spec(s.t), {w, v, vals, vecs, scratch, info}, c,
+              {n, compute_v ? 1 : 0}, 2 + kJacobiSweeps * (np - 1), [n, np](int64_t step) {
+                return step == 0 ? per_thread(n * n) + 2 * n * n + 2
+                                 : per_thread(np / 2) + 2 * per_thread(np / 2 * n) + 8 +
+                                       per_thread(n) * (2 * n + 2);
+              });
+    throw_if_not_converged("Eigenvalues", a, info, 2 * c);
   }
   Array wa = wrap(a, vals, s.t, with(s.batch, {n}));
   if (!compute_v) return {wa};

@@ -49,20 +49,20 @@ std::string linalg_preamble(const KernelSpec& spec) {
 }
 
 KernelSpec lu_factor_spec(DType t) {
-  return spec_of(KernelKind::kLuFactor, t, {}, {t, DType::kInt32, DType::kInt32}, 1);
+  return spec_of(KernelKind::kLuFactor, t, {}, {t, DType::kInt32, DType::kInt32}, 3);
 }
 KernelSpec lu_solve_spec(DType t) {
-  return spec_of(KernelKind::kLuSolve, t, {t, DType::kInt32}, {t}, 2);
+  return spec_of(KernelKind::kLuSolve, t, {t, DType::kInt32}, {t}, 4);
 }
 KernelSpec cholesky_spec(DType t) {
-  return spec_of(KernelKind::kCholesky, t, {}, {t, DType::kInt32}, 1);
+  return spec_of(KernelKind::kCholesky, t, {}, {t, DType::kInt32}, 3);
 }
-KernelSpec qr_spec(DType t) { return spec_of(KernelKind::kQr, t, {}, {t, t, t}, 3); }
+KernelSpec qr_spec(DType t) { return spec_of(KernelKind::kQr, t, {}, {t, t, t}, 5); }
 KernelSpec svd_jacobi_spec(DType t) {
-  return spec_of(KernelKind::kSvdJacobi, t, {}, {t, t, t, t, t, t, DType::kInt32}, 3);
+  return spec_of(KernelKind::kSvdJacobi, t, {}, {t, t, t, t, t, t, DType::kInt32}, 5);
 }
 KernelSpec eigh_jacobi_spec(DType t) {
-  return spec_of(KernelKind::kEighJacobi, t, {}, {t, t, t, t, t, DType::kInt32}, 2);
+  return spec_of(KernelKind::kEighJacobi, t, {}, {t, t, t, t, t, DType::kInt32}, 4);
 }
 
 namespace {
@@ -73,17 +73,19 @@ constexpr const char* kBatchLoop =
     "  uint t = gl_LocalInvocationID.x;\n"
     "  for (uint b = gl_WorkGroupID.x; b < uint(pc.n); b += gl_NumWorkGroups.x) {\n";
 
-// Right-looking LU: pivot search (one invocation), row swap, column scaling and the rank-1
-// trailing update, each step behind a barrier.
+// Right-looking LU over columns [k0, k1) (a launch is split into column ranges that keep each
+// invocation's loop count bounded: llvmpipe ends any invocation's loops after 65535 iterations
+// in all): pivot search (one invocation), row swap, column scaling and the rank-1 trailing
+// update, each step behind a barrier.
 std::string lu_factor(const KernelSpec& spec) {
   return linalg_preamble(spec) +
          "#define A(i, j) out0.v[base + (i) * n + (j)]\n"
          "shared int s_p;\n"
          "void main() {\n"
-         "  int n = slot(pc.c0);\n" + kBatchLoop +
+         "  int n = slot(pc.c0), k0 = slot(pc.c1), k1 = min(slot(pc.c2), n);\n" + kBatchLoop +
          "    int base = int(b) * n * n;\n"
-         "    if (t == 0u) out2.v[b] = 0;\n"
-         "    for (int k = 0; k < n; ++k) {\n"
+         "    if (k0 == 0 && t == 0u) out2.v[b] = 0;\n"
+         "    for (int k = k0; k < k1; ++k) {\n"
          "      if (t == 0u) {\n"
          "        int p = k;\n"
          "        T best = abs(A(k, k));\n"
@@ -119,50 +121,54 @@ std::string lu_factor(const KernelSpec& spec) {
          "}\n";
 }
 
-// Each invocation owns right-hand-side columns: row interchanges, forward substitution with
-// the unit L, back substitution with U. No barriers: the columns are independent.
+// Each invocation owns right-hand-side columns. Steps s in [s0, s1) of 2n: s < n swaps row s
+// with its pivot row and subtracts L's row s (the later swaps touch rows >= s only, so this
+// equals all swaps first); s >= n is back substitution of row 2n - 1 - s with U. No barriers:
+// the columns are independent.
 std::string lu_solve(const KernelSpec& spec) {
   return linalg_preamble(spec) +
          "#define LU(i, j) in0.v[abase + (i) * n + (j)]\n"
          "#define B(i) out0.v[bbase + (i) * k + c]\n"
          "void main() {\n"
-         "  int n = slot(pc.c0), k = slot(pc.c1);\n" + kBatchLoop +
+         "  int n = slot(pc.c0), k = slot(pc.c1), s0 = slot(pc.c2), s1 = min(slot(pc.c3), 2 * n);\n" +
+         kBatchLoop +
          "    int abase = int(b) * n * n, bbase = int(b) * n * k;\n"
          "    for (int c = int(t); c < k; c += WG) {\n"
-         "      for (int i = 0; i < n; ++i) {\n"
-         "        int p = in1.v[int(b) * n + i];\n"
-         "        if (p != i) { T x = B(i); B(i) = B(p); B(p) = x; }\n"
-         "      }\n"
-         "      for (int i = 1; i < n; ++i) {\n"
-         "        T s = B(i);\n"
-         "        for (int j = 0; j < i; ++j) s -= LU(i, j) * B(j);\n"
-         "        B(i) = s;\n"
-         "      }\n"
-         "      for (int i = n - 1; i >= 0; --i) {\n"
-         "        T s = B(i);\n"
-         "        for (int j = i + 1; j < n; ++j) s -= LU(i, j) * B(j);\n"
-         "        B(i) = s / LU(i, i);\n"
+         "      for (int s = s0; s < s1; ++s) {\n"
+         "        if (s < n) {\n"
+         "          int i = s, p = in1.v[int(b) * n + i];\n"
+         "          if (p != i) { T x = B(i); B(i) = B(p); B(p) = x; }\n"
+         "          T acc = B(i);\n"
+         "          for (int j = 0; j < i; ++j) acc -= LU(i, j) * B(j);\n"
+         "          B(i) = acc;\n"
+         "        } else {\n"
+         "          int i = 2 * n - 1 - s;\n"
+         "          T acc = B(i);\n"
+         "          for (int j = i + 1; j < n; ++j) acc -= LU(i, j) * B(j);\n"
+         "          B(i) = acc / LU(i, i);\n"
+         "        }\n"
          "      }\n"
          "    }\n"
          "  }\n"
          "}\n";
 }
 
-// Right-looking Cholesky on the lower triangle: the diagonal (one invocation, which also
-// detects a non-positive pivot), the column scaling, the symmetric rank-1 trailing update.
+// Right-looking Cholesky on the lower triangle over columns [k0, k1): the diagonal (one
+// invocation, which also detects a non-positive pivot), the column scaling, the symmetric
+// rank-1 trailing update. The launch that ends at n zeroes the upper triangle.
 std::string cholesky(const KernelSpec& spec) {
   return linalg_preamble(spec) +
          "#define A(i, j) out0.v[base + (i) * n + (j)]\n"
          "shared int s_bad;\n"
          "void main() {\n"
-         "  int n = slot(pc.c0);\n" + kBatchLoop +
+         "  int n = slot(pc.c0), k0 = slot(pc.c1), k1 = min(slot(pc.c2), n);\n" + kBatchLoop +
          "    int base = int(b) * n * n;\n"
-         "    if (t == 0u) out1.v[b] = 0;\n"
-         "    for (int k = 0; k < n; ++k) {\n"
+         "    if (k0 == 0 && t == 0u) out1.v[b] = 0;\n"
+         "    for (int k = k0; k < k1; ++k) {\n"
          "      if (t == 0u) {\n"
          "        T d = A(k, k);\n"
-         "        if (d > T(0)) { A(k, k) = sqrt(d); s_bad = 0; }\n"
-         "        else { s_bad = 1; out1.v[b] = k + 1; }\n"
+         "        if (d > T(0) && out1.v[b] == 0) { A(k, k) = sqrt(d); s_bad = 0; }\n"
+         "        else { s_bad = 1; if (out1.v[b] == 0) out1.v[b] = k + 1; }\n"
          "      }\n"
          "      SYNC();\n"
          "      if (s_bad != 0) break;\n"
@@ -176,18 +182,21 @@ std::string cholesky(const KernelSpec& spec) {
          "      }\n"
          "      SYNC();\n"
          "    }\n"
-         "    for (int e = int(t); e < n * n; e += WG) {\n"
-         "      if (e % n > e / n) out0.v[base + e] = T(0);\n"
+         "    if (k1 == n) {\n"
+         "      for (int e = int(t); e < n * n; e += WG) {\n"
+         "        if (e % n > e / n) out0.v[base + e] = T(0);\n"
+         "      }\n"
          "    }\n"
          "    SYNC();\n"
          "  }\n"
          "}\n";
 }
 
-// Householder QR: per column, the reflector (dlarfg: beta = -sign(alpha)·‖x‖, tau =
-// (beta - alpha)/beta, v = x / (alpha - beta), norms scaled against overflow) by one
-// invocation, then each invocation applies it to its trailing columns. Q is accumulated
-// backwards from the identity, H_0 (H_1 (... I)).
+// Householder QR in steps s in [s0, s1) of kmin (+ kmin when q > 0). s < kmin: the reflector
+// of column s (dlarfg: beta = -sign(alpha)·‖x‖, tau = (beta - alpha)/beta, v = x / (alpha -
+// beta), norms scaled against overflow) by one invocation, then each invocation applies it to
+// its trailing columns. s >= kmin: Q accumulated backwards from the identity, H_0 (H_1 (...
+// I)), one reflector per step. The launch that ends the steps zeroes R below the diagonal.
 std::string qr(const KernelSpec& spec) {
   return linalg_preamble(spec) +
          "#define A(i, j) out0.v[abase + (i) * n + (j)]\n"
@@ -195,49 +204,53 @@ std::string qr(const KernelSpec& spec) {
          "shared T s_tau, s_scale;\n"
          "void main() {\n"
          "  int m = slot(pc.c0), n = slot(pc.c1), q = slot(pc.c2);\n"
-         "  int kmin = min(m, n);\n" + kBatchLoop +
+         "  int kmin = min(m, n), total = q > 0 ? 2 * kmin : kmin;\n"
+         "  int s0 = slot(pc.c3), s1 = min(slot(pc.c4), total);\n" + kBatchLoop +
          "    int abase = int(b) * m * n, tbase = int(b) * kmin, qbase = int(b) * m * q;\n"
-         "    for (int k = 0; k < kmin; ++k) {\n"
-         "      if (t == 0u) {\n"
-         "        T alpha = A(k, k), mx = T(0), ss = T(0), tau = T(0), scale = T(0);\n"
-         "        for (int i = k + 1; i < m; ++i) mx = max(mx, abs(A(i, k)));\n"
-         "        if (mx > T(0)) {\n"
-         "          for (int i = k + 1; i < m; ++i) { T x = A(i, k) / mx; ss += x * x; }\n"
-         "          T xn = mx * sqrt(ss);\n"
-         "          T hi = max(abs(alpha), xn), lo = min(abs(alpha), xn);\n"
-         "          T h = hi * sqrt(T(1) + (lo / hi) * (lo / hi));\n"
-         "          T beta = alpha >= T(0) ? -h : h;\n"
-         "          tau = (beta - alpha) / beta;\n"
-         "          scale = T(1) / (alpha - beta);\n"
-         "          A(k, k) = beta;\n"
+         "    for (int s = s0; s < s1; ++s) {\n"
+         "      if (s < kmin) {\n"
+         "        int k = s;\n"
+         "        if (t == 0u) {\n"
+         "          T alpha = A(k, k), mx = T(0), ss = T(0), tau = T(0), scale = T(0);\n"
+         "          for (int i = k + 1; i < m; ++i) mx = max(mx, abs(A(i, k)));\n"
+         "          if (mx > T(0)) {\n"
+         "            for (int i = k + 1; i < m; ++i) { T x = A(i, k) / mx; ss += x * x; }\n"
+         "            T xn = mx * sqrt(ss);\n"
+         "            T hi = max(abs(alpha), xn), lo = min(abs(alpha), xn);\n"
+         "            T h = hi * sqrt(T(1) + (lo / hi) * (lo / hi));\n"
+         "            T beta = alpha >= T(0) ? -h : h;\n"
+         "            tau = (beta - alpha) / beta;\n"
+         "            scale = T(1) / (alpha - beta);\n"
+         "            A(k, k) = beta;\n"
+         "          }\n"
+         "          s_tau = tau;\n"
+         "          s_scale = scale;\n"
+         "          out1.v[tbase + k] = tau;\n"
          "        }\n"
-         "        s_tau = tau;\n"
-         "        s_scale = scale;\n"
-         "        out1.v[tbase + k] = tau;\n"
-         "      }\n"
-         "      SYNC();\n"
-         "      T tau = s_tau, scale = s_scale;\n"
-         "      if (tau != T(0)) {\n"
-         "        for (int i = k + 1 + int(t); i < m; i += WG) A(i, k) = A(i, k) * scale;\n"
-         "      }\n"
-         "      SYNC();\n"
-         "      if (tau != T(0)) {\n"
-         "        for (int j = k + 1 + int(t); j < n; j += WG) {\n"
-         "          T w = A(k, j);\n"
-         "          for (int i = k + 1; i < m; ++i) w += A(i, k) * A(i, j);\n"
-         "          w *= tau;\n"
-         "          A(k, j) = A(k, j) - w;\n"
-         "          for (int i = k + 1; i < m; ++i) A(i, j) = A(i, j) - w * A(i, k);\n"
+         "        SYNC();\n"
+         "        T tau = s_tau, scale = s_scale;\n"
+         "        if (tau != T(0)) {\n"
+         "          for (int i = k + 1 + int(t); i < m; i += WG) A(i, k) = A(i, k) * scale;\n"
          "        }\n"
-         "      }\n"
-         "      SYNC();\n"
-         "    }\n"
-         "    if (q > 0) {\n"
-         "      for (int e = int(t); e < m * q; e += WG) {\n"
-         "        out2.v[qbase + e] = e / q == e % q ? T(1) : T(0);\n"
-         "      }\n"
-         "      SYNC();\n"
-         "      for (int k = kmin - 1; k >= 0; --k) {\n"
+         "        SYNC();\n"
+         "        if (tau != T(0)) {\n"
+         "          for (int j = k + 1 + int(t); j < n; j += WG) {\n"
+         "            T w = A(k, j);\n"
+         "            for (int i = k + 1; i < m; ++i) w += A(i, k) * A(i, j);\n"
+         "            w *= tau;\n"
+         "            A(k, j) = A(k, j) - w;\n"
+         "            for (int i = k + 1; i < m; ++i) A(i, j) = A(i, j) - w * A(i, k);\n"
+         "          }\n"
+         "        }\n"
+         "        SYNC();\n"
+         "      } else {\n"
+         "        if (s == kmin) {\n"
+         "          for (int e = int(t); e < m * q; e += WG) {\n"
+         "            out2.v[qbase + e] = e / q == e % q ? T(1) : T(0);\n"
+         "          }\n"
+         "          SYNC();\n"
+         "        }\n"
+         "        int k = 2 * kmin - 1 - s;\n"
          "        T tau = out1.v[tbase + k];\n"
          "        if (tau != T(0)) {\n"
          "          for (int j = int(t); j < q; j += WG) {\n"
@@ -251,8 +264,10 @@ std::string qr(const KernelSpec& spec) {
          "        SYNC();\n"
          "      }\n"
          "    }\n"
-         "    for (int e = int(t); e < m * n; e += WG) {\n"
-         "      if (e / n > e % n) out0.v[abase + e] = T(0);\n"
+         "    if (s1 == total) {\n"
+         "      for (int e = int(t); e < m * n; e += WG) {\n"
+         "        if (e / n > e % n) out0.v[abase + e] = T(0);\n"
+         "      }\n"
          "    }\n"
          "    SYNC();\n"
          "  }\n"

@@ -11,6 +11,9 @@
 namespace vka {
 
 inline constexpr int kLinalgThreads = 256;
+// Jacobi sweeps before svd/eigh report non-convergence (they converge quadratically: about
+// 6-12 sweeps in practice).
+inline constexpr int kJacobiSweeps = 30;
 
 // LU with partial pivoting (LAPACK getrf's unblocked right-looking order): out0 (T, n×n) is
 // replaced by L (unit, below the diagonal) and U; out1 (int32, n) the pivot row of each step;
@@ -28,7 +31,7 @@ KernelSpec cholesky_spec(DType t);
 // m×q) Q's first q columns when q > 0. Slots c0 m, c1 n, c2 q.
 KernelSpec qr_spec(DType t);
 // One-sided (Hestenes) Jacobi SVD of an m×n matrix with m >= n, columns rotated in parallel
-// pairs (round-robin order) until every pair is orthogonal to sqrt(m)·eps: out0 (T, m×n, the
+// pairs (round-robin order) until every pair is orthogonal to m·eps: out0 (T, m×n, the
 // matrix, destroyed), out1 (T, n×n, scratch V), out2 (T, m×uc) U, out3 (T, n) singular values
 // sorted descending, out4 (T, n×n) Vᵀ, out5 (T, n scratch), out6 (int32, 1) 1 when the sweeps
 // ran out before convergence. Slots c0 m, c1 n, c2 uc: 0 (no U, Vᵀ), n, or m (U completed to

@@ -15,7 +15,9 @@ import operator as _operator
 import numpy as _np
 
 from . import _vkarray as _vk
-from ._shaping import _asarray, _context
+from ._grids import trace as _trace, triu as _triu
+from ._joining import stack as _stack
+from ._shaping import _asarray
 
 __all__ = [
     "LinAlgError", "norm", "vector_norm", "matrix_norm", "solve", "inv", "det", "slogdet",
@@ -228,7 +230,7 @@ def solve_triangular(a, b, lower=False, unit_diagonal=False):
     if lower:  # reversing rows and columns turns a lower triangle into an upper one
         a = _vk.flip(a, (-2, -1))
         bm = _vk.flip(bm, -2)
-    u = _vk.triu(a)
+    u = _triu(a)
     if unit_diagonal:
         eye = _vk.eye(n, dtype=bool, context=a.context)
         u = _vk.where(eye, _np.ones((), a.dtype), u)
@@ -358,7 +360,7 @@ def matrix_power(a, n):
 
 def trace(x, /, *, offset=0, dtype=None):
     """The array API's linalg.trace: over the last two axes."""
-    return _vk.trace(x, offset, -2, -1, dtype)
+    return _trace(x, offset, -2, -1, dtype)
 
 
 def diagonal(x, /, *, offset=0):
@@ -386,7 +388,7 @@ def cross(x1, x2, /, *, axis=-1):
     a, b = _vk.moveaxis(a, axis, -1), _vk.moveaxis(b, axis, -1)
     a0, a1, a2 = (a[..., i] for i in range(3))
     b0, b1, b2 = (b[..., i] for i in range(3))
-    c = _vk.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+    c = _stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
     return _vk.moveaxis(c, -1, axis)
 
 

@@ -1,0 +1,494 @@
+"""vkarray.linalg against numpy.linalg: every function on well- and ill-conditioned random
+matrices (sizes 1, 2, 3, 7, 33, 100, a 5x4x4 batch, empty batches and 0x0 matrices), float32
+and float64 (integers and bool promote to float64), strided views, numpy's exception classes
+and messages.
+
+The bounds are those of docs/accuracy.md ("Linear algebra"), with eps the computation dtype's
+machine epsilon and n the matrix size: backward errors ||A x - b|| <= 20 n eps ||A|| ||x||
+(solve, inv, lstsq), ||A - factors|| <= 20 n eps ||A|| (LU, Cholesky, QR, SVD, eigh
+reconstructions), orthogonality ||QᵀQ - I|| <= 20 n eps, singular values and eigenvalues within
+20 n eps ||A|| of float64 numpy. Norms are the max-abs norm over all elements."""
+
+import numpy as np
+import pytest
+
+import vkarray as vk
+import vkarray.linalg as vla
+
+SIZES = [1, 2, 3, 7, 33, 100]
+FLOATS = [np.float32, np.float64]
+
+
+def eps(dtype):
+    return float(np.finfo(dtype).eps)
+
+
+def mx(x):
+    x = np.asarray(x, dtype=np.float64)
+    return float(np.abs(x).max()) if x.size else 0.0
+
+
+def bound(dtype, n, scale=1.0):
+    return 20 * max(n, 1) * eps(dtype) * max(scale, np.finfo(np.float64).tiny)
+
+
+def random(shape, dtype, seed=0, cond=None):
+    """Random matrices (the last two axes); with cond, singular values spaced geometrically
+    from 1 down to 1/cond."""
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(shape)
+    if cond is not None and min(shape[-2:]) > 1:
+        u, _, vt = np.linalg.svd(a, full_matrices=False)
+        k = min(shape[-2:])
+        s = np.geomspace(1.0, 1.0 / cond, k)
+        a = (u * s[..., None, :]) @ vt
+    return a.astype(dtype)
+
+
+def spd(n, dtype, seed=0, batch=()):
+    a = random(batch + (n, n), np.float64, seed)
+    return (a @ np.swapaxes(a, -1, -2) + n * np.eye(n)).astype(dtype)
+
+
+def mm(a, b):
+    return np.asarray(a, np.float64) @ np.asarray(b, np.float64)
+
+
+def assert_orthonormal_columns(q, dtype):
+    q = np.asarray(q, np.float64)
+    k = q.shape[-1]
+    assert mx(np.swapaxes(q, -1, -2) @ q - np.eye(k)) <= bound(dtype, q.shape[-2])
+
+
+# --- solve, inv, det, slogdet ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("cond", [None, 1e3])
+def test_solve_backward_error_and_numpy(n, dtype, cond):
+    a = random((n, n), dtype, n, cond)
+    b = random((n, 3), dtype, n + 1)
+    x = vla.solve(a, b)
+    assert x.dtype == dtype and x.shape == (n, 3)
+    x = np.asarray(x, np.float64)
+    assert mx(mm(a, x) - b) <= bound(dtype, n, mx(a) * mx(x) * n)
+    ref = np.linalg.solve(a.astype(np.float64), b.astype(np.float64))
+    kappa = np.linalg.cond(a.astype(np.float64))
+    assert mx(x - ref) <= bound(dtype, n, kappa * mx(ref) * n)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("n", SIZES)
+def test_inv_det_slogdet(n, dtype):
+    a = (random((n, n), np.float64, 2 * n) * 2 / np.sqrt(n)).astype(dtype)  # det in range
+    a64 = a.astype(np.float64)
+    ai = vla.inv(a)
+    assert ai.dtype == dtype
+    assert mx(mm(a, ai) - np.eye(n)) <= bound(dtype, n, mx(a) * mx(ai) * n)
+    d = vla.det(a)
+    assert d.dtype == dtype and d.shape == ()
+    ref = np.linalg.det(a64)
+    np.testing.assert_allclose(float(d), ref, rtol=bound(dtype, n, np.linalg.cond(a64)))
+    sign, logdet = vla.slogdet(a)
+    rs, rl = np.linalg.slogdet(a64)
+    assert float(sign) == rs
+    assert abs(float(logdet) - rl) <= bound(dtype, n, np.linalg.cond(a64))
+
+
+def test_ill_conditioned_solve_float64():
+    a = random((33, 33), np.float64, 5, cond=1e10)
+    b = random((33,), np.float64, 6)
+    x = np.asarray(vla.solve(a, b))
+    assert mx(a @ x - b) <= bound(np.float64, 33, mx(a) * mx(x) * 33)
+
+
+def test_large_matrices_split_into_several_launches():
+    # On llvmpipe each invocation runs at most 65535 loop iterations: these sizes need several
+    # launches per call (array/linalg.cc's run_steps).
+    n = 300
+    a = random((n, n), np.float64, 90)
+    b = random((n,), np.float64, 91)
+    x = np.asarray(vla.solve(a, b))
+    assert mx(a @ x - b) <= bound(np.float64, n, mx(a) * mx(x) * n)
+    c = spd(n, np.float64, 92)
+    l = np.asarray(vla.cholesky(c))
+    assert mx(l @ l.T - c) <= bound(np.float64, n, mx(c))
+    q, r = vla.qr(a[:, :40], mode="complete")
+    assert mx(mm(q, r) - a[:, :40]) <= bound(np.float64, n, mx(a) * 40)
+    assert_orthonormal_columns(q, np.float64)
+
+
+def test_batched_and_broadcast_solve():
+    a = random((5, 4, 4), np.float64, 1)
+    bv = random((5, 4), np.float64, 2)
+    np.testing.assert_allclose(np.asarray(vla.solve(a, bv)), np.linalg.solve(a, bv), atol=1e-10)
+    bm = random((1, 4, 2), np.float64, 3)  # broadcast over the batch
+    np.testing.assert_allclose(np.asarray(vla.solve(a, bm)), np.linalg.solve(a, bm), atol=1e-10)
+    np.testing.assert_allclose(np.asarray(vla.inv(a)), np.linalg.inv(a), atol=1e-10)
+    np.testing.assert_allclose(np.asarray(vla.det(a)), np.linalg.det(a), rtol=1e-12)
+
+
+def test_integer_and_bool_promote_to_float64():
+    a = np.array([[2, 1], [1, 3]], dtype=np.int32)
+    x = vla.solve(a, np.array([3, 5], dtype=np.int8))
+    assert x.dtype == np.float64
+    np.testing.assert_allclose(np.asarray(x), [0.8, 1.4], rtol=1e-15)
+    assert vla.inv(np.eye(3, dtype=bool)).dtype == np.float64
+    assert vla.det(a).dtype == np.float64
+    # A float32 matrix with float64 right-hand sides solves in float64, as numpy does.
+    assert vla.solve(a.astype(np.float32), np.ones(2)).dtype == np.float64
+
+
+def test_strided_views():
+    base = random((12, 12), np.float64, 9)
+    view = vk.asarray(base)[::2, 1::2]
+    np.testing.assert_allclose(np.asarray(vla.inv(view)), np.linalg.inv(base[::2, 1::2]),
+                               atol=1e-10)
+    t = vk.asarray(base).T
+    np.testing.assert_allclose(np.asarray(vla.det(t)), np.linalg.det(base.T), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(vla.eigvalsh(view + view.T)),
+                               np.linalg.eigvalsh(base[::2, 1::2] + base[::2, 1::2].T), atol=1e-12)
+
+
+def test_singular_matrices():
+    s = np.array([[1.0, 2.0], [2.0, 4.0]])
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        vla.solve(s, np.ones(2))
+    with pytest.raises(vla.LinAlgError, match="Singular matrix"):
+        vla.inv(np.zeros((3, 3), np.float32))
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        vla.inv(np.stack([np.eye(2), s]))
+    assert float(vla.det(s)) == 0.0
+    sign, logdet = vla.slogdet(s)
+    assert float(sign) == 0.0 and float(logdet) == -np.inf
+    assert vla.LinAlgError is np.linalg.LinAlgError
+
+
+def test_empty_stacks():
+    assert vla.inv(np.zeros((0, 3, 3))).shape == (0, 3, 3)
+    assert vla.solve(np.zeros((0, 3, 3)), np.zeros((0, 3, 2))).shape == (0, 3, 2)
+    assert vla.det(np.zeros((0, 3, 3))).shape == (0,)
+    np.testing.assert_array_equal(np.asarray(vla.det(np.zeros((2, 0, 0)))), [1.0, 1.0])
+    assert vla.inv(np.zeros((0, 0))).shape == (0, 0)
+    assert vla.cholesky(np.zeros((4, 0, 0))).shape == (4, 0, 0)
+    assert vla.eigvalsh(np.zeros((0, 2, 2))).shape == (0, 2)
+    u, s, vh = vla.svd(np.zeros((3, 0)))
+    assert (u.shape, s.shape, vh.shape) == ((3, 3), (0,), (0, 0))
+    np.testing.assert_array_equal(np.asarray(u), np.eye(3))
+    q, r = vla.qr(np.zeros((0, 3, 2)))
+    assert q.shape == (0, 3, 2) and r.shape == (0, 2, 2)
+
+
+def test_bad_input_errors():
+    with pytest.raises(np.linalg.LinAlgError, match="Last 2 dimensions of the array must be square"):
+        vla.inv(np.ones((2, 3)))
+    with pytest.raises(np.linalg.LinAlgError, match="must be at least two-dimensional"):
+        vla.det(np.ones(3))
+    with pytest.raises(TypeError, match="array type float16 is unsupported in linalg"):
+        vla.inv(np.eye(2, dtype=np.float16))
+    with pytest.raises(TypeError, match="complex"):
+        vla.cholesky(np.eye(2, dtype=np.complex64))
+    with pytest.raises(ValueError):
+        vla.solve(np.eye(3), np.ones(4))
+    with pytest.raises(ValueError, match="UPLO"):
+        vla.eigh(np.eye(2), UPLO="X")
+    with pytest.raises(ValueError):
+        vla.qr(np.eye(2), mode="bogus")
+    with pytest.raises(TypeError, match="exponent must be an integer"):
+        vla.matrix_power(np.eye(2), 1.5)
+    with pytest.raises(np.linalg.LinAlgError):
+        vla.matrix_power(np.ones((2, 3)), 2)
+
+
+# --- cholesky, qr ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("n", SIZES)
+def test_cholesky(n, dtype):
+    a = spd(n, dtype, n)
+    l = np.asarray(vla.cholesky(a), np.float64)
+    assert mx(np.triu(l, 1)) == 0
+    assert mx(l @ l.T - a) <= bound(dtype, n, mx(a))
+    np.testing.assert_allclose(l, np.linalg.cholesky(a.astype(np.float64)),
+                               atol=bound(dtype, n, np.sqrt(mx(a))) * n)
+    u = np.asarray(vla.cholesky(a, upper=True))
+    np.testing.assert_array_equal(u, l.T.astype(dtype))
+
+
+def test_cholesky_batched_and_not_positive_definite():
+    a = spd(4, np.float64, 3, batch=(5,))
+    np.testing.assert_allclose(np.asarray(vla.cholesky(a)), np.linalg.cholesky(a), atol=1e-12)
+    bad = a.copy()
+    bad[3] = -np.eye(4)
+    with pytest.raises(np.linalg.LinAlgError, match="Matrix is not positive definite"):
+        vla.cholesky(bad)
+    with pytest.raises(np.linalg.LinAlgError, match="Matrix is not positive definite"):
+        vla.cholesky(np.array([[1.0, np.nan], [np.nan, 1.0]]))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(1, 1), (3, 3), (7, 3), (3, 7), (33, 33), (100, 40), (5, 4, 4),
+                                   (2, 6, 3)])
+def test_qr_modes(shape, dtype):
+    a = random(shape, dtype, sum(shape))
+    m, n = shape[-2:]
+    k = min(m, n)
+    scale = mx(a)
+    for mode in ("reduced", "complete"):
+        q, r = vla.qr(a, mode=mode)
+        qn, rn = np.linalg.qr(a.astype(np.float64), mode=mode)
+        assert q.shape == qn.shape and r.shape == rn.shape and q.dtype == dtype
+        assert mx(mm(q, r) - a) <= bound(dtype, m, scale * k)
+        assert_orthonormal_columns(q, dtype)
+        r = np.asarray(r, np.float64)
+        assert mx(np.tril(r, -1)) == 0
+        # geqrf's signs: R agrees with numpy's, not just up to signs.
+        assert mx(r - rn) <= bound(dtype, m, scale * k) * 10
+    r_only = vla.qr(a, mode="r")
+    assert r_only.shape == np.linalg.qr(a, mode="r").shape
+
+
+def test_qr_rank_deficient():
+    a = np.zeros((5, 3))
+    a[:, 0] = 1.0
+    q, r = vla.qr(a)
+    assert mx(mm(q, r) - a) <= 1e-14
+    assert_orthonormal_columns(q, np.float64)
+
+
+# --- eigh, svd -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("n", SIZES)
+def test_eigh(n, dtype):
+    b = random((n, n), dtype, 3 * n)
+    a = (b + b.T) / 2
+    w, v = vla.eigh(a)
+    assert w.dtype == dtype and v.shape == (n, n)
+    w, v = np.asarray(w, np.float64), np.asarray(v, np.float64)
+    wn = np.linalg.eigvalsh(a.astype(np.float64))
+    scale = np.abs(wn).max()
+    assert np.all(np.diff(w) >= 0)
+    assert mx(w - wn) <= bound(dtype, n, scale)
+    assert mx(a @ v - v * w) <= bound(dtype, n, scale) * 10
+    assert_orthonormal_columns(v, dtype)
+    np.testing.assert_array_equal(np.asarray(vla.eigvalsh(a)), w.astype(dtype))
+
+
+def test_eigh_uplo_batched_and_degenerate():
+    b = random((5, 4, 4), np.float64, 8)
+    a = b + np.swapaxes(b, -1, -2)
+    junk = a.copy()
+    junk[..., np.triu_indices(4, 1)[0], np.triu_indices(4, 1)[1]] = 99.0  # not read
+    np.testing.assert_allclose(np.asarray(vla.eigvalsh(junk)), np.linalg.eigvalsh(a), atol=1e-12)
+    lowjunk = np.swapaxes(junk, -1, -2)
+    np.testing.assert_allclose(np.asarray(vla.eigvalsh(lowjunk, UPLO="U")),
+                               np.linalg.eigvalsh(a), atol=1e-12)
+    # Repeated eigenvalues: the identity and a projector.
+    w, v = vla.eigh(np.eye(6))
+    np.testing.assert_array_equal(np.asarray(w), np.ones(6))
+    p = np.ones((4, 4)) / 4
+    w, v = vla.eigh(p)
+    np.testing.assert_allclose(np.asarray(w), [0, 0, 0, 1], atol=1e-15)
+    assert_orthonormal_columns(v, np.float64)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(1, 1), (2, 2), (3, 3), (7, 7), (33, 33), (100, 100), (7, 3),
+                                   (3, 7), (40, 9), (5, 4, 4)])
+def test_svd(shape, dtype):
+    a = random(shape, dtype, sum(shape) + 1)
+    m, n = shape[-2:]
+    k = min(m, n)
+    sn = np.linalg.svd(a.astype(np.float64), compute_uv=False)
+    scale = sn.max()
+    for full in (True, False):
+        u, s, vh = vla.svd(a, full_matrices=full)
+        un, _, vhn = np.linalg.svd(a, full_matrices=full)
+        assert u.shape == un.shape and vh.shape == vhn.shape and s.dtype == dtype
+        u, s, vh = (np.asarray(t, np.float64) for t in (u, s, vh))
+        assert mx(s - sn) <= bound(dtype, max(m, n), scale)
+        assert mx((u[..., :k] * s[..., None, :]) @ vh[..., :k, :] - a) <= bound(dtype, max(m, n),
+                                                                              scale) * 5
+        assert_orthonormal_columns(u, dtype)
+        assert_orthonormal_columns(np.swapaxes(vh, -1, -2), dtype)
+    s_only = vla.svd(a, compute_uv=False)
+    np.testing.assert_array_equal(np.asarray(s_only), np.asarray(vla.svdvals(a)))
+
+
+def test_svd_ill_conditioned_and_rank_deficient():
+    a = random((33, 33), np.float64, 4, cond=1e12)
+    s = np.asarray(vla.svdvals(a))
+    np.testing.assert_allclose(s, np.linalg.svd(a, compute_uv=False), atol=bound(np.float64, 33))
+    r = np.zeros((6, 4))
+    r[:, 0] = 1.0
+    r[:, 2] = 2.0
+    u, s, vh = (np.asarray(t) for t in vla.svd(r))
+    np.testing.assert_allclose(s, np.linalg.svd(r, compute_uv=False), atol=1e-14)
+    assert mx((u[:, :4] * s) @ vh - r) <= 1e-14
+    assert_orthonormal_columns(u, np.float64)
+    z = np.asarray(vla.svd(np.zeros((3, 2)))[0])
+    assert_orthonormal_columns(z, np.float64)
+
+
+# --- composites ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", [(7, 7), (9, 4), (4, 9), (5, 4, 3)])
+def test_pinv_and_matrix_rank(shape):
+    a = random(shape, np.float64, 11)
+    np.testing.assert_allclose(np.asarray(vla.pinv(a)), np.linalg.pinv(a), atol=1e-10)
+    np.testing.assert_array_equal(np.asarray(vla.matrix_rank(a)), np.linalg.matrix_rank(a))
+    low = random(shape[:-1] + (2,), np.float64, 12) @ random(shape[:-2] + (2, shape[-1]),
+                                                             np.float64, 13)
+    np.testing.assert_array_equal(np.asarray(vla.matrix_rank(low)), np.linalg.matrix_rank(low))
+    np.testing.assert_allclose(np.asarray(vla.pinv(low)), np.linalg.pinv(low), atol=1e-10)
+    assert int(vla.matrix_rank(np.zeros(3))) == 0 and int(vla.matrix_rank(np.ones(3))) == 1
+    assert int(vla.matrix_rank(a, tol=1e9)) == 0 if a.ndim == 2 else True
+
+
+@pytest.mark.parametrize("shape", [(9, 4), (4, 9), (7, 7)])
+@pytest.mark.parametrize("bdim", [1, 2])
+def test_lstsq(shape, bdim):
+    a = random(shape, np.float64, 21)
+    b = random((shape[0],) if bdim == 1 else (shape[0], 3), np.float64, 22)
+    x, res, rank, s = vla.lstsq(a, b, rcond=None)
+    xn, resn, rankn, sn = np.linalg.lstsq(a, b, rcond=None)
+    np.testing.assert_allclose(np.asarray(x), xn, atol=1e-10)
+    assert np.asarray(res).shape == resn.shape
+    np.testing.assert_allclose(np.asarray(res), resn, rtol=1e-9)
+    assert rank == rankn
+    np.testing.assert_allclose(np.asarray(s), sn, atol=1e-12)
+    low = a.copy()
+    low[:, -1] = low[:, 0]
+    x, res, rank, s = vla.lstsq(low, b, rcond=1e-10)
+    xn, resn, rankn, sn = np.linalg.lstsq(low, b, rcond=1e-10)
+    assert rank == rankn and np.asarray(res).shape == resn.shape
+    np.testing.assert_allclose(np.asarray(x), xn, atol=1e-9)
+
+
+@pytest.mark.parametrize("p", [0, 1, 2, 3, 5, -1, -3])
+def test_matrix_power(p):
+    a = random((5, 4, 4), np.float64, 31) / 2
+    np.testing.assert_allclose(np.asarray(vla.matrix_power(a, p)), np.linalg.matrix_power(a, p),
+                               rtol=1e-9, atol=1e-9)
+    i = np.arange(9, dtype=np.int64).reshape(3, 3) - 4
+    if p >= 0:
+        r = vla.matrix_power(i, p)
+        assert r.dtype == np.int64
+        np.testing.assert_array_equal(np.asarray(r), np.linalg.matrix_power(i, p))
+
+
+VECTOR_ORDS = [None, 0, 1, 2, 3, 0.5, -1, -2, np.inf, -np.inf]
+MATRIX_ORDS = [None, "fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.bool_])
+def test_norm(dtype):
+    x = (random((4, 5, 6), np.float64, 41) * 3).astype(dtype)
+    x64 = x.astype(np.float64)
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    for ord in VECTOR_ORDS:
+        for axis in (0, 1, -1):
+            got = vla.norm(x, ord, axis)
+            np.testing.assert_allclose(np.asarray(got), np.linalg.norm(x64, ord, axis), rtol=tol)
+        v = x[0, 0]
+        np.testing.assert_allclose(float(vla.norm(v, ord)), np.linalg.norm(v.astype(np.float64),
+                                                                           ord), rtol=tol)
+    for ord in MATRIX_ORDS:
+        for axis in ((1, 2), (2, 0), (-1, -3)):
+            got = vla.norm(x, ord, axis, keepdims=True)
+            ref = np.linalg.norm(x64, ord, axis, keepdims=True)
+            assert got.shape == ref.shape
+            np.testing.assert_allclose(np.asarray(got), ref, rtol=tol * 10,
+                                       atol=tol * 10 * np.linalg.norm(x64))
+        np.testing.assert_allclose(float(vla.norm(x[1], ord)), np.linalg.norm(x64[1], ord),
+                                   rtol=tol * 10, atol=tol * 10 * np.linalg.norm(x64[1]))
+    assert float(vla.norm(x)) == pytest.approx(np.linalg.norm(x64), rel=tol)
+    assert vla.norm(x, keepdims=True).shape == (1, 1, 1)
+    assert vla.norm(x.astype(np.float32)).dtype == np.float32
+    assert vla.norm(np.arange(3)).dtype == np.float64
+
+
+def test_norm_errors():
+    x = np.ones((3, 3))
+    with pytest.raises(ValueError, match="Invalid norm order 'fro' for vectors"):
+        vla.norm(np.ones(3), "fro")
+    with pytest.raises(ValueError, match="Invalid norm order for matrices"):
+        vla.norm(x, 3)
+    with pytest.raises(ValueError, match="Duplicate axes given"):
+        vla.norm(x, axis=(0, 0))
+    with pytest.raises(ValueError, match="Improper number of dimensions to norm"):
+        vla.norm(np.ones((2, 2, 2)), axis=(0, 1, 2))
+
+
+def test_vector_and_matrix_norm():
+    x = random((3, 4, 5), np.float64, 51)
+    np.testing.assert_allclose(float(vla.vector_norm(x)), np.linalg.norm(x.ravel()))
+    np.testing.assert_allclose(np.asarray(vla.vector_norm(x, axis=(0, 2), ord=1)),
+                               np.abs(x).sum(axis=(0, 2)))
+    np.testing.assert_allclose(np.asarray(vla.vector_norm(x, axis=1, ord=np.inf, keepdims=True)),
+                               np.abs(x).max(axis=1, keepdims=True))
+    assert vla.vector_norm(x, keepdims=True).shape == (1, 1, 1)
+    np.testing.assert_allclose(np.asarray(vla.matrix_norm(x)), np.linalg.norm(x, axis=(-2, -1)))
+    np.testing.assert_allclose(np.asarray(vla.matrix_norm(x, ord=2)),
+                               np.linalg.norm(x, 2, axis=(-2, -1)))
+
+
+def test_trace_diagonal_outer_cross_products():
+    x = random((3, 4, 4), np.float64, 61)
+    np.testing.assert_allclose(np.asarray(vla.trace(x)), np.trace(x, axis1=-2, axis2=-1))
+    np.testing.assert_allclose(np.asarray(vla.trace(x, offset=1)),
+                               np.trace(x, 1, axis1=-2, axis2=-1))
+    np.testing.assert_array_equal(np.asarray(vla.diagonal(x, offset=-1)),
+                                  np.diagonal(x, -1, -2, -1))
+    a, b = np.arange(4.0), np.arange(3.0) - 1
+    np.testing.assert_array_equal(np.asarray(vla.outer(a, b)), np.outer(a, b))
+    with pytest.raises(ValueError):
+        vla.outer(x, b)
+    u, v = random((5, 3), np.float64, 62), random((3,), np.float64, 63)
+    np.testing.assert_allclose(np.asarray(vla.cross(u, v)), np.cross(u, v))
+    w = random((3, 2), np.float64, 64)
+    np.testing.assert_allclose(np.asarray(vla.cross(w, w[:, ::-1], axis=0)),
+                               np.cross(w, w[:, ::-1], axis=0))
+    with pytest.raises(ValueError):
+        vla.cross(np.ones(2), np.ones(2))
+    p, q = random((2, 3, 4), np.float64, 65), random((4, 5), np.float64, 66)
+    np.testing.assert_allclose(np.asarray(vla.matmul(p, q)), p @ q, atol=1e-12)
+    np.testing.assert_allclose(np.asarray(vla.tensordot(p, q, axes=1)), np.tensordot(p, q, 1),
+                               atol=1e-12)
+    np.testing.assert_allclose(np.asarray(vla.tensordot(p, p, axes=([0, 2], [0, 2]))),
+                               np.tensordot(p, p, axes=([0, 2], [0, 2])), atol=1e-12)
+    np.testing.assert_allclose(np.asarray(vla.vecdot(p, p)), (p * p).sum(-1), atol=1e-12)
+    np.testing.assert_array_equal(np.asarray(vla.matrix_transpose(p)), np.swapaxes(p, -1, -2))
+
+
+@pytest.mark.parametrize("lower", [False, True])
+@pytest.mark.parametrize("unit", [False, True])
+def test_solve_triangular(lower, unit):
+    n = 33
+    a = random((n, n), np.float64, 71) + 4 * np.eye(n)
+    t = np.tril(a) if lower else np.triu(a)
+    if unit:
+        np.fill_diagonal(t, 1.0)
+    b = random((n, 2), np.float64, 72)
+    x = vla.solve_triangular(a if not unit else t, b, lower=lower, unit_diagonal=unit)
+    np.testing.assert_allclose(np.asarray(x), np.linalg.solve(t, b), atol=1e-10)
+    xv = vla.solve_triangular(t, b[:, 0], lower=lower, unit_diagonal=unit)
+    np.testing.assert_allclose(np.asarray(xv), np.linalg.solve(t, b[:, 0]), atol=1e-10)
+    if not unit:
+        z = t.copy()
+        z[3, 3] = 0
+        with pytest.raises(np.linalg.LinAlgError):
+            vla.solve_triangular(z, b, lower=lower)
+
+
+def test_deterministic():
+    a = random((33, 33), np.float32, 81)
+    one = [np.asarray(t) for t in vla.svd(a)] + [np.asarray(t) for t in vla.eigh(a + a.T)]
+    two = [np.asarray(t) for t in vla.svd(a)] + [np.asarray(t) for t in vla.eigh(a + a.T)]
+    for x, y in zip(one, two):
+        np.testing.assert_array_equal(x, y)
