@@ -219,3 +219,4 @@ Array eye(int64_t n, std::optional<int64_t> m = std::nullopt, int64_t k = 0,
 #include "array/gather.h"     // integer-array indexing, take, take_along_axis
 #include "array/nonzero.h"    // nonzero, boolean-mask reads, compress, extract
 #include "array/cumulative.h"  // cumsum, cumprod, cummax, diff, ...
+#include "array/matmul.h"      // matmul and the GEMM tiling

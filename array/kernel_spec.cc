@@ -84,7 +84,7 @@ bool KernelSpec::operator==(const KernelSpec& o) const {
   return kind == o.kind && rank == o.rank && index64 == o.index64 &&
          vector_width == o.vector_width && inputs == o.inputs && outputs == o.outputs &&
          sources == o.sources && tape == o.tape && results == o.results && slots == o.slots &&
-         stride_of == o.stride_of && reduce == o.reduce;
+         stride_of == o.stride_of && reduce == o.reduce && gemm == o.gemm;
 }
 
 std::size_t KernelSpec::hash() const {
@@ -111,6 +111,10 @@ std::size_t KernelSpec::hash() const {
     mix(h, static_cast<std::size_t>(reduce.kept) * 8 +
                static_cast<std::size_t>(reduce.strategy) * 4 + reduce.partial * 2 + reduce.combine);
     mix(h, static_cast<std::size_t>(reduce.divisor_slot + 1));
+  }
+  if (kind == KernelKind::kGemm) {
+    for (int v : {gemm.bm, gemm.bn, gemm.bk, gemm.tm, gemm.tn}) mix(h, static_cast<std::size_t>(v));
+    mix(h, static_cast<std::size_t>(gemm.a_m_fast * 2 + gemm.b_n_fast));
   }
   return h;
 }
@@ -141,6 +145,17 @@ std::string KernelSpec::name() const {
       s += "_" + std::to_string(inputs.size()) + "in";
       s += any_strided(*this) ? "_strided" : "_contig";
       if (index64) s += "_i64";
+      return s;
+    }
+    case KernelKind::kGemm: {
+      // "gemm_f32_128x128x8_8x8_tn": the tile, then t/n per operand (A's m index fast, B's n).
+      const GemmSpec& g = gemm;
+      std::string s = "gemm_" + std::string(short_name(outputs[0].dtype)) + "_" +
+                      std::to_string(g.bm) + "x" + std::to_string(g.bn) + "x" +
+                      std::to_string(g.bk) + "_" + std::to_string(g.tm) + "x" +
+                      std::to_string(g.tn) + "_" + (g.a_m_fast ? "t" : "n") +
+                      (g.b_n_fast ? "n" : "t");
+      if (tape.size() > 0) s += "_ep" + std::to_string(tape.size());
       return s;
     }
     case KernelKind::kSortKeys:

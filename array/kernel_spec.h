@@ -37,6 +37,7 @@ enum class KernelKind : uint8_t {
   kCumulativeRows,
   kCumulativeLines,
   kReduce,  // generated: a reduction of the tape's value (kernels/reduce.h)
+  kGemm,    // generated: batched matrix products (kernels/gemm.h)
   // Batched matrix factorizations (kernels/linalg.h).
   kLuFactor,
   kLuSolve,
@@ -72,6 +73,22 @@ struct ReduceSpec {
   bool operator==(const ReduceSpec& o) const {
     return op == o.op && acc == o.acc && kept == o.kept && strategy == o.strategy &&
            partial == o.partial && combine == o.combine && divisor_slot == o.divisor_slot;
+  }
+};
+
+// The tiling of a KernelKind::kGemm spec (kernels/gemm.h): each workgroup computes bm x bn
+// results of one matrix, stepping through K in slices of bk held in shared memory; each
+// invocation keeps tm x tn accumulators in registers, so a workgroup has (bm/tm)*(bn/tn)
+// invocations. a_m_fast / b_n_fast: the order in which a workgroup's invocations load the A
+// (B) tile, chosen so that neighbouring invocations read neighbouring elements (the operand's
+// stride 1 axis).
+struct GemmSpec {
+  int16_t bm = 0, bn = 0, bk = 0, tm = 0, tn = 0;
+  bool a_m_fast = false;
+  bool b_n_fast = true;
+  bool operator==(const GemmSpec& o) const {
+    return bm == o.bm && bn == o.bn && bk == o.bk && tm == o.tm && tn == o.tn &&
+           a_m_fast == o.a_m_fast && b_n_fast == o.b_n_fast;
   }
 };
 
@@ -122,6 +139,7 @@ struct KernelSpec {
   // stencils with many views inside small push-constant limits. Empty: each its own.
   std::vector<int32_t> stride_of;
   ReduceSpec reduce;  // kReduce only
+  GemmSpec gemm;      // kGemm only
   int32_t stride_owner(int accessor) const {
     return stride_of.empty() ? accessor : stride_of[static_cast<size_t>(accessor)];
   }

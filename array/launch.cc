@@ -23,6 +23,76 @@ std::atomic<uint64_t> kernels_dispatched{0};
 }  // namespace
 
 uint64_t kernels_launched() { return kernels_dispatched.load(); }
+void count_kernel_launch() { ++kernels_dispatched; }
+
+namespace {
+
+// The smallest maxStorageBufferRange and the largest minStorageBufferOffsetAlignment of the
+// context's devices.
+std::pair<uint64_t, uint64_t> binding_limits(const std::shared_ptr<Context>& ctx) {
+  uint64_t max_range = UINT64_MAX, align = 1;
+  for (int d = 0; d < ctx->num_devices(); ++d) {
+    const Caps& c = ctx->device(d).caps();
+    max_range = std::min<uint64_t>(max_range, c.max_storage_buffer_range);
+    align = std::max<uint64_t>(align, c.min_storage_buffer_offset_alignment);
+  }
+  return {max_range, align};
+}
+
+// Inputs read through a gather, which may read anywhere in their arrays.
+std::vector<bool> gathered_inputs(const KernelSpec& spec) {
+  std::vector<bool> gathered(spec.inputs.size(), false);
+  for (const TapeEntry& e : spec.tape) {
+    if (e.op == Op::kGather) gathered[e.accessor] = true;
+  }
+  return gathered;
+}
+
+// A launch whose operand views span more than maxStorageBufferRange runs as several
+// dispatches, each over a slab of the iteration's first axis narrow enough that every
+// operand's part of it fits one binding window (windows() then binds those parts). Operands
+// that no slab makes narrow enough (a gather's, or a single slice wider than the range) are
+// left to windows(), which refuses them by name.
+std::vector<LaunchParams> slabs(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
+                                const std::vector<const ReplicatedBuffer*>& args,
+                                const LaunchParams& params) {
+  if (params.shape.empty()) return {params};
+  const auto [max_range, align] = binding_limits(ctx);
+  const std::vector<bool> gathered = gathered_inputs(spec);
+  const size_t n_in = spec.inputs.size();
+  const int64_t n0 = params.shape[0];
+  int64_t rows = n0;
+  for (size_t a = 0; a < args.size(); ++a) {
+    const uint64_t whole = spec.vector_width == 4 ? args[a]->bindable_bytes() : args[a]->nbytes();
+    if (whole <= max_range || (a < n_in && gathered[a])) continue;
+    View first = a < n_in ? params.inputs[a] : params.outputs[a - n_in];
+    const uint64_t isz = itemsize(a < n_in ? spec.inputs[a].dtype : spec.outputs[a - n_in].dtype);
+    const uint64_t stride = static_cast<uint64_t>(std::abs(first.strides[0])) * isz;
+    first.shape[0] = 1;
+    const auto [lo, hi] = first.extent();
+    // Room for the window's start rounded down and its end rounded up to whole 4-vectors.
+    const uint64_t used = static_cast<uint64_t>(hi - lo) * isz + 2 * std::max(align, 4 * isz) + 32;
+    if (stride == 0 || used > max_range) continue;
+    rows = std::min<int64_t>(rows, static_cast<int64_t>((max_range - used) / stride) + 1);
+  }
+  if (rows >= n0) return {params};
+  if (rows >= 1024) rows = rows / 1024 * 1024;  // slabs keep the views' 4-vector alignment
+  std::vector<LaunchParams> out;
+  for (int64_t start = 0; start < n0; start += rows) {
+    LaunchParams p = params;
+    p.shape[0] = std::min(rows, n0 - start);
+    for (auto* views : {&p.inputs, &p.outputs, &p.sources}) {
+      for (View& v : *views) {
+        v.offset += start * v.strides[0];
+        v.shape[0] = p.shape[0];
+      }
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace
 
 void dispatch_spec(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
                    const std::vector<const ReplicatedBuffer*>& args, const std::vector<Window>& win,
@@ -50,16 +120,8 @@ void dispatch_spec(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
 std::vector<Window> windows(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
                             const std::vector<const ReplicatedBuffer*>& args,
                             LaunchParams& params) {
-  uint64_t max_range = UINT64_MAX, align = 1;
-  for (int d = 0; d < ctx->num_devices(); ++d) {
-    const Caps& c = ctx->device(d).caps();
-    max_range = std::min<uint64_t>(max_range, c.max_storage_buffer_range);
-    align = std::max<uint64_t>(align, c.min_storage_buffer_offset_alignment);
-  }
-  std::vector<bool> gathered(spec.inputs.size(), false);
-  for (const TapeEntry& e : spec.tape) {
-    if (e.op == Op::kGather) gathered[e.accessor] = true;
-  }
+  const auto [max_range, align] = binding_limits(ctx);
+  const std::vector<bool> gathered = gathered_inputs(spec);
   const size_t n_in = spec.inputs.size();
   std::vector<Window> out(args.size());
   for (size_t a = 0; a < args.size(); ++a) {
@@ -85,7 +147,8 @@ std::vector<Window> windows(const std::shared_ptr<Context>& ctx, const KernelSpe
                         "-byte buffer, more than "
                         "maxStorageBufferRange (" +
                         std::to_string(max_range) +
-                        "); fused kernels over such views are not supported yet");
+                        "); kernels bind at most that much of an array through a gather or one slice of the "
+                        "iteration's first axis");
     }
     out[a] = {start, end - start};
     v.offset -= static_cast<int64_t>(start / isz);
@@ -121,28 +184,29 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
       if (!binds_whole_vectors(*b)) spec.vector_width = 1;
     }
   }
-  const int64_t n = k.params.count();
-  if (n == 0) return;
-  LaunchParams params = k.params;
-  const std::vector<Window> win = windows(ctx, spec, args, params);
-  dispatch_spec(ctx, spec, args, win, params, only, [&](const Caps& caps) {
-    const uint64_t max_x = caps.max_compute_work_group_count[0];
-    if (uses_rows(spec)) {  // x along the last index, y along rows (kernels/indexing.h)
-      const int64_t inner = k.params.shape.back(), rows = n / inner;
-      const int64_t per_group = int64_t{kWorkgroupSize} * row_unroll(spec);  // columns
-      const uint64_t gx = std::min<uint64_t>((inner + per_group - 1) / per_group, max_x);
-      // Enough workgroups to fill the device several times over; each walks several rows.
-      const uint64_t gy = std::min<uint64_t>({static_cast<uint64_t>(rows),
-                                              std::max<uint64_t>(1, kRowModeGroups / gx),
-                                              caps.max_compute_work_group_count[1]});
-      return std::array<uint64_t, 2>{gx, gy};
-    }
-    // One invocation per vector of `vector_width` elements: more would only start workgroups
-    // that find nothing to do.
-    const int64_t items = (n + spec.vector_width - 1) / spec.vector_width;
-    return std::array<uint64_t, 2>{
-        std::min<uint64_t>((items + kWorkgroupSize - 1) / kWorkgroupSize, max_x), 1};
-  });
+  if (k.params.count() == 0) return;
+  for (LaunchParams& params : slabs(ctx, spec, args, k.params)) {
+    const std::vector<Window> win = windows(ctx, spec, args, params);
+    const int64_t n = params.count();
+    dispatch_spec(ctx, spec, args, win, params, only, [&](const Caps& caps) {
+      const uint64_t max_x = caps.max_compute_work_group_count[0];
+      if (uses_rows(spec)) {  // x along the last index, y along rows (kernels/indexing.h)
+        const int64_t inner = params.shape.back(), rows = n / inner;
+        const int64_t per_group = int64_t{kWorkgroupSize} * row_unroll(spec);  // columns
+        const uint64_t gx = std::min<uint64_t>((inner + per_group - 1) / per_group, max_x);
+        // Enough workgroups to fill the device several times over; each walks several rows.
+        const uint64_t gy = std::min<uint64_t>({static_cast<uint64_t>(rows),
+                                                std::max<uint64_t>(1, kRowModeGroups / gx),
+                                                caps.max_compute_work_group_count[1]});
+        return std::array<uint64_t, 2>{gx, gy};
+      }
+      // One invocation per vector of `vector_width` elements: more would only start
+      // workgroups that find nothing to do.
+      const int64_t items = (n + spec.vector_width - 1) / spec.vector_width;
+      return std::array<uint64_t, 2>{
+          std::min<uint64_t>((items + kWorkgroupSize - 1) / kWorkgroupSize, max_x), 1};
+    });
+  }
 }
 
 }  // namespace vka

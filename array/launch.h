@@ -27,6 +27,8 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
 // Kernels dispatched so far (counted once per launch, not per replica; a reduction in two
 // passes counts two).
 uint64_t kernels_launched();
+// Counts one launch of a kernel dispatched outside launch() (the GEMM kernel).
+void count_kernel_launch();
 
 // True when a binding of `b` can cover its last partial 4-vector (vectorized kernels read
 // whole vectors).
@@ -44,7 +46,8 @@ struct Window {
 // whole 4-vectors where the allocation allows, for vectorized kernels), unless it exceeds
 // maxStorageBufferRange: then only the elements its view touches are bound, from an offset
 // aligned for the device and for 4-vectors, and the view's offset in `params` moves by the
-// same amount. A view spanning more than the range is refused (DeviceError naming both).
+// same amount. A view spanning more than the range is refused (DeviceError naming both):
+// launch() first splits such launches into slabs of the first axis that fit.
 std::vector<Window> windows(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
                             const std::vector<const ReplicatedBuffer*>& args, LaunchParams& params);
 

@@ -20,5 +20,6 @@ PYBIND11_MODULE(_vkarray, m) {
   vka::register_reductions(m);
   vka::register_sorting(m);
   vka::register_cumulative(m);
+  vka::register_matmul(m);
   vka::register_linalg(m);
 }

@@ -5,6 +5,7 @@
 #include "kernels/glsl_math.h"
 
 #include <cctype>
+#include <cstdio>
 #include <map>
 
 #include "device/errors.h"
@@ -26,6 +27,20 @@ struct Precision {
   std::map<std::string, std::string> k;  // per-precision constants and term counts
 };
 
+// The degree-n Taylor polynomial of e^r as nested fma() calls with 1/i! literals.
+std::string exp_horner(int n, const char* lit) {
+  auto coef = [&](int i) {
+    double f = 1;
+    for (int j = 2; j <= i; ++j) f *= j;
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17e%s", 1 / f, lit);
+    return std::string(buf);
+  };
+  std::string s = coef(n);
+  for (int i = n - 1; i >= 0; --i) s = "fma(" + s + ", r, " + coef(i) + ")";
+  return s;
+}
+
 // Constants split for exact products (Cody-Waite): a part with n significant bits times an
 // integer k of m bits is exact when n + m <= the type's 24 or 53 bits.
 const Precision& precision(DType t) {
@@ -45,7 +60,10 @@ const Precision& precision(DType t) {
                               {"LN2_LO", "1.428606765330187e-06"},
                               {"TT_HI", "0.6666666865348816"},  // 2/3 as two floats
                               {"TT_LO", "-1.9868215517249155e-08"},
-                              {"EXP_TERMS", "7"},
+                              {"EXP_HORNER", exp_horner(7, "")},
+                              {"SCALE_KMIN", "-126"},
+                              {"SCALE_KMAX", "127"},
+                              {"POW2I", "uintBitsToFloat(uint(k + 127) << 23)"},
                               {"EXPM1_TERMS", "8"},
                               {"LOG_TERMS", "5"},
                               {"MIN_NORMAL", "1.1754943508222875e-38"},
@@ -95,7 +113,10 @@ const Precision& precision(DType t) {
                               {"LN2_LO", "1.90821492927058770002e-10"},
                               {"TT_HI", "0.6666666666666666"},
                               {"TT_LO", "3.700743415417188e-17"},
-                              {"EXP_TERMS", "13"},
+                              {"EXP_HORNER", exp_horner(13, "LF")},
+                              {"SCALE_KMIN", "-1022"},
+                              {"SCALE_KMAX", "1023"},
+                              {"POW2I", "packDouble2x32(uvec2(0u, uint(k + 1023) << 20))"},
                               {"EXPM1_TERMS", "15"},
                               {"LOG_TERMS", "10"},
                               {"MIN_NORMAL", "2.2250738585072014e-308"},

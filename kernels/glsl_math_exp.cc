@@ -9,16 +9,18 @@ namespace math_internal {
 
 void add_exp_templates(Templates* m) {
   m->insert({
-      // e^r for |r| <= ln2/2: Horner form of the Taylor series.
+      // e^r for |r| <= ln2/2: Horner form of the Taylor series, one fused multiply-add per
+      // term (coefficients 1/i! as literals).
       {"expcore", {"", R"(T vka_expcore_F(T r) {
-  T p = T(1);
-  // 1/i is a constant once the loop is unrolled: a multiply per term, not a division (which
-  // `precise` would keep, and which costs several instructions on GPUs).
-  for (int i = @EXP_TERMS@; i >= 1; --i) p = T(1) + p * r * (T(1) / T(i));
+  T p = @EXP_HORNER@;
   return p;
 }
-// 2^k * p without overflowing the intermediate when k is near the exponent limits.
-T vka_scale_F(T p, int k) { return ldexp(ldexp(p, k / 2), k - k / 2); }
+// 2^k * p for p in [1/2, 2): one multiply by 2^k built from its bits when 2^k is a normal
+// number, else two ldexp steps so that no intermediate overflows near the exponent limits.
+T vka_scale_F(T p, int k) {
+  if (k >= @SCALE_KMIN@ && k <= @SCALE_KMAX@) return p * @POW2I@;
+  return ldexp(ldexp(p, k / 2), k - k / 2);
+}
 )"}},
       {"exp", {"expcore", R"(T vka_exp_F(T x) {
   if (isnan(x)) return x;

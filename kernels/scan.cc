@@ -3,6 +3,7 @@
 
 #include "device/errors.h"
 #include "kernels/cumulative.h"
+#include "kernels/gemm.h"
 #include "kernels/glsl_ops.h"
 #include "kernels/glsl_writer.h"
 #include "kernels/indexing.h"
@@ -196,6 +197,8 @@ std::string emit_library(const KernelSpec& spec) {
     case KernelKind::kCumulativeRows:
     case KernelKind::kCumulativeLines:
       return emit_cumulative(spec);
+    case KernelKind::kGemm:
+      return emit_gemm(spec);
     case KernelKind::kLuFactor:
     case KernelKind::kLuSolve:
     case KernelKind::kCholesky:

@@ -286,6 +286,7 @@ std::string emit_sort(const KernelSpec& spec) {
     case KernelKind::kCumulativeRows:
     case KernelKind::kCumulativeLines:
     case KernelKind::kReduce:
+    case KernelKind::kGemm:
     case KernelKind::kLuFactor:
     case KernelKind::kLuSolve:
     case KernelKind::kCholesky:

@@ -21,20 +21,7 @@ for access in auto staging; do
 done
 .gpu/bin/transfer --mib 1024 --runs 7 --markdown "$WORK/transfer.md" || status=1
 
-# Fused elementwise kernels (C++), twice on one fresh cache directory: the second process shows
-# the warm (cached) cost of a kernel's first use.
-export VKA_CACHE_DIR=/tmp/vka-cache
-rm -rf "$VKA_CACHE_DIR"
-.gpu/bin/elementwise --elements 268435456 --runs 20 --markdown "$WORK/elementwise_cold.md" || status=1
-.gpu/bin/elementwise --elements 268435456 --runs 20 --markdown "$WORK/elementwise.md" || status=1
-
-# Python: vkarray under Debian's Python 3.11 (private prefix), peers under the machine's python3.
-install_python311
-: > "$WORK/peers.jsonl"
-py311 benchmarks/elementwise_peers.py vkarray >> "$WORK/peers.jsonl" || status=1
-python3 benchmarks/elementwise_peers.py cupy torch numpy >> "$WORK/peers.jsonl" || status=1
-cp "$WORK/peers.jsonl" "$OUT/"
-python3 benchmarks/gpu/report_elementwise.py "$WORK" > "$OUT/elementwise_report.md" || status=1
+bash benchmarks/gpu/run_elementwise.sh || status=1
 
 # One results file: what to commit under benchmarks/results/<device>/.
 {

@@ -108,6 +108,9 @@ from ._vkarray import (
     in1d,
 )
 
+from ._products import matmul
+from ._vkarray import gemm_config, set_gemm_config
+
 # The dtypes vkarray holds, as numpy's own scalar types, so that they compare and hash
 # exactly like numpy's and any numpy dtype-like is accepted wherever a dtype is.
 bool_ = _np.bool_
@@ -138,6 +141,7 @@ nan = _np.nan
 # absolute, bitwise_not and invert, conj and conjugate, ...).
 _UFUNCS = dict(_vkarray._ufuncs)
 globals().update(_UFUNCS)
+_UFUNCS["matmul"] = matmul  # np.matmul(x, y) and numpy_array @ x stay on the device
 
 _where3 = where
 

@@ -17,6 +17,7 @@ import numpy as _np
 from . import _vkarray as _vk
 from ._grids import trace as _trace, triu as _triu
 from ._joining import stack as _stack
+from ._products import matmul
 from ._shaping import _asarray
 
 __all__ = [
@@ -56,35 +57,8 @@ def _eps(dtype):
     return float(_np.finfo(_real_dtype(dtype)).eps)
 
 
-def matmul(x1, x2):
-    """numpy.matmul (vkarray's, where it exists; else a fused broadcast product and sum)."""
-    native = getattr(_vk, "matmul", None)
-    if native is not None:
-        return native(x1, x2)
-    a, b = _asarray(x1), _asarray(x2)
-    if a.ndim == 0 or b.ndim == 0:
-        raise ValueError("matmul: Input operand does not have enough dimensions")
-    va, vb = a.ndim == 1, b.ndim == 1
-    if va:
-        a = _vk.expand_dims(a, 0)
-    if vb:
-        b = _vk.expand_dims(b, 1)
-    if a.shape[-1] != b.shape[-2]:
-        raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0 "
-                         f"(size {b.shape[-2]} is different from {a.shape[-1]})")
-    out = _vk.sum(_vk.expand_dims(a, -1) * _vk.expand_dims(b, -3), axis=-2)
-    if va:
-        out = _vk.squeeze(out, -2)
-    if vb:
-        out = _vk.squeeze(out, -1)
-    return out
-
-
 def tensordot(x1, x2, axes=2):
     """numpy.tensordot: the named axes moved together and contracted as one matrix product."""
-    native = getattr(_vk, "tensordot", None)
-    if native is not None:
-        return native(x1, x2, axes=axes)
     a, b = _asarray(x1), _asarray(x2)
     if isinstance(axes, int):
         axes_a, axes_b = list(range(a.ndim - axes, a.ndim)), list(range(axes))

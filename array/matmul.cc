@@ -1,0 +1,259 @@
+// matmul: numpy's operand rules (1-d promotion, batch broadcasting, dtypes, errors), the
+// per-device tiling, and the launch of the GEMM kernel on every replica.
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <sstream>
+
+#include "array/array.h"
+#include "array/launch.h"
+#include "array/promotion.h"
+#include "array/realize.h"
+#include "device/errors.h"
+#include "device/stream.h"
+#include "kernels/cache.h"
+
+namespace vka {
+namespace {
+
+std::mutex config_mutex;
+std::optional<GemmConfig> config_override;
+
+constexpr const char* kSignature = "(n?,k),(k,m?)->(n?,m?)";
+
+// The device limits every replica's device meets.
+struct GemmLimits {
+  uint32_t invocations = UINT32_MAX, shared = UINT32_MAX;
+  uint32_t groups[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  uint64_t max_range = UINT64_MAX;
+  bool cpu = false;
+};
+
+GemmLimits limits(const std::shared_ptr<Context>& ctx) {
+  GemmLimits l;
+  for (int d = 0; d < ctx->num_devices(); ++d) {
+    const Caps& c = ctx->device(d).caps();
+    l.invocations = std::min(l.invocations, c.max_compute_work_group_invocations);
+    l.shared = std::min(l.shared, c.max_compute_shared_memory_size);
+    for (int i = 0; i < 3; ++i) l.groups[i] = std::min(l.groups[i], c.max_compute_work_group_count[i]);
+    l.max_range = std::min<uint64_t>(l.max_range, c.max_storage_buffer_range);
+    l.cpu = l.cpu || c.is_cpu;
+  }
+  return l;
+}
+
+bool fits(const GemmConfig& c, DType t, const GemmLimits& l) {
+  return static_cast<uint32_t>(c.threads()) <= l.invocations &&
+         gemm_shared_bytes(c, t) <= l.shared;
+}
+
+// The default tiling: 128 x 128 tiles of 8 x 8 per invocation for 4-byte accumulators on a
+// GPU (256 invocations, 8 KiB of shared memory per K slice of 8), 64 x 64 of 4 x 4 for 8- and
+// 16-byte ones (fewer registers per invocation); small tiles on CPU drivers, where a
+// workgroup's invocations run in turn and big tiles only add padding work.
+GemmConfig default_config(DType t, const GemmLimits& l) {
+  const size_t word = is_complex(t) || itemsize(t) == 8 ? itemsize(t) : 4;
+  GemmConfig c;
+  if (l.cpu) {
+    c = {32, 32, 8, 4, 4};
+  } else if (word == 4) {
+    c = {128, 128, 8, 8, 8};
+  } else {
+    c = {64, 64, 8, 4, 4};
+  }
+  // Shrink until the device takes it: K slice first, then the tile.
+  while (!fits(c, t, l)) {
+    if (c.bk > 4) {
+      c.bk /= 2;
+    } else if (c.bm > c.tm * 2 || c.bn > c.tn * 2) {
+      c.bm = std::max(c.tm, c.bm / 2);
+      c.bn = std::max(c.tn, c.bn / 2);
+    } else {
+      c = {8, 8, 4, 1, 1};
+      break;
+    }
+  }
+  return c;
+}
+
+void check_config(const GemmConfig& c, DType t, const GemmLimits& l) {
+  const std::string what = "[matmul] GEMM tiling " + to_string(c);
+  if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.tm <= 0 || c.tn <= 0 || c.bm % c.tm != 0 ||
+      c.bn % c.tn != 0 || c.bm > 1024 || c.bn > 1024 || c.bk > 1024) {
+    throw ShapeError(what + " is invalid: bm, bn, bk, tm, tn must be positive (at most 1024), "
+                     "bm a multiple of tm and bn a multiple of tn");
+  }
+  if (static_cast<uint32_t>(c.threads()) > l.invocations) {
+    throw ShapeError(what + " needs " + std::to_string(c.threads()) +
+                     " invocations per workgroup; the device allows " +
+                     std::to_string(l.invocations));
+  }
+  if (gemm_shared_bytes(c, t) > l.shared) {
+    throw ShapeError(what + " needs " + std::to_string(gemm_shared_bytes(c, t)) +
+                     " bytes of shared memory for " + std::string(name(t)) +
+                     "; the device allows " + std::to_string(l.shared));
+  }
+}
+
+// A 3-d operand (batch, rows, cols) read in place: its buffer, offset and strides (elements).
+struct MatrixOperand {
+  std::shared_ptr<ReplicatedBuffer> buf;
+  int64_t offset;
+  int64_t strides[3];
+};
+
+MatrixOperand operand_of(const Array& x3) {
+  NodePtr leaf = Array(x3).eval().node();
+  VKA_ASSERT(leaf->is_leaf());
+  const View& v = leaf->view();
+  MatrixOperand o{device_buffer(*leaf->buffer()), v.offset, {v.strides[0], v.strides[1], v.strides[2]}};
+  return o;
+}
+
+std::string shape_text(const Shape& s) { return to_string(s); }
+
+// `x` (batch dims then two core dims) broadcast to `batch` and reshaped to 3-d.
+Array as_batched(const Array& x, const Shape& batch, int64_t batch_size) {
+  Shape full = batch;
+  full.push_back(x.shape()[x.ndim() - 2]);
+  full.push_back(x.shape()[x.ndim() - 1]);
+  Array b = x.shape() == full ? x : broadcast_to(x, full);
+  return reshape(b, {batch_size, full[full.size() - 2], full[full.size() - 1]});
+}
+
+void dispatch_gemm(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
+                   const std::vector<std::shared_ptr<ReplicatedBuffer>>& bufs,
+                   const std::vector<int64_t>& offsets, const std::vector<Scalar>& slots,
+                   const GemmLimits& l, int64_t m, int64_t n, int64_t batch) {
+  LaunchParams p;
+  p.shape = {batch * m * n};
+  p.inputs = {View::contiguous({1}, offsets[0]), View::contiguous({1}, offsets[1])};
+  p.outputs = {View::contiguous({1}, offsets[2])};
+  p.slots = slots;
+  const std::vector<uint8_t> push = pack_push_constants(spec, push_layout(spec), p);
+  for (const auto& b : bufs) {
+    if (b->nbytes() > l.max_range) {
+      throw DeviceError("[matmul] an operand of " + std::to_string(b->nbytes()) +
+                        " bytes exceeds the device's maxStorageBufferRange (" +
+                        std::to_string(l.max_range) + "); not supported yet");
+    }
+  }
+  const uint64_t tiles_n = static_cast<uint64_t>((n + spec.gemm.bn - 1) / spec.gemm.bn);
+  const uint64_t tiles_m = static_cast<uint64_t>((m + spec.gemm.bm - 1) / spec.gemm.bm);
+  const uint32_t gx = static_cast<uint32_t>(std::min<uint64_t>(tiles_n, l.groups[0]));
+  const uint32_t gy = static_cast<uint32_t>(std::min<uint64_t>(tiles_m, l.groups[1]));
+  const uint32_t gz = static_cast<uint32_t>(std::min<uint64_t>(batch, l.groups[2]));
+  std::vector<bool> writes(bufs.size(), false);
+  writes.back() = true;
+  for (int r = 0; r < ctx->num_replicas(); ++r) {
+    Replica& rep = ctx->replica(r);
+    auto pipeline =
+        KernelCache::instance().get(*rep.device, spec, [&spec] { return emit_gemm(spec); });
+    std::vector<Binding> bindings;
+    for (const auto& b : bufs) bindings.push_back({b->vk_buffer(r), 0, b->nbytes()});
+    rep.stream->dispatch(*pipeline, bindings, writes, push.data(), gx, gy, gz);
+  }
+  count_kernel_launch();
+}
+
+}  // namespace
+
+GemmConfig parse_gemm_config(const std::string& text) {
+  GemmConfig c;
+  char x1, x2, x3, x4;
+  std::istringstream in(text);
+  std::string rest;
+  if (!(in >> c.bm >> x1 >> c.bn >> x2 >> c.bk >> x3 >> c.tm >> x4 >> c.tn) || x1 != 'x' ||
+      x2 != 'x' || x3 != 'x' || x4 != 'x' || (in >> rest)) {
+    throw ShapeError("[matmul] GEMM tiling \"" + text +
+                     "\" is not of the form bm x bn x bk x tm x tn (e.g. 128x128x8x8x8)");
+  }
+  return c;
+}
+
+void set_gemm_config(std::optional<GemmConfig> config) {
+  std::lock_guard<std::mutex> lock(config_mutex);
+  config_override = config;
+}
+
+GemmConfig gemm_config(const std::shared_ptr<Context>& context, DType t) {
+  const GemmLimits l = limits(context);
+  std::optional<GemmConfig> c;
+  {
+    std::lock_guard<std::mutex> lock(config_mutex);
+    c = config_override;
+  }
+  if (!c) {
+    const char* env = std::getenv("VKA_GEMM_CONFIG");
+    if (env && *env) c = parse_gemm_config(env);
+  }
+  if (!c) return default_config(t, l);
+  check_config(*c, t, l);
+  return *c;
+}
+
+Array matmul(const Array& a, const Array& b) {
+  for (int i = 0; i < 2; ++i) {
+    const Array& x = i == 0 ? a : b;
+    if (x.ndim() == 0) {
+      throw ShapeError("matmul: Input operand " + std::to_string(i) +
+                       " does not have enough dimensions (has 0, gufunc core with signature " +
+                       kSignature + " requires 1)");
+    }
+  }
+  const std::shared_ptr<Context>& ctx = a.context();
+  if (b.context() != ctx) throw ShapeError("[matmul] operands live on different contexts");
+  const DType t = result_type(a.dtype(), b.dtype());
+  const Array a2 = a.ndim() == 1 ? reshape(a, {1, a.shape()[0]}) : a;
+  const Array b2 = b.ndim() == 1 ? reshape(b, {b.shape()[0], 1}) : b;
+  const int64_t m = a2.shape()[a2.ndim() - 2], k = a2.shape()[a2.ndim() - 1];
+  const int64_t kb = b2.shape()[b2.ndim() - 2], n = b2.shape()[b2.ndim() - 1];
+  if (k != kb) {
+    throw ShapeError("matmul: Input operand 1 has a mismatch in its core dimension 0, with "
+                     "gufunc signature " + std::string(kSignature) + " (size " +
+                     std::to_string(kb) + " is different from " + std::to_string(k) + ")");
+  }
+  const Shape batch_a(a2.shape().begin(), a2.shape().end() - 2);
+  const Shape batch_b(b2.shape().begin(), b2.shape().end() - 2);
+  Shape batch;
+  try {
+    batch = broadcast_shapes("matmul", batch_a, batch_b);
+  } catch (const ShapeError&) {
+    throw ShapeError("matmul: operands could not be broadcast together: batch shapes " +
+                     shape_text(batch_a) + " and " + shape_text(batch_b) + " (shapes " +
+                     shape_text(a.shape()) + " and " + shape_text(b.shape()) + ")");
+  }
+  Shape out_shape = batch;
+  if (a.ndim() > 1) out_shape.push_back(m);
+  if (b.ndim() > 1) out_shape.push_back(n);
+  const int64_t nbatch = size(batch);
+  if (nbatch == 0 || m == 0 || n == 0) return zeros(out_shape, t, ctx);
+  const int64_t limit = int64_t{1} << 31;
+  if (nbatch * m * n >= limit || nbatch * m * k >= limit || nbatch * k * n >= limit) {
+    throw ShapeError("[matmul] operands or results of 2^31 elements or more are not supported "
+                     "yet (shapes " + shape_text(a.shape()) + " and " + shape_text(b.shape()) +
+                     ")");
+  }
+  if (k == 0) return zeros(out_shape, t, ctx);
+  const Array ac = as_batched(a2.dtype() == t ? a2 : a2.astype(t), batch, nbatch);
+  const Array bc = as_batched(b2.dtype() == t ? b2 : b2.astype(t), batch, nbatch);
+  const MatrixOperand oa = operand_of(ac), ob = operand_of(bc);
+  const GemmLimits l = limits(ctx);
+  const GemmConfig config = gemm_config(ctx, t);
+  // Each tile loader walks the operand's stride-1 axis fastest (A: m when A is a transposed
+  // view; B: n unless B is transposed).
+  const bool a_m_fast = oa.strides[1] == 1 && oa.strides[2] != 1;
+  const bool b_n_fast = !(ob.strides[1] == 1 && ob.strides[2] != 1);
+  const KernelSpec spec = gemm_spec(t, config, a_m_fast, b_n_fast);
+  std::shared_ptr<BufferRef> out = allocate_for(ctx, t, {nbatch, m, n});
+  auto i64 = [](int64_t v) { return Scalar::of_int(v); };
+  // Broadcast batch dims read with stride 0; a batch of one reads no stride at all.
+  dispatch_gemm(ctx, spec, {oa.buf, ob.buf, device_buffer(*out)}, {oa.offset, ob.offset, 0},
+                {i64(m), i64(n), i64(k), i64(nbatch), i64(nbatch == 1 ? 0 : oa.strides[0]),
+                 i64(oa.strides[1]), i64(oa.strides[2]), i64(nbatch == 1 ? 0 : ob.strides[0]),
+                 i64(ob.strides[1]), i64(ob.strides[2])},
+                l, m, n, nbatch);
+  return Array(default_graph().buffer(out, t, View::contiguous(out_shape)), ctx);
+}
+
+}  // namespace vka

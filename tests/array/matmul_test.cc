@@ -1,0 +1,214 @@
+// matmul on the device against products worked out on the host: exact for integers (with
+// numpy's wrap-around) and bool, within the accumulation bound for floating point; numpy's
+// operand rules and errors; operands read in place; every tiling gives the same results.
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "array/array.h"
+#include "device/errors.h"
+#include "tests/array/array_testing.h"
+
+namespace vka {
+namespace {
+
+using testing::kernels;
+
+template <typename T>
+Array upload(const std::vector<T>& v, Shape shape) {
+  return Array::from_host(v.data(), shape, dtype_of_v<T>);
+}
+
+std::vector<int64_t> random_ints(int64_t n, int64_t lo, int64_t hi, unsigned seed) {
+  std::mt19937_64 gen(seed);
+  std::uniform_int_distribution<int64_t> dist(lo, hi);
+  std::vector<int64_t> v(static_cast<size_t>(n));
+  for (auto& x : v) x = dist(gen);
+  return v;
+}
+
+std::vector<float> random_floats(int64_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(static_cast<size_t>(n));
+  for (auto& x : v) x = dist(gen);
+  return v;
+}
+
+// C = A @ B for row-major host matrices, in wrapping uint64 arithmetic.
+std::vector<int64_t> host_matmul(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
+                                 int64_t m, int64_t k, int64_t n) {
+  std::vector<int64_t> c(static_cast<size_t>(m * n));
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      uint64_t s = 0;
+      for (int64_t p = 0; p < k; ++p) s += uint64_t(a[i * k + p]) * uint64_t(b[p * n + j]);
+      c[i * n + j] = static_cast<int64_t>(s);
+    }
+  }
+  return c;
+}
+
+// Shapes (m, k, n): single rows and columns, sizes off the tile multiples, several tiles.
+const std::vector<std::array<int64_t, 3>> kShapes = {
+    {1, 1, 1}, {1, 70, 1}, {70, 1, 70}, {1, 33, 65}, {65, 33, 1}, {33, 17, 45}, {130, 67, 129}};
+
+TEST(MatmulTest, Int64IsExactAndWraps) {
+  for (auto [m, k, n] : kShapes) {
+    // Products and sums wrap around 2^64, as numpy's do.
+    auto a = random_ints(m * k, -(int64_t{1} << 40), int64_t{1} << 40, 1);
+    auto b = random_ints(k * n, -(int64_t{1} << 40), int64_t{1} << 40, 2);
+    Array c = matmul(upload(a, {m, k}), upload(b, {k, n}));
+    EXPECT_EQ(c.dtype(), DType::kInt64);
+    EXPECT_EQ(c.shape(), (Shape{m, n}));
+    EXPECT_EQ(c.to_vector<int64_t>(), host_matmul(a, b, m, k, n)) << m << "x" << k << "x" << n;
+  }
+}
+
+TEST(MatmulTest, Float32WithinTheAccumulationBound) {
+  for (auto [m, k, n] : kShapes) {
+    auto a = random_floats(m * k, 3), b = random_floats(k * n, 4);
+    std::vector<float> c = matmul(upload(a, {m, k}), upload(b, {k, n})).to_vector<float>();
+    // docs/accuracy.md, "Matrix products": |c - exact| <= gamma_k * sum |a||b|, gamma_k =
+    // k u / (1 - k u), u = 2^-24 (k products rounded once, k - 1 additions).
+    const double u = std::ldexp(1.0, -24), gamma = k * u / (1 - k * u);
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        double exact = 0, mag = 0;
+        for (int64_t p = 0; p < k; ++p) {
+          exact += double(a[i * k + p]) * b[p * n + j];
+          mag += std::abs(double(a[i * k + p]) * b[p * n + j]);
+        }
+        ASSERT_LE(std::abs(c[i * n + j] - exact), gamma * mag) << i << "," << j;
+      }
+    }
+  }
+}
+
+TEST(MatmulTest, TransposedAndSlicedOperandsAreReadInPlace) {
+  const int64_t m = 37, k = 29, n = 41;
+  auto at = random_ints(k * m, -50, 50, 5);       // A stored transposed: (k, m)
+  auto b2 = random_ints(2 * k * n * 2, -50, 50, 6);  // B inside a (2k, 2n) array
+  std::vector<int64_t> a(m * k), b(k * n);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t p = 0; p < k; ++p) a[i * k + p] = at[p * m + i];
+  // b = b2[::2, ::-2]
+  for (int64_t p = 0; p < k; ++p)
+    for (int64_t j = 0; j < n; ++j) b[p * n + j] = b2[(2 * p) * (2 * n) + (2 * n - 1 - 2 * j)];
+  Array ta = upload(at, {k, m}), tb = upload(b2, {2 * k, 2 * n});
+  ta.eval();
+  tb.eval();
+  Array av = transpose(ta);
+  Array bv = tb[{range(0, std::nullopt, 2), range(std::nullopt, std::nullopt, -2)}];
+  const uint64_t before = kernels();
+  Array c = matmul(av, bv);
+  EXPECT_EQ(kernels() - before, 1u) << "views are read through their strides: one kernel";
+  EXPECT_EQ(c.to_vector<int64_t>(), host_matmul(a, b, m, k, n));
+}
+
+TEST(MatmulTest, OneDimensionalOperandsFollowNumpy) {
+  auto a = random_ints(6, -9, 9, 7), b = random_ints(6 * 4, -9, 9, 8);
+  Array va = upload(a, {6}), mb = upload(b, {6, 4});
+  Array r = matmul(va, mb);
+  EXPECT_EQ(r.shape(), (Shape{4}));
+  EXPECT_EQ(r.to_vector<int64_t>(), host_matmul(a, b, 1, 6, 4));
+  Array bt = transpose(mb);  // (4, 6) @ (6,) -> (4,)
+  Array s = matmul(bt, va);
+  EXPECT_EQ(s.shape(), (Shape{4}));
+  Array d = matmul(va, va);
+  EXPECT_EQ(d.shape(), (Shape{}));
+  int64_t dot = 0;
+  for (int64_t x : a) dot += x * x;
+  EXPECT_EQ(d.to_vector<int64_t>()[0], dot);
+}
+
+TEST(MatmulTest, BatchDimensionsBroadcast) {
+  // (2, 1, 3, 4) @ (3, 4, 5) -> (2, 3, 3, 5)
+  auto a = random_ints(2 * 3 * 4, -20, 20, 9), b = random_ints(3 * 4 * 5, -20, 20, 10);
+  Array c = matmul(upload(a, {2, 1, 3, 4}), upload(b, {3, 4, 5}));
+  ASSERT_EQ(c.shape(), (Shape{2, 3, 3, 5}));
+  std::vector<int64_t> got = c.to_vector<int64_t>();
+  for (int64_t x = 0; x < 2; ++x) {
+    for (int64_t y = 0; y < 3; ++y) {
+      std::vector<int64_t> am(a.begin() + x * 12, a.begin() + x * 12 + 12);
+      std::vector<int64_t> bm(b.begin() + y * 20, b.begin() + y * 20 + 20);
+      std::vector<int64_t> want = host_matmul(am, bm, 3, 4, 5);
+      std::vector<int64_t> have(got.begin() + (x * 3 + y) * 15, got.begin() + (x * 3 + y + 1) * 15);
+      EXPECT_EQ(have, want) << x << "," << y;
+    }
+  }
+}
+
+TEST(MatmulTest, EmptyAndZeroLengthProducts) {
+  Array z = matmul(zeros({5, 0}, DType::kFloat32), zeros({0, 3}, DType::kFloat32));
+  EXPECT_EQ(z.shape(), (Shape{5, 3}));
+  EXPECT_EQ(z.to_vector<float>(), std::vector<float>(15, 0.0f));
+  EXPECT_EQ(matmul(zeros({0, 4}), zeros({4, 3})).shape(), (Shape{0, 3}));
+  EXPECT_EQ(matmul(zeros({2, 0, 4}), zeros({4, 3})).shape(), (Shape{2, 0, 3}));
+}
+
+TEST(MatmulTest, SmallDtypesWrapAndBoolIsOrOfAnd) {
+  // int8: 100 * 100 * 3 = 30000 wraps to 48 (mod 256, signed).
+  std::vector<int8_t> a(3, 100), b(3, 100);
+  Array c = matmul(upload(a, {1, 3}), upload(b, {3, 1}));
+  EXPECT_EQ(c.dtype(), DType::kInt8);
+  EXPECT_EQ(c.to_vector<int8_t>()[0], static_cast<int8_t>(30000 & 0xff));
+  // int8 @ uint8 -> int16 (numpy's promotion)
+  std::vector<uint8_t> ub(3, 200);
+  EXPECT_EQ(matmul(upload(a, {1, 3}), upload(ub, {3, 1})).dtype(), DType::kInt16);
+  std::vector<uint8_t> ba = {1, 0, 0, 0, 1, 0}, bb = {0, 1, 1, 0, 0, 0};  // bool (2,3) @ (3,2)
+  Array x = Array::from_host(ba.data(), {2, 3}, DType::kBool);
+  Array y = Array::from_host(bb.data(), {3, 2}, DType::kBool);
+  Array r = matmul(x, y);
+  EXPECT_EQ(r.dtype(), DType::kBool);
+  std::vector<uint8_t> got(4);
+  r.read(got.data(), 4);
+  EXPECT_EQ(got, (std::vector<uint8_t>{0, 1, 1, 0}));
+}
+
+TEST(MatmulTest, ComplexProducts) {
+  using C = std::complex<float>;
+  std::vector<C> a = {{1, 2}, {3, -1}}, b = {{0, 1}, {2, 2}};
+  Array x = Array::from_host(a.data(), {1, 2}, DType::kComplex64);
+  Array y = Array::from_host(b.data(), {2, 1}, DType::kComplex64);
+  C c;
+  matmul(x, y).read(&c, sizeof(C));
+  EXPECT_EQ(c, a[0] * b[0] + a[1] * b[1]);  // small integers: exact
+}
+
+TEST(MatmulTest, ErrorsNameTheOperandsAndSizes) {
+  Array a = zeros({3, 4}), b = zeros({3, 5}), s = zeros({});
+  try {
+    matmul(a, b);
+    FAIL();
+  } catch (const ShapeError& e) {
+    EXPECT_NE(std::string(e.what()).find("(size 3 is different from 4)"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(matmul(s, a), ShapeError);
+  EXPECT_THROW(matmul(a, s), ShapeError);
+  EXPECT_THROW(matmul(zeros({2, 3, 4}), zeros({3, 4, 5})), ShapeError);
+}
+
+TEST(MatmulTest, EveryTilingGivesTheSameResults) {
+  const int64_t m = 45, k = 37, n = 51;
+  auto a = random_ints(m * k, -1000, 1000, 11), b = random_ints(k * n, -1000, 1000, 12);
+  const std::vector<int64_t> want = host_matmul(a, b, m, k, n);
+  for (const char* config : {"8x8x4x1x1", "16x32x8x2x4", "64x16x16x8x2", "32x32x3x4x4"}) {
+    set_gemm_config(parse_gemm_config(config));
+    EXPECT_EQ(to_string(gemm_config(Context::default_context(), DType::kInt64)), config);
+    EXPECT_EQ(matmul(upload(a, {m, k}), upload(b, {k, n})).to_vector<int64_t>(), want) << config;
+  }
+  set_gemm_config(parse_gemm_config("16x16x8x3x4"));  // 16 is not a multiple of 3
+  EXPECT_THROW(matmul(upload(a, {m, k}), upload(b, {k, n})), ShapeError);
+  set_gemm_config(parse_gemm_config("1024x1024x8x1x1"));  // too many invocations
+  EXPECT_THROW(matmul(upload(a, {m, k}), upload(b, {k, n})), ShapeError);
+  set_gemm_config(std::nullopt);
+  EXPECT_THROW(parse_gemm_config("128x128"), ShapeError);
+}
+
+}  // namespace
+}  // namespace vka
