@@ -103,12 +103,12 @@ int64_t per_thread(int64_t work) { return (work + kLinalgThreads - 1) / kLinalgT
 template <typename Cost>
 void run_steps(std::string_view op, const Array& like, const KernelSpec& spec,
                const std::vector<std::shared_ptr<BufferRef>>& refs, int64_t count,
-               const std::vector<int64_t>& slots, int64_t total, Cost cost) {
+               const std::vector<int64_t>& slots, int64_t total, Cost cost, int64_t begin = 0) {
   if (count == 0) return;
   const int64_t rounds = (count + static_cast<int64_t>(kMaxGroups) - 1) /
                          static_cast<int64_t>(kMaxGroups);  // matrices per workgroup
   const int64_t budget = loop_budget(like.context());
-  for (int64_t s = 0; s < total;) {
+  for (int64_t s = begin; s < total;) {
     int64_t e = s, sum = 0;
     while (e < total && (e == s || sum + cost(e) * rounds <= budget)) sum += cost(e++) * rounds;
     if (sum > 65000 && budget < 65000) {
@@ -141,14 +141,57 @@ struct Lu {
   std::shared_ptr<BufferRef> lu, piv, info;
 };
 
+// A[j1:, j1:] -= A[j1:, j0:j1] @ (A[j0:j1, j1:], or A[j1:, j0:j1]ᵀ when `symmetric`) for the
+// stack of n×n matrices in `ref`: the trailing update of a blocked factorization, on the GEMM
+// kernel, written back in place (each element is read and written by the same invocation).
+void trailing_update(const Array& like, const std::shared_ptr<BufferRef>& ref, const Stack& s,
+                     int64_t j0, int64_t j1, bool symmetric) {
+  const int64_t n = s.n;
+  const int nd = static_cast<int>(s.batch.size()) + 2;
+  const NodePtr whole = default_graph().buffer(ref, s.t, View::contiguous(with(s.batch, {n, n})));
+  auto block = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+    return slice(slice(whole->view(), nd - 2, SliceSpec{r0, r1, 1}), nd - 1, SliceSpec{c0, c1, 1});
+  };
+  auto array = [&](const View& v) {
+    return Array(default_graph().buffer(ref, s.t, v), like.context());
+  };
+  Array l21 = array(block(j1, n, j0, j1));
+  Array u12 = symmetric ? matrix_transpose(l21) : array(block(j0, j1, j1, n));
+  const View a22 = block(j1, n, j1, n);
+  Array update = subtract(array(a22), matmul(l21, u12));
+  realize(like.context(), {update.node()}, std::nullopt, {default_graph().buffer(ref, s.t, a22)});
+}
+
+// Matrices at least this large factor in panels of kPanel columns, the trailing matrix
+// updated by the GEMM kernel between panels (LAPACK's right-looking blocked getrf/potrf).
+constexpr int64_t kBlockedMin = 128;
+constexpr int64_t kPanel = 32;
+
+// Panel by panel (or the whole matrix as one panel when small): `panel(j0, j1)` factors
+// columns [j0, j1) and updates what lies outside A[j1:, j1:], trailing_update the rest.
+template <typename Panel>
+void blocked(const Array& like, const std::shared_ptr<BufferRef>& ref, const Stack& s,
+             bool symmetric, Panel panel) {
+  const int64_t n = s.n, nb = n >= kBlockedMin ? kPanel : n;
+  for (int64_t j0 = 0; j0 < n; j0 += nb) {
+    const int64_t j1 = std::min(j0 + nb, n);
+    panel(j0, j1);
+    if (j1 < n && s.count > 0) trailing_update(like, ref, s, j0, j1, symmetric);
+  }
+}
+
 Lu factor(const Array& a, const Stack& s) {
   Lu f{copy_in(a, s.t), fresh(a, DType::kInt32, s.count * s.n), fresh(a, DType::kInt32, s.count)};
   const int64_t n = s.n;
-  run_steps("lu_factor", a, lu_factor_spec(s.t), {f.lu, f.piv, f.info}, s.count, {n}, n,
-            [n](int64_t k) {
-              return (n - k) + per_thread(n) + per_thread(n - k) +
-                     per_thread((n - k - 1) * (n - k - 1)) + 4;
-            });
+  blocked(a, f.lu, s, false, [&](int64_t j0, int64_t j1) {
+    run_steps("lu_factor", a, lu_factor_spec(s.t), {f.lu, f.piv, f.info}, s.count,
+              {n, j0, j1}, j1, [n, j0, j1](int64_t k) {
+                const int64_t w = j1 - j0;
+                return (n - k) + per_thread(n) + per_thread(n - k) +
+                       per_thread((n - k - 1) * (j1 - k - 1)) + 4 +
+                       (k == j1 - 1 ? per_thread(n - j1) * (w + w * w / 2 + 2) : 0);
+              }, j0);
+  });
   return f;
 }
 
@@ -232,8 +275,12 @@ Array cholesky(const Array& a) {
   const Stack s = stack_of("cholesky", a, true);
   auto l = copy_in(a, s.t), info = fresh(a, DType::kInt32, s.count);
   const int64_t n = s.n;
-  run_steps("cholesky", a, cholesky_spec(s.t), {l, info}, s.count, {n}, n, [n](int64_t k) {
-    return per_thread(n - k) + per_thread((n - k - 1) * (n - k - 1)) + per_thread(n * n) + 4;
+  blocked(a, l, s, true, [&](int64_t j0, int64_t j1) {
+    run_steps("cholesky", a, cholesky_spec(s.t), {l, info}, s.count, {n, j1}, j1,
+              [n, j1](int64_t k) {
+                return per_thread(n - k) + per_thread((n - k - 1) * (j1 - k - 1)) +
+                       per_thread(n * n) + 4;
+              }, j0);
   });
   if (s.n > 0 && any_flag(a, info, s.count)) {
     throw LinAlgError("Matrix is not positive definite");

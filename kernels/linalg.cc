@@ -49,13 +49,13 @@ std::string linalg_preamble(const KernelSpec& spec) {
 }
 
 KernelSpec lu_factor_spec(DType t) {
-  return spec_of(KernelKind::kLuFactor, t, {}, {t, DType::kInt32, DType::kInt32}, 3);
+  return spec_of(KernelKind::kLuFactor, t, {}, {t, DType::kInt32, DType::kInt32}, 5);
 }
 KernelSpec lu_solve_spec(DType t) {
   return spec_of(KernelKind::kLuSolve, t, {t, DType::kInt32}, {t}, 4);
 }
 KernelSpec cholesky_spec(DType t) {
-  return spec_of(KernelKind::kCholesky, t, {}, {t, DType::kInt32}, 3);
+  return spec_of(KernelKind::kCholesky, t, {}, {t, DType::kInt32}, 4);
 }
 KernelSpec qr_spec(DType t) { return spec_of(KernelKind::kQr, t, {}, {t, t, t}, 5); }
 KernelSpec svd_jacobi_spec(DType t) {
@@ -73,7 +73,8 @@ constexpr const char* kBatchLoop =
     "  uint t = gl_LocalInvocationID.x;\n"
     "  for (uint b = gl_WorkGroupID.x; b < uint(pc.n); b += gl_NumWorkGroups.x) {\n";
 
-// Right-looking LU over columns [k0, k1) (a launch is split into column ranges that keep each
+// Right-looking LU over columns [k0, k1) of the panel [j0, j1) (the whole matrix when
+// unblocked; a launch is split into column ranges that keep each
 // invocation's loop count bounded: llvmpipe ends any invocation's loops after 65535 iterations
 // in all): pivot search (one invocation), row swap, column scaling and the rank-1 trailing
 // update, each step behind a barrier.
@@ -82,7 +83,8 @@ std::string lu_factor(const KernelSpec& spec) {
          "#define A(i, j) out0.v[base + (i) * n + (j)]\n"
          "shared int s_p;\n"
          "void main() {\n"
-         "  int n = slot(pc.c0), k0 = slot(pc.c1), k1 = min(slot(pc.c2), n);\n" + kBatchLoop +
+         "  int n = slot(pc.c0), j0 = slot(pc.c1), j1 = slot(pc.c2);\n"
+         "  int k0 = slot(pc.c3), k1 = min(slot(pc.c4), n);\n" + kBatchLoop +
          "    int base = int(b) * n * n;\n"
          "    if (k0 == 0 && t == 0u) out2.v[b] = 0;\n"
          "    for (int k = k0; k < k1; ++k) {\n"
@@ -100,7 +102,7 @@ std::string lu_factor(const KernelSpec& spec) {
          "      SYNC();\n"
          "      int p = s_p;\n"
          "      if (p != k) {\n"
-         "        for (int j = int(t); j < n; j += WG) {\n"
+         "        for (int j = int(t); j < j1; j += WG) {\n"
          "          T x = A(k, j); A(k, j) = A(p, j); A(p, j) = x;\n"
          "        }\n"
          "      }\n"
@@ -110,10 +112,28 @@ std::string lu_factor(const KernelSpec& spec) {
          "        for (int i = k + 1 + int(t); i < n; i += WG) A(i, k) = A(i, k) / d;\n"
          "      }\n"
          "      SYNC();\n"
-         "      int r = n - k - 1;\n"
-         "      for (int e = int(t); e < r * r; e += WG) {\n"
-         "        int i = k + 1 + e / r, j = k + 1 + e % r;\n"
+         // The panel's trailing columns (A[j1:, j1:] is the GEMM's, array/linalg.cc).
+         "      int r = n - k - 1, w = j1 - k - 1;\n"
+         "      for (int e = int(t); e < r * w; e += WG) {\n"
+         "        int i = k + 1 + e / w, j = k + 1 + e % w;\n"
          "        A(i, j) = A(i, j) - A(i, k) * A(k, j);\n"
+         "      }\n"
+         "      SYNC();\n"
+         "    }\n"
+         // After the panel's last column: its row swaps on the columns right of it, then U12 =
+         // L11⁻¹ A12 by forward substitution, each invocation owning columns (getrf's laswp
+         // and trsm).
+         "    if (k1 == j1 && j1 < n) {\n"
+
+         "      for (int j = j1 + int(t); j < n; j += WG) {\n"
+         "        for (int k = j0; k < j1; ++k) {\n"
+         "          int p = out1.v[int(b) * n + k];\n"
+         "          if (p != k) { T x = A(k, j); A(k, j) = A(p, j); A(p, j) = x; }\n"
+         "        }\n"
+         "        for (int k = j0; k < j1; ++k) {\n"
+         "          T u = A(k, j);\n"
+         "          for (int i = k + 1; i < j1; ++i) A(i, j) = A(i, j) - A(i, k) * u;\n"
+         "        }\n"
          "      }\n"
          "      SYNC();\n"
          "    }\n"
@@ -153,7 +173,8 @@ std::string lu_solve(const KernelSpec& spec) {
          "}\n";
 }
 
-// Right-looking Cholesky on the lower triangle over columns [k0, k1): the diagonal (one
+// Right-looking Cholesky on the lower triangle over columns [k0, k1) of the panel ending at
+// column j1 (n when unblocked): the diagonal (one
 // invocation, which also detects a non-positive pivot), the column scaling, the symmetric
 // rank-1 trailing update. The launch that ends at n zeroes the upper triangle.
 std::string cholesky(const KernelSpec& spec) {
@@ -161,7 +182,8 @@ std::string cholesky(const KernelSpec& spec) {
          "#define A(i, j) out0.v[base + (i) * n + (j)]\n"
          "shared int s_bad;\n"
          "void main() {\n"
-         "  int n = slot(pc.c0), k0 = slot(pc.c1), k1 = min(slot(pc.c2), n);\n" + kBatchLoop +
+         "  int n = slot(pc.c0), j1 = slot(pc.c1), k0 = slot(pc.c2), k1 = min(slot(pc.c3), n);\n" +
+         kBatchLoop +
          "    int base = int(b) * n * n;\n"
          "    if (k0 == 0 && t == 0u) out1.v[b] = 0;\n"
          "    for (int k = k0; k < k1; ++k) {\n"
@@ -175,9 +197,10 @@ std::string cholesky(const KernelSpec& spec) {
          "      T d = A(k, k);\n"
          "      for (int i = k + 1 + int(t); i < n; i += WG) A(i, k) = A(i, k) / d;\n"
          "      SYNC();\n"
-         "      int r = n - k - 1;\n"
-         "      for (int e = int(t); e < r * r; e += WG) {\n"
-         "        int i = k + 1 + e / r, j = k + 1 + e % r;\n"
+         // The panel's columns below row k (A22 = A[j1:, j1:] is the GEMM's).
+         "      int r = n - k - 1, w = j1 - k - 1;\n"
+         "      for (int e = int(t); e < r * w; e += WG) {\n"
+         "        int i = k + 1 + e / w, j = k + 1 + e % w;\n"
          "        if (j <= i) A(i, j) = A(i, j) - A(i, k) * A(j, k);\n"
          "      }\n"
          "      SYNC();\n"

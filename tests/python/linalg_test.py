@@ -114,6 +114,17 @@ def test_large_matrices_split_into_several_launches():
     c = spd(n, np.float64, 92)
     l = np.asarray(vla.cholesky(c))
     assert mx(l @ l.T - c) <= bound(np.float64, n, mx(c))
+    # Blocked (panels and GEMM trailing updates) on a batch, float32 and float64.
+    for dtype in FLOATS:
+        st = random((3, 150, 150), dtype, 93)
+        si = np.asarray(vla.inv(st), np.float64)
+        assert mx(mm(st, si) - np.eye(150)) <= bound(dtype, 150, mx(st) * mx(si) * 150)
+        sd = (st / 2).astype(dtype)
+        np.testing.assert_allclose(np.asarray(vla.det(sd.astype(np.float64))),
+                                   np.linalg.det(sd.astype(np.float64)), rtol=1e-10)
+        sc = spd(150, dtype, 94, batch=(2,))
+        sl = np.asarray(vla.cholesky(sc), np.float64)
+        assert mx(sl @ np.swapaxes(sl, -1, -2) - sc) <= bound(dtype, 150, mx(sc))
     q, r = vla.qr(a[:, :40], mode="complete")
     assert mx(mm(q, r) - a[:, :40]) <= bound(np.float64, n, mx(a) * 40)
     assert_orthonormal_columns(q, np.float64)
