@@ -187,7 +187,7 @@ Lu factor(const Array& a, const Stack& s) {
     run_steps("lu_factor", a, lu_factor_spec(s.t), {f.lu, f.piv, f.info}, s.count,
               {n, j0, j1}, j1, [n, j0, j1](int64_t k) {
                 const int64_t w = j1 - j0;
-                return (n - k) + per_thread(n) + per_thread(n - k) +
+                return per_thread(n - k) + 16 + per_thread(n) + per_thread(n - k) +
                        per_thread((n - k - 1) * (j1 - k - 1)) + 4 +
                        (k == j1 - 1 ? per_thread(n - j1) * (w + w * w / 2 + 2) : 0);
               }, j0);
@@ -303,7 +303,7 @@ std::vector<Array> qr(const Array& a, std::string_view mode) {
               [m, n, q, k](int64_t step) {
                 const int64_t c = step < k ? step : 2 * k - 1 - step;
                 return per_thread(m * n) + 4 +
-                       (step < k ? 2 * (m - c) + per_thread(n - c) * 2 * (m - c)
+                       (step < k ? 2 * per_thread(m - c) + 16 + per_thread(n - c) * 2 * (m - c)
                                  : per_thread(m * q) + per_thread(q) * 2 * (m - c));
               });
   } else if (q > 0 && s.count * s.m * q > 0) {

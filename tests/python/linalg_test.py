@@ -503,3 +503,17 @@ def test_deterministic():
     two = [np.asarray(t) for t in vla.svd(a)] + [np.asarray(t) for t in vla.eigh(a + a.T)]
     for x, y in zip(one, two):
         np.testing.assert_array_equal(x, y)
+
+
+def test_replicated_context(ctx2):
+    a = random((5, 4, 4), np.float64, 101)
+    spd_a = spd(4, np.float64, 102, batch=(5,))
+    x = vk.asarray(a, context=ctx2)
+    np.testing.assert_allclose(np.asarray(vla.inv(x)), np.linalg.inv(a), atol=1e-10)
+    np.testing.assert_allclose(np.asarray(vla.det(x)), np.linalg.det(a), rtol=1e-10)
+    np.testing.assert_allclose(np.asarray(vla.cholesky(vk.asarray(spd_a, context=ctx2))),
+                               np.linalg.cholesky(spd_a), atol=1e-12)
+    np.testing.assert_allclose(np.asarray(vla.svdvals(x)), np.linalg.svd(a, compute_uv=False),
+                               atol=1e-12)
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        vla.inv(vk.asarray(np.zeros((2, 2)), context=ctx2))
