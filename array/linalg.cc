@@ -24,13 +24,13 @@ struct Stack {
   int64_t count, m, n;
 };
 
-Stack stack_of(std::string_view op, const Array& a, bool square) {
+Stack stack_of(std::string_view op, const Array& a, bool square, bool complex_ok = false) {
   if (a.ndim() < 2) {
     throw LinAlgError(std::to_string(a.ndim()) +
                       "-dimensional array given. Array must be at least two-dimensional");
   }
   Stack s;
-  s.t = linalg_dtype(op, a.dtype());
+  s.t = linalg_dtype(op, a.dtype(), complex_ok);
   s.batch.assign(a.shape().begin(), a.shape().end() - 2);
   s.count = size(s.batch);
   s.m = a.shape()[a.ndim() - 2];
@@ -124,6 +124,14 @@ void run_steps(std::string_view op, const Array& like, const KernelSpec& spec,
   }
 }
 
+// numpy's result type of two linalg dtypes (float32, float64, complex64, complex128).
+DType promote(DType a, DType b) {
+  const bool wide = a == DType::kFloat64 || a == DType::kComplex128 || b == DType::kFloat64 ||
+                    b == DType::kComplex128;
+  if (is_complex(a) || is_complex(b)) return wide ? DType::kComplex128 : DType::kComplex64;
+  return wide ? DType::kFloat64 : DType::kFloat32;
+}
+
 // True when any matrix's int32 flag in `flags` is nonzero, on any replica.
 bool any_flag(const Array& like, const std::shared_ptr<BufferRef>& flags, int64_t count) {
   if (count == 0) return false;
@@ -156,7 +164,8 @@ void trailing_update(const Array& like, const std::shared_ptr<BufferRef>& ref, c
     return Array(default_graph().buffer(ref, s.t, v), like.context());
   };
   Array l21 = array(block(j1, n, j0, j1));
-  Array u12 = symmetric ? matrix_transpose(l21) : array(block(j0, j1, j1, n));
+  Array u12 = !symmetric ? array(block(j0, j1, j1, n))
+              : is_complex(s.t) ? conj(matrix_transpose(l21)) : matrix_transpose(l21);
   const View a22 = block(j1, n, j1, n);
   Array update = subtract(array(a22), matmul(l21, u12));
   realize(like.context(), {update.node()}, std::nullopt, {default_graph().buffer(ref, s.t, a22)});
@@ -213,8 +222,9 @@ void throw_if_not_converged(std::string_view op, const Array& like,
 
 }  // namespace
 
-DType linalg_dtype(std::string_view op, DType t) {
+DType linalg_dtype(std::string_view op, DType t, bool complex_ok) {
   if (t == DType::kFloat16) throw DTypeError("array type float16 is unsupported in linalg");
+  if (is_complex(t) && complex_ok) return t;
   if (is_complex(t)) {
     throw DTypeError("[" + std::string(op) + "] complex matrices are not supported by "
                      "vkarray.linalg yet (got " + std::string(name(t)) + ")");
@@ -224,19 +234,19 @@ DType linalg_dtype(std::string_view op, DType t) {
 }
 
 std::vector<Array> lu_factor(const Array& a) {
-  const Stack s = stack_of("lu_factor", a, true);
+  const Stack s = stack_of("lu_factor", a, true, true);
   Lu f = factor(a, s);
   return {wrap(a, f.lu, s.t, a.shape()), wrap(a, f.piv, DType::kInt32, with(s.batch, {s.n}))};
 }
 
 Array solve(const Array& a, const Array& b) {
-  const Stack s = stack_of("solve", a, true);
+  const Stack s = stack_of("solve", a, true, true);
   if (b.ndim() != a.ndim() || !std::equal(s.batch.begin(), s.batch.end(), b.shape().begin()) ||
       b.shape()[b.ndim() - 2] != s.n) {
     throw ShapeError("[solve] b of shape " + to_string(b.shape()) + " does not match a of shape " +
                      to_string(a.shape()) + " (expected (..., " + std::to_string(s.n) + ", k))");
   }
-  const DType t = linalg_dtype("solve", b.dtype()) == DType::kFloat64 ? DType::kFloat64 : s.t;
+  const DType t = promote(s.t, linalg_dtype("solve", b.dtype(), true));
   const Stack st{t, s.batch, s.count, s.n, s.n};
   const int64_t k = b.shape()[b.ndim() - 1];
   Lu f = factor(a, st);
@@ -247,14 +257,14 @@ Array solve(const Array& a, const Array& b) {
 }
 
 Array lu_solve(const Array& lu, const Array& pivots, const Array& b) {
-  const Stack s = stack_of("lu_solve", lu, true);
+  const Stack s = stack_of("lu_solve", lu, true, true);
   if (b.ndim() != lu.ndim() || !std::equal(s.batch.begin(), s.batch.end(), b.shape().begin()) ||
       b.shape()[b.ndim() - 2] != s.n || pivots.shape() != with(s.batch, {s.n})) {
     throw ShapeError("[lu_solve] b of shape " + to_string(b.shape()) + " and pivots of shape " +
                      to_string(pivots.shape()) + " do not match lu of shape " +
                      to_string(lu.shape()));
   }
-  const DType t = linalg_dtype("lu_solve", b.dtype()) == DType::kFloat64 ? DType::kFloat64 : s.t;
+  const DType t = promote(s.t, linalg_dtype("lu_solve", b.dtype(), true));
   const int64_t k = b.shape()[b.ndim() - 1];
   auto f = copy_in(lu, t), piv = copy_in(pivots, DType::kInt32), x = copy_in(b, t);
   substitute(lu, t, f, piv, x, s.count, s.n, k);
@@ -262,7 +272,7 @@ Array lu_solve(const Array& lu, const Array& pivots, const Array& b) {
 }
 
 Array inv(const Array& a) {
-  const Stack s = stack_of("inv", a, true);
+  const Stack s = stack_of("inv", a, true, true);
   Lu f = factor(a, s);
   if (any_flag(a, f.info, s.count)) throw LinAlgError("Singular matrix");
   Array eye = broadcast_to(vka::eye(s.n, s.n, 0, s.t, a.context()), a.shape());
@@ -272,7 +282,7 @@ Array inv(const Array& a) {
 }
 
 Array cholesky(const Array& a) {
-  const Stack s = stack_of("cholesky", a, true);
+  const Stack s = stack_of("cholesky", a, true, true);
   auto l = copy_in(a, s.t), info = fresh(a, DType::kInt32, s.count);
   const int64_t n = s.n;
   blocked(a, l, s, true, [&](int64_t j0, int64_t j1) {

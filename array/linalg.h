@@ -22,8 +22,10 @@ class LinAlgError : public Error {
 };
 
 // The dtype linalg computes in for input dtype t: float32/float64 as they are, bool and integers
-// float64; float16 ("array type float16 is unsupported in linalg") and complex raise DTypeError.
-DType linalg_dtype(std::string_view op, DType t);
+// float64, complex64/complex128 as they are where `complex_ok` (LU, solves, inverses,
+// Cholesky); float16 ("array type float16 is unsupported in linalg") and other complex inputs
+// raise DTypeError.
+DType linalg_dtype(std::string_view op, DType t, bool complex_ok = false);
 
 // LU with partial pivoting of (..., n, n): {lu (L unit-lower and U packed), pivots (int32,
 // (..., n): the row swapped with row k at step k, LAPACK's getrf order but 0-based)}.
@@ -37,7 +39,7 @@ Array solve(const Array& a, const Array& b);
 Array lu_solve(const Array& lu, const Array& pivots, const Array& b);
 // The inverse of each (..., n, n) matrix; LinAlgError "Singular matrix".
 Array inv(const Array& a);
-// Lower Cholesky factor of each (..., n, n) matrix (its lower triangle is read);
+// Lower Cholesky factor (A = L Lᴴ) of each (..., n, n) matrix (its lower triangle is read);
 // LinAlgError "Matrix is not positive definite".
 Array cholesky(const Array& a);
 // Householder QR of (..., m, n), k = min(m, n): mode "reduced" {q (..., m, k), r (..., k, n)},

@@ -13,7 +13,10 @@ namespace {
 
 KernelSpec spec_of(KernelKind kind, DType t, std::vector<DType> in, std::vector<DType> out,
                    int slots) {
-  VKA_ASSERT(t == DType::kFloat32 || t == DType::kFloat64);
+  const bool complex_ok =
+      kind == KernelKind::kLuFactor || kind == KernelKind::kLuSolve || kind == KernelKind::kCholesky;
+  VKA_ASSERT(t == DType::kFloat32 || t == DType::kFloat64 ||
+             (complex_ok && (t == DType::kComplex64 || t == DType::kComplex128)));
   return library_spec(kind, in, out, slots);
 }
 
@@ -21,11 +24,37 @@ KernelSpec spec_of(KernelKind kind, DType t, std::vector<DType> in, std::vector<
 
 std::string linalg_preamble(const KernelSpec& spec) {
   const DType t = spec.outputs[0].dtype;
-  const bool f64 = t == DType::kFloat64;
+  const bool f64 = t == DType::kFloat64 || t == DType::kComplex128;
+  const std::string real = f64 ? "double" : "float";
   std::string s = "#version 450\n// " + spec.name() + "\n" +
                   "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n"
                   "layout(local_size_x = " + std::to_string(kLinalgThreads) + ") in;\n"
-                  "#define T " + (f64 ? "double" : "float") + "\n"
+                  "#define R " + real + "\n" +
+                  // T: the element type; MUL, DIV, CONJ, ABS1 (|re| + |im|, LAPACK's pivot
+                  // measure), RE and TR (a real as T) cover real and complex alike.
+                  (is_complex(t)
+                       ? "#define T " + std::string(f64 ? "dvec2" : "vec2") + "\n"
+                         "T MUL(T a, T b) { return T(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }\n"
+                         // Smith's division: no overflow in |b|².
+                         "T DIV(T a, T b) {\n"
+                         "  if (abs(b.x) >= abs(b.y)) {\n"
+                         "    R r = b.y / b.x, d = b.x + b.y * r;\n"
+                         "    return T((a.x + a.y * r) / d, (a.y - a.x * r) / d);\n"
+                         "  }\n"
+                         "  R r = b.x / b.y, d = b.y + b.x * r;\n"
+                         "  return T((a.x * r + a.y) / d, (a.y * r - a.x) / d);\n"
+                         "}\n"
+                         "#define CONJ(a) T((a).x, -(a).y)\n"
+                         "#define ABS1(a) (abs((a).x) + abs((a).y))\n"
+                         "#define RE(a) ((a).x)\n"
+                         "#define TR(x) T(x, R(0))\n"
+                       : "#define T " + real + "\n"
+                         "#define MUL(a, b) ((a) * (b))\n"
+                         "#define DIV(a, b) ((a) / (b))\n"
+                         "#define CONJ(a) (a)\n"
+                         "#define ABS1(a) abs(a)\n"
+                         "#define RE(a) (a)\n"
+                         "#define TR(x) T(x)\n") +
                   "#define WG " + std::to_string(kLinalgThreads) + "\n" +
                   // Machine epsilon and 1/sqrt(eps) of T (rotation angles past it use t = 1/2z).
                   (f64 ? "#define EPS 2.220446049250313e-16lf\n#define BIG 6.7108864e7lf\n"
@@ -33,8 +62,13 @@ std::string linalg_preamble(const KernelSpec& spec) {
                   // Every invocation of the workgroup sees the others' buffer writes after it.
                   "#define SYNC() { memoryBarrierBuffer(); memoryBarrierShared(); barrier(); }\n";
   int b = 0;
-  auto type = [](DType d) { return d == DType::kInt32 ? "int" : d == DType::kFloat64 ? "double"
-                                                                                       : "float"; };
+  auto type = [](DType d) {
+    return d == DType::kInt32        ? "int"
+           : d == DType::kFloat64    ? "double"
+           : d == DType::kComplex64  ? "vec2"
+           : d == DType::kComplex128 ? "dvec2"
+                                     : "float";
+  };
   for (size_t i = 0; i < spec.inputs.size(); ++i, ++b) {
     s += storage_buffer(b, "readonly", type(spec.inputs[i].dtype), "in" + std::to_string(i));
   }
@@ -82,7 +116,7 @@ std::string lu_factor(const KernelSpec& spec) {
   return linalg_preamble(spec) +
          "#define A(i, j) out0.v[base + (i) * n + (j)]\n"
          "shared int s_p;\n"
-         "shared T s_val[WG];\n"
+         "shared R s_val[WG];\n"
          "shared int s_idx[WG];\n"
          "void main() {\n"
          "  int n = slot(pc.c0), j0 = slot(pc.c1), j1 = slot(pc.c2);\n"
@@ -92,17 +126,17 @@ std::string lu_factor(const KernelSpec& spec) {
          "    for (int k = k0; k < k1; ++k) {\n"
          // The pivot: the first row of largest |A(i, k)|, a strided scan per invocation and a
          // tree in shared memory (ties to the lower row, as LAPACK's idamax).
-         "      T best = T(-1);\n"
+         "      R best = R(-1);\n"
          "      int at = n;\n"
          "      for (int i = k + int(t); i < n; i += WG) {\n"
-         "        T v = abs(A(i, k));\n"
+         "        R v = ABS1(A(i, k));\n"
          "        if (v > best) { best = v; at = i; }\n"
          "      }\n"
          "      s_val[t] = best; s_idx[t] = at;\n"
          "      SYNC();\n"
          "      for (uint h = WG / 2; h > 0u; h >>= 1) {\n"
          "        if (t < h) {\n"
-         "          T v = s_val[t + h];\n"
+         "          R v = s_val[t + h];\n"
          "          int q = s_idx[t + h];\n"
          "          if (v > s_val[t] || (v == s_val[t] && q < s_idx[t])) { s_val[t] = v; s_idx[t] = q; }\n"
          "        }\n"
@@ -112,7 +146,7 @@ std::string lu_factor(const KernelSpec& spec) {
          "        int q = s_idx[0] < n ? s_idx[0] : k;\n"
          "        s_p = q;\n"
          "        out1.v[int(b) * n + k] = q;\n"
-         "        if (s_val[0] == T(0) && out2.v[b] == 0) out2.v[b] = k + 1;\n"
+         "        if (s_val[0] == R(0) && out2.v[b] == 0) out2.v[b] = k + 1;\n"
          "      }\n"
          "      SYNC();\n"
          "      int p = s_p;\n"
@@ -124,14 +158,14 @@ std::string lu_factor(const KernelSpec& spec) {
          "      SYNC();\n"
          "      T d = A(k, k);\n"
          "      if (d != T(0)) {\n"
-         "        for (int i = k + 1 + int(t); i < n; i += WG) A(i, k) = A(i, k) / d;\n"
+         "        for (int i = k + 1 + int(t); i < n; i += WG) A(i, k) = DIV(A(i, k), d);\n"
          "      }\n"
          "      SYNC();\n"
          // The panel's trailing columns (A[j1:, j1:] is the GEMM's, array/linalg.cc).
          "      int r = n - k - 1, w = j1 - k - 1;\n"
          "      for (int e = int(t); e < r * w; e += WG) {\n"
          "        int i = k + 1 + e / w, j = k + 1 + e % w;\n"
-         "        A(i, j) = A(i, j) - A(i, k) * A(k, j);\n"
+         "        A(i, j) = A(i, j) - MUL(A(i, k), A(k, j));\n"
          "      }\n"
          "      SYNC();\n"
          "    }\n"
@@ -147,7 +181,7 @@ std::string lu_factor(const KernelSpec& spec) {
          "        }\n"
          "        for (int k = j0; k < j1; ++k) {\n"
          "          T u = A(k, j);\n"
-         "          for (int i = k + 1; i < j1; ++i) A(i, j) = A(i, j) - A(i, k) * u;\n"
+         "          for (int i = k + 1; i < j1; ++i) A(i, j) = A(i, j) - MUL(A(i, k), u);\n"
          "        }\n"
          "      }\n"
          "      SYNC();\n"
@@ -174,13 +208,13 @@ std::string lu_solve(const KernelSpec& spec) {
          "          int i = s, p = in1.v[int(b) * n + i];\n"
          "          if (p != i) { T x = B(i); B(i) = B(p); B(p) = x; }\n"
          "          T acc = B(i);\n"
-         "          for (int j = 0; j < i; ++j) acc -= LU(i, j) * B(j);\n"
+         "          for (int j = 0; j < i; ++j) acc -= MUL(LU(i, j), B(j));\n"
          "          B(i) = acc;\n"
          "        } else {\n"
          "          int i = 2 * n - 1 - s;\n"
          "          T acc = B(i);\n"
-         "          for (int j = i + 1; j < n; ++j) acc -= LU(i, j) * B(j);\n"
-         "          B(i) = acc / LU(i, i);\n"
+         "          for (int j = i + 1; j < n; ++j) acc -= MUL(LU(i, j), B(j));\n"
+         "          B(i) = DIV(acc, LU(i, i));\n"
          "        }\n"
          "      }\n"
          "    }\n"
@@ -203,20 +237,20 @@ std::string cholesky(const KernelSpec& spec) {
          "    if (k0 == 0 && t == 0u) out1.v[b] = 0;\n"
          "    for (int k = k0; k < k1; ++k) {\n"
          "      if (t == 0u) {\n"
-         "        T d = A(k, k);\n"
-         "        if (d > T(0) && out1.v[b] == 0) { A(k, k) = sqrt(d); s_bad = 0; }\n"
+         "        R d = RE(A(k, k));\n"
+         "        if (d > R(0) && out1.v[b] == 0) { A(k, k) = TR(sqrt(d)); s_bad = 0; }\n"
          "        else { s_bad = 1; if (out1.v[b] == 0) out1.v[b] = k + 1; }\n"
          "      }\n"
          "      SYNC();\n"
          "      if (s_bad != 0) break;\n"
-         "      T d = A(k, k);\n"
+         "      R d = RE(A(k, k));\n"
          "      for (int i = k + 1 + int(t); i < n; i += WG) A(i, k) = A(i, k) / d;\n"
          "      SYNC();\n"
          // The panel's columns below row k (A22 = A[j1:, j1:] is the GEMM's).
          "      int r = n - k - 1, w = j1 - k - 1;\n"
          "      for (int e = int(t); e < r * w; e += WG) {\n"
          "        int i = k + 1 + e / w, j = k + 1 + e % w;\n"
-         "        if (j <= i) A(i, j) = A(i, j) - A(i, k) * A(j, k);\n"
+         "        if (j <= i) A(i, j) = A(i, j) - MUL(A(i, k), CONJ(A(j, k)));\n"
          "      }\n"
          "      SYNC();\n"
          "    }\n"

@@ -5,9 +5,9 @@ batched GPU kernels, one workgroup per matrix (array/linalg.h); everything else 
 here from them and from lazy array operations. Calls whose errors depend on the values
 (solve/inv of a singular matrix, cholesky of one that is not positive definite, convergence
 checks of svd/eigh, lstsq's and matrix_rank's integer ranks) evaluate eagerly: they read a flag
-back from the device. Real dtypes only: float32 stays float32, bool and integers compute in
-float64, float16 raises TypeError as numpy's linalg does, and complex raises TypeError (not
-supported yet).
+back from the device. float32 stays float32, bool and integers compute in float64, float16
+raises TypeError as numpy's linalg does; complex64/complex128 work in solve, inv, det, slogdet,
+cholesky and solve_triangular, and raise TypeError elsewhere (not supported yet).
 """
 
 import operator as _operator
@@ -32,25 +32,28 @@ __all__ = [
 LinAlgError = _np.linalg.LinAlgError
 
 
-def _real_dtype(dtype):
-    """The dtype numpy.linalg computes in (TypeError for float16 and complex)."""
+def _real_dtype(dtype, complex_ok=False):
+    """The dtype numpy.linalg computes in (TypeError for float16, and for complex unless
+    complex_ok)."""
     dtype = _np.dtype(dtype)
     if dtype == _np.float16:
         raise TypeError("array type float16 is unsupported in linalg")
+    if dtype.kind == "c" and complex_ok:
+        return dtype
     if dtype.kind == "c":
         raise TypeError(f"[linalg] complex matrices are not supported by vkarray.linalg yet "
                         f"(got {dtype.name})")
     return dtype if dtype in (_np.float32, _np.float64) else _np.dtype(_np.float64)
 
 
-def _stacked(a, square=True):
+def _stacked(a, square=True, complex_ok=False):
     a = _asarray(a)
     if a.ndim < 2:
         raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be at least "
                           "two-dimensional")
     if square and a.shape[-1] != a.shape[-2]:
         raise LinAlgError("Last 2 dimensions of the array must be square")
-    _real_dtype(a.dtype)
+    _real_dtype(a.dtype, complex_ok)
     return a
 
 
@@ -97,9 +100,9 @@ def _mT(x):
 def solve(a, b):
     """numpy.linalg.solve (numpy 1.x broadcasting: b is a stack of vectors when
     b.ndim == a.ndim - 1). LinAlgError("Singular matrix") for an exactly zero pivot."""
-    a = _stacked(a)
+    a = _stacked(a, complex_ok=True)
     b = _asarray(b, a.context)
-    _real_dtype(b.dtype)
+    _real_dtype(b.dtype, True)
     n = a.shape[-1]
     vector = b.ndim == a.ndim - 1
     if b.ndim == 0 or (b.shape[-1] if vector else b.shape[-2] if b.ndim >= 2 else -1) != n:
@@ -115,17 +118,19 @@ def solve(a, b):
 
 def inv(a):
     """numpy.linalg.inv: LU with partial pivoting, then n solves per matrix."""
-    return _vk._linalg_inv(_stacked(a))
+    return _vk._linalg_inv(_stacked(a, complex_ok=True))
 
 
 def cholesky(a, *, upper=False):
     """numpy.linalg.cholesky: the lower factor (its transpose with upper=True)."""
-    lower = _vk._linalg_cholesky(_stacked(a))
-    return _mT(lower) if upper else lower
+    lower = _vk._linalg_cholesky(_stacked(a, complex_ok=True))
+    if not upper:
+        return lower
+    return _vk.conj(_mT(lower)) if lower.dtype.kind == "c" else _mT(lower)
 
 
 def _lu(a):
-    a = _stacked(a)
+    a = _stacked(a, complex_ok=True)
     lu, piv = _vk._linalg_lu_factor(a)
     n = a.shape[-1]
     diag = _vk.diagonal(lu, 0, -2, -1)
@@ -142,10 +147,16 @@ def det(a):
 
 
 def slogdet(a):
-    """numpy.linalg.slogdet: (sign, log|det|); (0, -inf) for a singular matrix."""
+    """numpy.linalg.slogdet: (sign, log|det|); (0, -inf) for a singular matrix. For complex
+    matrices sign is complex of modulus 1 (or 0)."""
     diag, sign = _lu(a)
-    sign = sign * _vk.prod(_vk.sign(diag), axis=-1)
-    return sign, _vk.sum(_vk.log(_vk.abs(diag)), axis=-1)
+    mag = _vk.abs(diag)
+    if diag.dtype.kind == "c":
+        unit = _vk.where(mag == 0, 0, diag / _vk.where(mag == 0, 1, mag).astype(diag.dtype))
+    else:
+        unit = _vk.sign(diag)
+    sign = sign * _vk.prod(unit, axis=-1)
+    return sign, _vk.sum(_vk.log(mag), axis=-1)
 
 
 def qr(a, mode="reduced"):
@@ -191,7 +202,7 @@ def svdvals(x):
 def solve_triangular(a, b, lower=False, unit_diagonal=False):
     """x with a x = b for triangular a (..., n, n) (only its `lower` or upper triangle is
     read) and b (..., n, k) or (..., n); LinAlgError for a zero diagonal element."""
-    a = _stacked(a)
+    a = _stacked(a, complex_ok=True)
     b = _asarray(b, a.context)
     n = a.shape[-1]
     vector = b.ndim == a.ndim - 1

@@ -53,6 +53,40 @@ def test_inv_det_slogdet(n, dtype):
     assert abs(float(logdet) - rl) <= bound(dtype, n, np.linalg.cond(a64))
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("n", [1, 2, 7, 33, 150])
+def test_complex_solve_inv_det_cholesky(n, dtype):
+    rng = np.random.default_rng(n)
+    a = (rng.standard_normal((2, n, n)) + 1j * rng.standard_normal((2, n, n))) / np.sqrt(n)
+    a = a.astype(dtype)
+    a128 = a.astype(np.complex128)
+    b = (rng.standard_normal((2, n, 3)) + 1j * rng.standard_normal((2, n, 3))).astype(dtype)
+    real = np.float32 if dtype == np.complex64 else np.float64
+    x = vla.solve(a, b)
+    assert x.dtype == dtype
+    x = np.asarray(x, np.complex128)
+    assert mx(np.abs(a128 @ x - b)) <= bound(real, n, mx(np.abs(a)) * mx(np.abs(x)) * n) * 2
+    ai = np.asarray(vla.inv(a), np.complex128)
+    assert mx(np.abs(a128 @ ai - np.eye(n))) <= bound(real, n, mx(np.abs(a)) * mx(np.abs(ai)) * n) * 2
+    kappa = np.linalg.cond(a128).max()
+    np.testing.assert_allclose(np.asarray(vla.det(a)), np.linalg.det(a128),
+                               rtol=bound(real, n, kappa) * 2)
+    sign, logdet = vla.slogdet(a)
+    rs, rl = np.linalg.slogdet(a128)
+    assert sign.dtype == dtype and logdet.dtype == real
+    np.testing.assert_allclose(np.asarray(sign), rs, atol=bound(real, n, kappa) * 2)
+    np.testing.assert_allclose(np.asarray(logdet), rl, atol=bound(real, n, kappa) * 2)
+    h = (a128 @ np.conj(np.swapaxes(a128, -1, -2)) + np.eye(n)).astype(dtype)
+    l = np.asarray(vla.cholesky(h), np.complex128)
+    assert mx(np.abs(np.triu(l, 1))) == 0
+    assert mx(np.abs(l @ np.conj(np.swapaxes(l, -1, -2)) - h)) <= bound(real, n, mx(np.abs(h))) * 2
+    u = np.asarray(vla.cholesky(h, upper=True), np.complex128)
+    np.testing.assert_allclose(u, np.conj(np.swapaxes(l, -1, -2)), rtol=0, atol=0)
+    # Mixed real and complex operands promote as numpy does.
+    assert vla.solve(a.real.astype(real), b).dtype == dtype
+    assert vla.solve(np.eye(2), np.array([1 + 1j, 2], dtype=np.complex64)).dtype == np.complex128
+
+
 def test_ill_conditioned_solve_float64():
     a = random((33, 33), np.float64, 5, cond=1e10)
     b = random((33,), np.float64, 6)
@@ -155,8 +189,9 @@ def test_bad_input_errors():
         vla.det(np.ones(3))
     with pytest.raises(TypeError, match="array type float16 is unsupported in linalg"):
         vla.inv(np.eye(2, dtype=np.float16))
-    with pytest.raises(TypeError, match="complex"):
-        vla.cholesky(np.eye(2, dtype=np.complex64))
+    for fn in (vla.qr, vla.svd, vla.eigh, vla.eigvalsh, vla.svdvals, vla.pinv):
+        with pytest.raises(TypeError, match="complex"):
+            fn(np.eye(2, dtype=np.complex64))
     with pytest.raises(ValueError):
         vla.solve(np.eye(3), np.ones(4))
     with pytest.raises(ValueError, match="UPLO"):
