@@ -14,6 +14,17 @@ def _svdvals(x):
     return _vk._linalg_svd(x, False, False)[0]
 
 
+def _abs2(x):
+    """|x|² elementwise, real (complex: re² + im², as numpy's norm)."""
+    if x.dtype.kind == "c":
+        return _vk.square(_vk.real(x)) + _vk.square(_vk.imag(x))
+    return x * x
+
+
+def _real_of(x):
+    return _np.dtype(x.dtype.char.lower()) if x.dtype.kind == "c" else x.dtype
+
+
 def _vector_norm(x, axis, ord, keepdims):
     if isinstance(ord, str):
         raise ValueError(f"Invalid norm order '{ord}' for vectors")
@@ -22,11 +33,11 @@ def _vector_norm(x, axis, ord, keepdims):
     if ord == -_np.inf:
         return _vk.min(_vk.abs(x), axis=axis, keepdims=keepdims)
     if ord == 0:
-        return _vk.sum((x != 0).astype(x.dtype), axis=axis, keepdims=keepdims)
+        return _vk.sum((x != 0).astype(_real_of(x)), axis=axis, keepdims=keepdims)
     if ord == 1:
         return _vk.sum(_vk.abs(x), axis=axis, keepdims=keepdims)
     if ord is None or ord == 2:
-        return _vk.sqrt(_vk.sum(x * x, axis=axis, keepdims=keepdims))
+        return _vk.sqrt(_vk.sum(_abs2(x), axis=axis, keepdims=keepdims))
     ord = float(ord)
     return _vk.sum(_vk.abs(x) ** ord, axis=axis, keepdims=keepdims) ** (1.0 / ord)
 
@@ -38,16 +49,14 @@ def _svd_norm(x, row, col, op):
 
 def norm(x, ord=None, axis=None, keepdims=False):
     """numpy.linalg.norm: vector norms of any order, matrix norms 'fro', 'nuc', 1, -1, 2, -2,
-    inf and -inf (2, -2 and 'nuc' through the SVD)."""
+    inf and -inf (2, -2 and 'nuc' through the SVD, real matrices only)."""
     x = _asarray(x)
     if x.dtype.kind not in "fc":
         x = x.astype(_np.float64)
-    if x.dtype.kind == "c":
-        raise TypeError("[norm] complex arrays are not supported by vkarray.linalg yet")
     nd = x.ndim
     if axis is None:
         if ord is None or (ord in ("f", "fro") and nd == 2) or (ord == 2 and nd == 1):
-            r = _vk.sqrt(_vk.sum(x * x))
+            r = _vk.sqrt(_vk.sum(_abs2(x)))
             return _vk.reshape(r, (1,) * nd) if keepdims else r
         axis = tuple(range(nd))
     elif not isinstance(axis, tuple):
@@ -77,7 +86,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
         red = _vk.max if ord > 0 else _vk.min
         r = red(_vk.sum(_vk.abs(x), axis=col), axis=row - 1 if row > col else row)
     elif ord in (None, "fro", "f"):
-        r = _vk.sqrt(_vk.sum(x * x, axis=(row, col)))
+        r = _vk.sqrt(_vk.sum(_abs2(x), axis=(row, col)))
     elif ord == "nuc":
         r = _svd_norm(x, row, col, _vk.sum)
     else:

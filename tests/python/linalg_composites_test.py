@@ -87,6 +87,24 @@ def test_norm(dtype):
     assert vla.norm(np.arange(3)).dtype == np.float64
 
 
+def test_complex_norms():
+    rng = np.random.default_rng(42)
+    for dtype in (np.complex64, np.complex128):
+        x = (rng.standard_normal((3, 4, 5)) + 1j * rng.standard_normal((3, 4, 5))).astype(dtype)
+        x128 = x.astype(np.complex128)
+        tol = 1e-5 if dtype == np.complex64 else 1e-12
+        for ord in VECTOR_ORDS:
+            got = vla.norm(x, ord, 1)
+            assert got.dtype.kind == "f"
+            np.testing.assert_allclose(np.asarray(got), np.linalg.norm(x128, ord, 1), rtol=tol)
+        for ord in (None, "fro", 1, -1, np.inf, -np.inf):
+            np.testing.assert_allclose(np.asarray(vla.norm(x, ord, (1, 2))),
+                                       np.linalg.norm(x128, ord, (1, 2)), rtol=tol)
+        np.testing.assert_allclose(float(vla.norm(x)), np.linalg.norm(x128), rtol=tol)
+        with pytest.raises(TypeError, match="complex"):
+            vla.norm(x, 2, (1, 2))
+
+
 def test_norm_errors():
     x = np.ones((3, 3))
     with pytest.raises(ValueError, match="Invalid norm order 'fro' for vectors"):
