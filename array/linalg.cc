@@ -303,7 +303,7 @@ std::vector<Array> qr(const Array& a, std::string_view mode) {
     throw ShapeError("[qr] Unrecognized mode '" + std::string(mode) +
                      "' (expected 'reduced', 'complete' or 'r')");
   }
-  const Stack s = stack_of("qr", a, false);
+  const Stack s = stack_of("qr", a, false, true);
   const int64_t k = std::min(s.m, s.n);
   const int64_t q = mode == "r" ? 0 : mode == "complete" ? s.m : k;
   auto r = copy_in(a, s.t), tau = fresh(a, s.t, s.count * k), qm = fresh(a, s.t, s.count * s.m * q);

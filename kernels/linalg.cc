@@ -13,8 +13,8 @@ namespace {
 
 KernelSpec spec_of(KernelKind kind, DType t, std::vector<DType> in, std::vector<DType> out,
                    int slots) {
-  const bool complex_ok =
-      kind == KernelKind::kLuFactor || kind == KernelKind::kLuSolve || kind == KernelKind::kCholesky;
+  const bool complex_ok = kind == KernelKind::kLuFactor || kind == KernelKind::kLuSolve ||
+                          kind == KernelKind::kCholesky || kind == KernelKind::kQr;
   VKA_ASSERT(t == DType::kFloat32 || t == DType::kFloat64 ||
              (complex_ok && (t == DType::kComplex64 || t == DType::kComplex128)));
   return library_spec(kind, in, out, slots);
@@ -31,7 +31,8 @@ std::string linalg_preamble(const KernelSpec& spec) {
                   "layout(local_size_x = " + std::to_string(kLinalgThreads) + ") in;\n"
                   "#define R " + real + "\n" +
                   // T: the element type; MUL, DIV, CONJ, ABS1 (|re| + |im|, LAPACK's pivot
-                  // measure), RE and TR (a real as T) cover real and complex alike.
+                  // measure), ABSV (modulus), ABS2 (its square), RE, IM, MAKE (re, im) and TR
+                  // (a real as T) cover real and complex alike.
                   (is_complex(t)
                        ? "#define T " + std::string(f64 ? "dvec2" : "vec2") + "\n"
                          "T MUL(T a, T b) { return T(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }\n"
@@ -47,6 +48,10 @@ std::string linalg_preamble(const KernelSpec& spec) {
                          "#define CONJ(a) T((a).x, -(a).y)\n"
                          "#define ABS1(a) (abs((a).x) + abs((a).y))\n"
                          "#define RE(a) ((a).x)\n"
+                         "#define IM(a) ((a).y)\n"
+                         "#define ABSV(a) length(a)\n"
+                         "#define ABS2(a) dot(a, a)\n"
+                         "#define MAKE(re, im) T(re, im)\n"
                          "#define TR(x) T(x, R(0))\n"
                        : "#define T " + real + "\n"
                          "#define MUL(a, b) ((a) * (b))\n"
@@ -54,6 +59,10 @@ std::string linalg_preamble(const KernelSpec& spec) {
                          "#define CONJ(a) (a)\n"
                          "#define ABS1(a) abs(a)\n"
                          "#define RE(a) (a)\n"
+                         "#define IM(a) R(0)\n"
+                         "#define ABSV(a) abs(a)\n"
+                         "#define ABS2(a) ((a) * (a))\n"
+                         "#define MAKE(re, im) T(re)\n"
                          "#define TR(x) T(x)\n") +
                   "#define WG " + std::to_string(kLinalgThreads) + "\n" +
                   // Machine epsilon and 1/sqrt(eps) of T (rotation angles past it use t = 1/2z).
@@ -274,7 +283,7 @@ std::string qr(const KernelSpec& spec) {
          "#define A(i, j) out0.v[abase + (i) * n + (j)]\n"
          "#define Q(i, j) out2.v[qbase + (i) * q + (j)]\n"
          "shared T s_tau, s_scale;\n"
-         "shared T s_red[WG];\n"
+         "shared R s_red[WG];\n"
          "void main() {\n"
          "  int m = slot(pc.c0), n = slot(pc.c1), q = slot(pc.c2);\n"
          "  int kmin = min(m, n), total = q > 0 ? 2 * kmin : kmin;\n"
@@ -284,19 +293,19 @@ std::string qr(const KernelSpec& spec) {
          "      if (s < kmin) {\n"
          "        int k = s;\n"
          // ‖A(k+1:, k)‖ scaled by its largest element: two trees in shared memory.
-         "        T part = T(0);\n"
-         "        for (int i = k + 1 + int(t); i < m; i += WG) part = max(part, abs(A(i, k)));\n"
+         "        R part = R(0);\n"
+         "        for (int i = k + 1 + int(t); i < m; i += WG) part = max(part, ABSV(A(i, k)));\n"
          "        s_red[t] = part;\n"
          "        SYNC();\n"
          "        for (uint h = WG / 2; h > 0u; h >>= 1) {\n"
          "          if (t < h) s_red[t] = max(s_red[t], s_red[t + h]);\n"
          "          SYNC();\n"
          "        }\n"
-         "        T mx = s_red[0];\n"
+         "        R mx = s_red[0];\n"
          "        SYNC();\n"
-         "        part = T(0);\n"
-         "        if (mx > T(0)) {\n"
-         "          for (int i = k + 1 + int(t); i < m; i += WG) { T x = A(i, k) / mx; part += x * x; }\n"
+         "        part = R(0);\n"
+         "        if (mx > R(0)) {\n"
+         "          for (int i = k + 1 + int(t); i < m; i += WG) { T x = A(i, k) / mx; part += ABS2(x); }\n"
          "        }\n"
          "        s_red[t] = part;\n"
          "        SYNC();\n"
@@ -305,15 +314,17 @@ std::string qr(const KernelSpec& spec) {
          "          SYNC();\n"
          "        }\n"
          "        if (t == 0u) {\n"
-         "          T alpha = A(k, k), ss = s_red[0], tau = T(0), scale = T(0);\n"
-         "          if (mx > T(0)) {\n"
-         "            T xn = mx * sqrt(ss);\n"
-         "            T hi = max(abs(alpha), xn), lo = min(abs(alpha), xn);\n"
-         "            T h = hi * sqrt(T(1) + (lo / hi) * (lo / hi));\n"
-         "            T beta = alpha >= T(0) ? -h : h;\n"
-         "            tau = (beta - alpha) / beta;\n"
-         "            scale = T(1) / (alpha - beta);\n"
-         "            A(k, k) = beta;\n"
+         "          T alpha = A(k, k), tau = T(0), scale = T(0);\n"
+         "          R ss = s_red[0];\n"
+         // zlarfg: no reflector when x is zero and alpha real.
+         "          if (mx > R(0) || IM(alpha) != R(0)) {\n"
+         "            R xn = mx * sqrt(ss), aa = ABSV(alpha);\n"
+         "            R hi = max(aa, xn), lo = min(aa, xn);\n"
+         "            R h = hi * sqrt(R(1) + (lo / hi) * (lo / hi));\n"
+         "            R beta = RE(alpha) >= R(0) ? -h : h;\n"
+         "            tau = MAKE((beta - RE(alpha)) / beta, -IM(alpha) / beta);\n"
+         "            scale = DIV(TR(1), alpha - TR(beta));\n"
+         "            A(k, k) = TR(beta);\n"
          "          }\n"
          "          s_tau = tau;\n"
          "          s_scale = scale;\n"
@@ -322,23 +333,23 @@ std::string qr(const KernelSpec& spec) {
          "        SYNC();\n"
          "        T tau = s_tau, scale = s_scale;\n"
          "        if (tau != T(0)) {\n"
-         "          for (int i = k + 1 + int(t); i < m; i += WG) A(i, k) = A(i, k) * scale;\n"
+         "          for (int i = k + 1 + int(t); i < m; i += WG) A(i, k) = MUL(A(i, k), scale);\n"
          "        }\n"
          "        SYNC();\n"
          "        if (tau != T(0)) {\n"
          "          for (int j = k + 1 + int(t); j < n; j += WG) {\n"
          "            T w = A(k, j);\n"
-         "            for (int i = k + 1; i < m; ++i) w += A(i, k) * A(i, j);\n"
-         "            w *= tau;\n"
+         "            for (int i = k + 1; i < m; ++i) w += MUL(CONJ(A(i, k)), A(i, j));\n"
+         "            w = MUL(CONJ(tau), w);\n"
          "            A(k, j) = A(k, j) - w;\n"
-         "            for (int i = k + 1; i < m; ++i) A(i, j) = A(i, j) - w * A(i, k);\n"
+         "            for (int i = k + 1; i < m; ++i) A(i, j) = A(i, j) - MUL(A(i, k), w);\n"
          "          }\n"
          "        }\n"
          "        SYNC();\n"
          "      } else {\n"
          "        if (s == kmin) {\n"
          "          for (int e = int(t); e < m * q; e += WG) {\n"
-         "            out2.v[qbase + e] = e / q == e % q ? T(1) : T(0);\n"
+         "            out2.v[qbase + e] = e / q == e % q ? TR(1) : T(0);\n"
          "          }\n"
          "          SYNC();\n"
          "        }\n"
@@ -347,10 +358,10 @@ std::string qr(const KernelSpec& spec) {
          "        if (tau != T(0)) {\n"
          "          for (int j = int(t); j < q; j += WG) {\n"
          "            T w = Q(k, j);\n"
-         "            for (int i = k + 1; i < m; ++i) w += A(i, k) * Q(i, j);\n"
-         "            w *= tau;\n"
+         "            for (int i = k + 1; i < m; ++i) w += MUL(CONJ(A(i, k)), Q(i, j));\n"
+         "            w = MUL(tau, w);\n"
          "            Q(k, j) = Q(k, j) - w;\n"
-         "            for (int i = k + 1; i < m; ++i) Q(i, j) = Q(i, j) - w * A(i, k);\n"
+         "            for (int i = k + 1; i < m; ++i) Q(i, j) = Q(i, j) - MUL(A(i, k), w);\n"
          "          }\n"
          "        }\n"
          "        SYNC();\n"

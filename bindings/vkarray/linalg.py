@@ -7,7 +7,8 @@ here from them and from lazy array operations. Calls whose errors depend on the 
 checks of svd/eigh, lstsq's and matrix_rank's integer ranks) evaluate eagerly: they read a flag
 back from the device. float32 stays float32, bool and integers compute in float64, float16
 raises TypeError as numpy's linalg does; complex64/complex128 work in solve, inv, det, slogdet,
-cholesky and solve_triangular, and raise TypeError elsewhere (not supported yet).
+cholesky, qr, solve_triangular and the norms but 2, -2 and 'nuc', and raise TypeError elsewhere
+(not supported yet).
 """
 
 import operator as _operator
@@ -165,7 +166,7 @@ def qr(a, mode="reduced"):
         if mode in ("raw", "full", "f", "economic", "e"):
             raise ValueError(f"qr: mode '{mode}' is not supported by vkarray yet")
         raise ValueError(f"Unrecognized mode '{mode}'")
-    out = _vk._linalg_qr(_stacked(a, square=False), mode)
+    out = _vk._linalg_qr(_stacked(a, square=False, complex_ok=True), mode)
     return out[0] if mode == "r" else tuple(out)
 
 

@@ -189,7 +189,7 @@ def test_bad_input_errors():
         vla.det(np.ones(3))
     with pytest.raises(TypeError, match="array type float16 is unsupported in linalg"):
         vla.inv(np.eye(2, dtype=np.float16))
-    for fn in (vla.qr, vla.svd, vla.eigh, vla.eigvalsh, vla.svdvals, vla.pinv):
+    for fn in (vla.svd, vla.eigh, vla.eigvalsh, vla.svdvals, vla.pinv):
         with pytest.raises(TypeError, match="complex"):
             fn(np.eye(2, dtype=np.complex64))
     with pytest.raises(ValueError):
@@ -251,6 +251,25 @@ def test_qr_modes(shape, dtype):
         assert mx(r - rn) <= bound(dtype, m, scale * k) * 10
     r_only = vla.qr(a, mode="r")
     assert r_only.shape == np.linalg.qr(a, mode="r").shape
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("shape", [(1, 1), (7, 3), (3, 7), (33, 33), (2, 9, 4)])
+def test_complex_qr(shape, dtype):
+    rng = np.random.default_rng(sum(shape))
+    a = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+    real = np.float32 if dtype == np.complex64 else np.float64
+    m, n = shape[-2:]
+    scale = mx(np.abs(a)) * min(m, n)
+    for mode in ("reduced", "complete"):
+        q, r = vla.qr(a, mode=mode)
+        qn, rn = np.linalg.qr(a.astype(np.complex128), mode=mode)
+        assert q.shape == qn.shape and r.shape == rn.shape and q.dtype == dtype
+        q, r = np.asarray(q, np.complex128), np.asarray(r, np.complex128)
+        assert mx(np.abs(q @ r - a)) <= bound(real, m, scale) * 2
+        k = q.shape[-1]
+        assert mx(np.abs(np.conj(np.swapaxes(q, -1, -2)) @ q - np.eye(k))) <= bound(real, m) * 2
+        assert mx(np.abs(r - rn)) <= bound(real, m, scale) * 20  # zgeqrf's phases
 
 
 def test_qr_rank_deficient():
