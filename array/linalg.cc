@@ -331,15 +331,19 @@ std::vector<Array> qr(const Array& a, std::string_view mode) {
 }
 
 std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv) {
-  const Stack s = stack_of("svd", a, false);
+  const Stack s = stack_of("svd", a, false, true);
   // The kernel wants m >= n: a wide matrix is factored as its transpose, A = (V S Uᵀ)ᵀ.
   const bool tall = s.m >= s.n;
   const int64_t m = std::max(s.m, s.n), n = std::min(s.m, s.n);
   const int64_t uc = !compute_uv ? 0 : full_matrices ? m : n;
   const int64_t c = s.count;
-  auto w = copy_in(tall ? a : matrix_transpose(a), s.t);
-  auto v = fresh(a, s.t, c * n * n), u = fresh(a, s.t, c * m * uc), sv = fresh(a, s.t, c * n),
-       vt = fresh(a, s.t, c * n * n), scratch = fresh(a, s.t, c * n),
+  const bool cx = is_complex(s.t);
+  const DType r = real_dtype(s.t);
+  // The conjugate transpose: A = (V S Uᴴ)ᴴ.
+  auto herm = [cx](const Array& x) { return cx ? conj(matrix_transpose(x)) : matrix_transpose(x); };
+  auto w = copy_in(tall ? a : herm(a), s.t);
+  auto v = fresh(a, s.t, c * n * n), u = fresh(a, s.t, c * m * uc), sv = fresh(a, r, c * n),
+       vt = fresh(a, s.t, c * n * n), scratch = fresh(a, r, c * n),
        info = fresh(a, DType::kInt32, 2 * c);
   if (n > 0) {
     const int64_t np = n + (n & 1);
@@ -351,28 +355,32 @@ std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv) {
               });
     throw_if_not_converged("SVD", a, info, 2 * c);
   }
-  Array sa = wrap(a, sv, s.t, with(s.batch, {n}));
+  Array sa = wrap(a, sv, r, with(s.batch, {n}));
   if (!compute_uv) return {sa};
   Array ua = wrap(a, u, s.t, with(s.batch, {m, uc})), vta = wrap(a, vt, s.t, with(s.batch, {n, n}));
   if (uc > 0) {
     // U's columns of exactly zero singular values, and past n, are zero: Householder QR of U
     // keeps its orthonormal columns (up to sign) and continues them to an orthonormal basis,
     // whose columns take the zero ones' places.
-    Array basis = n > 0 ? qr(ua, uc == m ? "complete" : "reduced")[0]
-                        : vka::eye(m, uc, 0, s.t, a.context());
-    Array zero = equal(sum(multiply(ua, ua), {-2}, ReduceOptions{true}), Arg(0));
-    ua = where(zero, basis, ua);
+    if (n == 0) {
+      ua = broadcast_to(vka::eye(m, uc, 0, s.t, a.context()), with(s.batch, {m, uc}));
+    } else {
+      Array basis = qr(ua, uc == m ? "complete" : "reduced")[0];
+      Array zero = equal(sum(abs(ua), {-2}, ReduceOptions{true}), Arg(0));
+      ua = where(zero, basis, ua);
+    }
   }
   if (tall) return {ua, sa, vta};
-  return {matrix_transpose(vta), sa, matrix_transpose(ua)};
+  return {herm(vta), sa, herm(ua)};
 }
 
 std::vector<Array> eigh(const Array& a, bool compute_v) {
-  const Stack s = stack_of("eigh", a, true);
+  const Stack s = stack_of("eigh", a, true, true);
   const int64_t n = s.n, c = s.count;
   auto w = copy_in(a, s.t);
-  auto v = fresh(a, s.t, c * n * n), vals = fresh(a, s.t, c * n), vecs = fresh(a, s.t, c * n * n),
-       scratch = fresh(a, s.t, c * (n + 2)), info = fresh(a, DType::kInt32, 2 * c);
+  const DType r = real_dtype(s.t);
+  auto v = fresh(a, s.t, c * n * n), vals = fresh(a, r, c * n), vecs = fresh(a, s.t, c * n * n),
+       scratch = fresh(a, s.t, c * (2 * n + 4)), info = fresh(a, DType::kInt32, 2 * c);
   if (n > 0) {
     const int64_t np = n + (n & 1);
     run_steps("eigh", a, eigh_jacobi_spec(s.t), {w, v, vals, vecs, scratch, info}, c,
@@ -383,7 +391,7 @@ std::vector<Array> eigh(const Array& a, bool compute_v) {
               });
     throw_if_not_converged("Eigenvalues", a, info, 2 * c);
   }
-  Array wa = wrap(a, vals, s.t, with(s.batch, {n}));
+  Array wa = wrap(a, vals, r, with(s.batch, {n}));
   if (!compute_v) return {wa};
   return {wa, wrap(a, vecs, s.t, a.shape())};
 }

@@ -22,9 +22,9 @@ class LinAlgError : public Error {
 };
 
 // The dtype linalg computes in for input dtype t: float32/float64 as they are, bool and integers
-// float64, complex64/complex128 as they are where `complex_ok` (LU, solves, inverses,
-// Cholesky); float16 ("array type float16 is unsupported in linalg") and other complex inputs
-// raise DTypeError.
+// float64, complex64/complex128 as they are where `complex_ok` (every factorization here
+// takes them); float16 ("array type float16 is unsupported in linalg") and complex inputs
+// where not `complex_ok` raise DTypeError.
 DType linalg_dtype(std::string_view op, DType t, bool complex_ok = false);
 
 // LU with partial pivoting of (..., n, n): {lu (L unit-lower and U packed), pivots (int32,
@@ -48,8 +48,8 @@ std::vector<Array> qr(const Array& a, std::string_view mode);
 // SVD of (..., m, n): {u, s, vh} (s descending; u (..., m, m) or (..., m, k) by full_matrices),
 // or {s} without compute_uv.
 std::vector<Array> svd(const Array& a, bool full_matrices = true, bool compute_uv = true);
-// Eigen-decomposition of symmetric (..., n, n) (the lower triangle is read): {w ascending,
-// v (eigenvectors as columns)}, or {w} without compute_v.
+// Eigen-decomposition of symmetric or Hermitian (..., n, n) (the lower triangle is read): {w
+// ascending (real), v (eigenvectors as columns)}, or {w} without compute_v.
 std::vector<Array> eigh(const Array& a, bool compute_v = true);
 
 }  // namespace vka

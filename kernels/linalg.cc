@@ -13,10 +13,8 @@ namespace {
 
 KernelSpec spec_of(KernelKind kind, DType t, std::vector<DType> in, std::vector<DType> out,
                    int slots) {
-  const bool complex_ok = kind == KernelKind::kLuFactor || kind == KernelKind::kLuSolve ||
-                          kind == KernelKind::kCholesky || kind == KernelKind::kQr;
-  VKA_ASSERT(t == DType::kFloat32 || t == DType::kFloat64 ||
-             (complex_ok && (t == DType::kComplex64 || t == DType::kComplex128)));
+  VKA_ASSERT(t == DType::kFloat32 || t == DType::kFloat64 || t == DType::kComplex64 ||
+             t == DType::kComplex128);
   return library_spec(kind, in, out, slots);
 }
 
@@ -102,10 +100,11 @@ KernelSpec cholesky_spec(DType t) {
 }
 KernelSpec qr_spec(DType t) { return spec_of(KernelKind::kQr, t, {}, {t, t, t}, 5); }
 KernelSpec svd_jacobi_spec(DType t) {
-  return spec_of(KernelKind::kSvdJacobi, t, {}, {t, t, t, t, t, t, DType::kInt32}, 5);
+  const DType r = real_dtype(t);
+  return spec_of(KernelKind::kSvdJacobi, t, {}, {t, t, t, r, t, r, DType::kInt32}, 5);
 }
 KernelSpec eigh_jacobi_spec(DType t) {
-  return spec_of(KernelKind::kEighJacobi, t, {}, {t, t, t, t, t, DType::kInt32}, 4);
+  return spec_of(KernelKind::kEighJacobi, t, {}, {t, t, real_dtype(t), t, t, DType::kInt32}, 4);
 }
 
 namespace {

@@ -6,9 +6,8 @@ here from them and from lazy array operations. Calls whose errors depend on the 
 (solve/inv of a singular matrix, cholesky of one that is not positive definite, convergence
 checks of svd/eigh, lstsq's and matrix_rank's integer ranks) evaluate eagerly: they read a flag
 back from the device. float32 stays float32, bool and integers compute in float64, float16
-raises TypeError as numpy's linalg does; complex64/complex128 work in solve, inv, det, slogdet,
-cholesky, qr, solve_triangular and the norms but 2, -2 and 'nuc', and raise TypeError elsewhere
-(not supported yet).
+raises TypeError as numpy's linalg does; complex64 and complex128 compute as they are (eigh and
+svd as Hermitian and unitary Jacobi).
 """
 
 import operator as _operator
@@ -59,7 +58,7 @@ def _stacked(a, square=True, complex_ok=False):
 
 
 def _eps(dtype):
-    return float(_np.finfo(_real_dtype(dtype)).eps)
+    return float(_np.finfo(_real_dtype(dtype, True)).eps)
 
 
 def tensordot(x1, x2, axes=2):
@@ -93,6 +92,12 @@ matrix_transpose = _vk.matrix_transpose
 
 def _mT(x):
     return _vk.matrix_transpose(x)
+
+
+def _mH(x):
+    """The conjugate transpose of the last two axes."""
+    t = _vk.matrix_transpose(x)
+    return _vk.conj(t) if t.dtype.kind == "c" else t
 
 
 # --- Factorizations --------------------------------------------------------------------
@@ -173,8 +178,8 @@ def qr(a, mode="reduced"):
 def _uplo(a, UPLO):
     if UPLO not in ("L", "U"):
         raise ValueError("UPLO argument must be 'L' or 'U'")
-    a = _stacked(a)
-    return a if UPLO == "L" else _mT(a)
+    a = _stacked(a, complex_ok=True)
+    return a if UPLO == "L" else _mH(a)
 
 
 def eigh(a, UPLO="L"):
@@ -191,7 +196,8 @@ def eigvalsh(a, UPLO="L"):
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     """numpy.linalg.svd by one-sided Jacobi on the GPU: (u, s, vh), or s. `hermitian` is
     accepted and changes nothing (the result is the same)."""
-    out = _vk._linalg_svd(_stacked(a, square=False), bool(full_matrices), bool(compute_uv))
+    out = _vk._linalg_svd(_stacked(a, square=False, complex_ok=True), bool(full_matrices),
+                          bool(compute_uv))
     return tuple(out) if compute_uv else out[0]
 
 
@@ -236,13 +242,13 @@ def solve_triangular(a, b, lower=False, unit_diagonal=False):
 def pinv(a, rcond=None, hermitian=False, *, rtol=None):
     """numpy.linalg.pinv through the SVD: singular values at most rcond·max(s) dropped
     (rcond defaults to 1e-15 as in numpy 1.x; rtol, the array API's name, to max(M, N)·eps)."""
-    a = _stacked(a, square=False)
+    a = _stacked(a, square=False, complex_ok=True)
     if rcond is not None and rtol is not None:
         raise ValueError("`rtol` and `rcond` can't be both set.")
     if rcond is None:
         rcond = 1e-15 if rtol is None else rtol
     m, n = a.shape[-2:]
-    dtype = _real_dtype(a.dtype)
+    dtype = _real_dtype(a.dtype, True)
     if m == 0 or n == 0:
         return _vk.zeros(a.shape[:-2] + (n, m), dtype=dtype, context=a.context)
     u, s, vh = svd(a, full_matrices=False)
@@ -250,7 +256,7 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=None):
     cutoff = _vk.expand_dims(rcond, -1) * _vk.max(s, axis=-1, keepdims=True)
     keep = s > cutoff
     s_inv = _vk.where(keep, 1 / _vk.where(keep, s, 1), 0).astype(dtype)
-    return matmul(_mT(vh), _vk.expand_dims(s_inv, -1) * _mT(u))
+    return matmul(_mH(vh), _vk.expand_dims(s_inv, -1) * _mH(u))
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
@@ -285,33 +291,34 @@ def lstsq(a, b, rcond=None):
     m, n = a.shape
     if b.shape[0] != m:
         raise LinAlgError("Incompatible dimensions")
-    dtype = _np.result_type(_real_dtype(a.dtype), _real_dtype(b.dtype))
+    dtype = _np.result_type(_real_dtype(a.dtype, True), _real_dtype(b.dtype, True))
+    real = _np.dtype(dtype.char.lower()) if dtype.kind == "c" else dtype
     bm = _vk.expand_dims(b, -1) if b.ndim == 1 else b
-    eps = float(_np.finfo(dtype).eps)
+    eps = float(_np.finfo(real).eps)
     if rcond is None:
         rcond = eps * max(m, n)
     elif rcond < 0:
         rcond = eps
     if m == 0 or n == 0:
         x = _vk.zeros((n, bm.shape[1]), dtype=dtype, context=a.context)
-        s = _vk.zeros((0,), dtype=dtype, context=a.context)
-        res = _vk.zeros((0,), dtype=dtype, context=a.context)
+        s = _vk.zeros((0,), dtype=real, context=a.context)
+        res = _vk.zeros((0,), dtype=real, context=a.context)
         if m == 0 and n > 0:
             pass
         elif n == 0:
-            res = _vk.sum(_vk.square(bm.astype(dtype)), axis=0)
+            res = _vk.sum(_vk.square(_vk.abs(bm.astype(dtype))), axis=0)
         return (_vk.squeeze(x, -1) if b.ndim == 1 else x), res, 0, s
     u, s, vh = svd(a.astype(dtype), full_matrices=False)
     keep = s > rcond * _vk.max(s)
     rank = int(_vk.count_nonzero(keep))
     s_inv = _vk.where(keep, 1 / _vk.where(keep, s, 1), 0).astype(dtype)
-    uTb = matmul(_mT(u), bm.astype(dtype))
-    x = matmul(_mT(vh), _vk.expand_dims(s_inv, -1) * uTb)
+    uTb = matmul(_mH(u), bm.astype(dtype))
+    x = matmul(_mH(vh), _vk.expand_dims(s_inv, -1) * uTb)
     if rank == n and m > n:
         r = bm.astype(dtype) - matmul(a.astype(dtype), x)
-        res = _vk.sum(_vk.square(r), axis=0)
+        res = _vk.sum(_vk.square(_vk.abs(r)), axis=0)
     else:
-        res = _vk.zeros((0,), dtype=dtype, context=a.context)
+        res = _vk.zeros((0,), dtype=real, context=a.context)
     if b.ndim == 1:
         x = _vk.squeeze(x, -1)
     return x, res, rank, s

@@ -97,12 +97,18 @@ def test_complex_norms():
             got = vla.norm(x, ord, 1)
             assert got.dtype.kind == "f"
             np.testing.assert_allclose(np.asarray(got), np.linalg.norm(x128, ord, 1), rtol=tol)
-        for ord in (None, "fro", 1, -1, np.inf, -np.inf):
+        for ord in (None, "fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf):
             np.testing.assert_allclose(np.asarray(vla.norm(x, ord, (1, 2))),
                                        np.linalg.norm(x128, ord, (1, 2)), rtol=tol)
         np.testing.assert_allclose(float(vla.norm(x)), np.linalg.norm(x128), rtol=tol)
-        with pytest.raises(TypeError, match="complex"):
-            vla.norm(x, 2, (1, 2))
+    a = (rng.standard_normal((9, 4)) + 1j * rng.standard_normal((9, 4)))
+    b = (rng.standard_normal((9, 2)) + 1j * rng.standard_normal((9, 2)))
+    x, res, rank, s = vla.lstsq(a, b)
+    xn, resn, rankn, sn = np.linalg.lstsq(a, b, rcond=None)
+    np.testing.assert_allclose(np.asarray(x), xn, atol=1e-12)
+    np.testing.assert_allclose(np.asarray(res), resn, rtol=1e-10)
+    assert rank == rankn and np.asarray(res).dtype == np.float64
+    assert int(vla.matrix_rank(a)) == np.linalg.matrix_rank(a)
 
 
 def test_norm_errors():
