@@ -24,13 +24,13 @@ struct Stack {
   int64_t count, m, n;
 };
 
-Stack stack_of(std::string_view op, const Array& a, bool square, bool complex_ok = false) {
+Stack stack_of(std::string_view op, const Array& a, bool square) {
   if (a.ndim() < 2) {
     throw LinAlgError(std::to_string(a.ndim()) +
                       "-dimensional array given. Array must be at least two-dimensional");
   }
   Stack s;
-  s.t = linalg_dtype(op, a.dtype(), complex_ok);
+  s.t = linalg_dtype(op, a.dtype());
   s.batch.assign(a.shape().begin(), a.shape().end() - 2);
   s.count = size(s.batch);
   s.m = a.shape()[a.ndim() - 2];
@@ -222,31 +222,28 @@ void throw_if_not_converged(std::string_view op, const Array& like,
 
 }  // namespace
 
-DType linalg_dtype(std::string_view op, DType t, bool complex_ok) {
-  if (t == DType::kFloat16) throw DTypeError("array type float16 is unsupported in linalg");
-  if (is_complex(t) && complex_ok) return t;
-  if (is_complex(t)) {
-    throw DTypeError("[" + std::string(op) + "] complex matrices are not supported by "
-                     "vkarray.linalg yet (got " + std::string(name(t)) + ")");
+DType linalg_dtype(std::string_view op, DType t) {
+  if (t == DType::kFloat16) {
+    throw DTypeError("array type float16 is unsupported in linalg (" + std::string(op) + ")");
   }
-  if (t == DType::kFloat32 || t == DType::kFloat64) return t;
+  if (is_floating(t) || is_complex(t)) return t;
   return DType::kFloat64;
 }
 
 std::vector<Array> lu_factor(const Array& a) {
-  const Stack s = stack_of("lu_factor", a, true, true);
+  const Stack s = stack_of("lu_factor", a, true);
   Lu f = factor(a, s);
   return {wrap(a, f.lu, s.t, a.shape()), wrap(a, f.piv, DType::kInt32, with(s.batch, {s.n}))};
 }
 
 Array solve(const Array& a, const Array& b) {
-  const Stack s = stack_of("solve", a, true, true);
+  const Stack s = stack_of("solve", a, true);
   if (b.ndim() != a.ndim() || !std::equal(s.batch.begin(), s.batch.end(), b.shape().begin()) ||
       b.shape()[b.ndim() - 2] != s.n) {
     throw ShapeError("[solve] b of shape " + to_string(b.shape()) + " does not match a of shape " +
                      to_string(a.shape()) + " (expected (..., " + std::to_string(s.n) + ", k))");
   }
-  const DType t = promote(s.t, linalg_dtype("solve", b.dtype(), true));
+  const DType t = promote(s.t, linalg_dtype("solve", b.dtype()));
   const Stack st{t, s.batch, s.count, s.n, s.n};
   const int64_t k = b.shape()[b.ndim() - 1];
   Lu f = factor(a, st);
@@ -257,14 +254,14 @@ Array solve(const Array& a, const Array& b) {
 }
 
 Array lu_solve(const Array& lu, const Array& pivots, const Array& b) {
-  const Stack s = stack_of("lu_solve", lu, true, true);
+  const Stack s = stack_of("lu_solve", lu, true);
   if (b.ndim() != lu.ndim() || !std::equal(s.batch.begin(), s.batch.end(), b.shape().begin()) ||
       b.shape()[b.ndim() - 2] != s.n || pivots.shape() != with(s.batch, {s.n})) {
     throw ShapeError("[lu_solve] b of shape " + to_string(b.shape()) + " and pivots of shape " +
                      to_string(pivots.shape()) + " do not match lu of shape " +
                      to_string(lu.shape()));
   }
-  const DType t = promote(s.t, linalg_dtype("lu_solve", b.dtype(), true));
+  const DType t = promote(s.t, linalg_dtype("lu_solve", b.dtype()));
   const int64_t k = b.shape()[b.ndim() - 1];
   auto f = copy_in(lu, t), piv = copy_in(pivots, DType::kInt32), x = copy_in(b, t);
   substitute(lu, t, f, piv, x, s.count, s.n, k);
@@ -272,7 +269,7 @@ Array lu_solve(const Array& lu, const Array& pivots, const Array& b) {
 }
 
 Array inv(const Array& a) {
-  const Stack s = stack_of("inv", a, true, true);
+  const Stack s = stack_of("inv", a, true);
   Lu f = factor(a, s);
   if (any_flag(a, f.info, s.count)) throw LinAlgError("Singular matrix");
   Array eye = broadcast_to(vka::eye(s.n, s.n, 0, s.t, a.context()), a.shape());
@@ -282,7 +279,7 @@ Array inv(const Array& a) {
 }
 
 Array cholesky(const Array& a) {
-  const Stack s = stack_of("cholesky", a, true, true);
+  const Stack s = stack_of("cholesky", a, true);
   auto l = copy_in(a, s.t), info = fresh(a, DType::kInt32, s.count);
   const int64_t n = s.n;
   blocked(a, l, s, true, [&](int64_t j0, int64_t j1) {
@@ -303,7 +300,7 @@ std::vector<Array> qr(const Array& a, std::string_view mode) {
     throw ShapeError("[qr] Unrecognized mode '" + std::string(mode) +
                      "' (expected 'reduced', 'complete' or 'r')");
   }
-  const Stack s = stack_of("qr", a, false, true);
+  const Stack s = stack_of("qr", a, false);
   const int64_t k = std::min(s.m, s.n);
   const int64_t q = mode == "r" ? 0 : mode == "complete" ? s.m : k;
   auto r = copy_in(a, s.t), tau = fresh(a, s.t, s.count * k), qm = fresh(a, s.t, s.count * s.m * q);
@@ -331,7 +328,7 @@ std::vector<Array> qr(const Array& a, std::string_view mode) {
 }
 
 std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv) {
-  const Stack s = stack_of("svd", a, false, true);
+  const Stack s = stack_of("svd", a, false);
   // The kernel wants m >= n: a wide matrix is factored as its transpose, A = (V S Uᵀ)ᵀ.
   const bool tall = s.m >= s.n;
   const int64_t m = std::max(s.m, s.n), n = std::min(s.m, s.n);
@@ -375,7 +372,7 @@ std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv) {
 }
 
 std::vector<Array> eigh(const Array& a, bool compute_v) {
-  const Stack s = stack_of("eigh", a, true, true);
+  const Stack s = stack_of("eigh", a, true);
   const int64_t n = s.n, c = s.count;
   auto w = copy_in(a, s.t);
   const DType r = real_dtype(s.t);

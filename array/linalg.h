@@ -21,11 +21,10 @@ class LinAlgError : public Error {
   using Error::Error;
 };
 
-// The dtype linalg computes in for input dtype t: float32/float64 as they are, bool and integers
-// float64, complex64/complex128 as they are where `complex_ok` (every factorization here
-// takes them); float16 ("array type float16 is unsupported in linalg") and complex inputs
-// where not `complex_ok` raise DTypeError.
-DType linalg_dtype(std::string_view op, DType t, bool complex_ok = false);
+// The dtype linalg computes in for input dtype t: float32, float64, complex64 and complex128
+// as they are, bool and integers float64; float16 raises DTypeError ("array type float16 is
+// unsupported in linalg").
+DType linalg_dtype(std::string_view op, DType t);
 
 // LU with partial pivoting of (..., n, n): {lu (L unit-lower and U packed), pivots (int32,
 // (..., n): the row swapped with row k at step k, LAPACK's getrf order but 0-based)}.

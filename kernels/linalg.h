@@ -1,7 +1,9 @@
 // Fixed library kernels of vka::linalg (array/linalg.h): batched matrix factorizations, one
 // workgroup per matrix (a grid-stride loop over the batch), the matrices row-major and
 // contiguous in their buffers, factored in place in device memory. Every spec is rank 1 with
-// pc.n = the batch size; int64 slots carry the matrix sizes. Data dtype T: float32 or float64.
+// pc.n = the batch size; int64 slots carry the matrix sizes. Data dtype T: float32, float64,
+// complex64 or complex128 (the GLSL's MUL/DIV/CONJ/... macros cover both kinds); singular
+// values and eigenvalues are written in T's real dtype.
 #pragma once
 
 #include <string>
@@ -45,14 +47,15 @@ KernelSpec qr_spec(DType t);
 // 1 .. kJacobiSweeps·(np - 1) rotate (np = n rounded up to even), the last sorts and writes.
 // out0 (T, m×n, destroyed), out1 (T, n×n scratch V), out2 (T, m×uc) U (columns of zero
 // singular values and past n left zero: array/linalg.cc completes them), out3 (T, n) singular
-// values descending, out4 (T, n×n) Vᵀ, out5 (T, n scratch), out6 (int32, 2) sweep flags, then
+// values descending (real), out4 (T, n×n) Vᴴ, out5 (real, n scratch), out6 (int32, 2) sweep
+// flags, then
 // [0] = 1 when the sweeps ran out. Slots c0 m, c1 n, c2 uc (0: no U, Vᵀ), c3 s0, c4 s1.
 KernelSpec svd_jacobi_spec(DType t);
-// Cyclic two-sided Jacobi eigen-decomposition of a symmetric n×n matrix (its lower triangle is
-// read), parallel pair rotations, steps as svd_jacobi's: out0 (T, n×n, destroyed), out1 (T,
-// n×n scratch V), out2 (T, n) eigenvalues ascending, out3 (T, n×n) eigenvectors as columns,
-// out4 (T, n + 2 scratch), out5 (int32, 2) as svd's. Slots c0 n, c1: 1 to write the
-// eigenvectors, c2 s0, c3 s1.
+// Cyclic two-sided Jacobi eigen-decomposition of a symmetric or Hermitian n×n matrix (its
+// lower triangle is read), parallel pair rotations (complex: each pair's phase first), steps as
+// svd_jacobi's: out0 (T, n×n, destroyed), out1 (T, n×n scratch V), out2 (real, n) eigenvalues
+// ascending, out3 (T, n×n) eigenvectors as columns, out4 (T, 2n + 4 scratch), out5 (int32, 2)
+// as svd's. Slots c0 n, c1: 1 to write the eigenvectors, c2 s0, c3 s1.
 KernelSpec eigh_jacobi_spec(DType t);
 
 // GLSL of the specs above (emit_library's linalg cases).

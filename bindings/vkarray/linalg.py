@@ -32,33 +32,27 @@ __all__ = [
 LinAlgError = _np.linalg.LinAlgError
 
 
-def _real_dtype(dtype, complex_ok=False):
-    """The dtype numpy.linalg computes in (TypeError for float16, and for complex unless
-    complex_ok)."""
+def _linalg_dtype(dtype):
+    """The dtype numpy.linalg computes in (TypeError for float16)."""
     dtype = _np.dtype(dtype)
     if dtype == _np.float16:
         raise TypeError("array type float16 is unsupported in linalg")
-    if dtype.kind == "c" and complex_ok:
-        return dtype
-    if dtype.kind == "c":
-        raise TypeError(f"[linalg] complex matrices are not supported by vkarray.linalg yet "
-                        f"(got {dtype.name})")
-    return dtype if dtype in (_np.float32, _np.float64) else _np.dtype(_np.float64)
+    return dtype if dtype.kind in "fc" else _np.dtype(_np.float64)
 
 
-def _stacked(a, square=True, complex_ok=False):
+def _stacked(a, square=True):
     a = _asarray(a)
     if a.ndim < 2:
         raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be at least "
                           "two-dimensional")
     if square and a.shape[-1] != a.shape[-2]:
         raise LinAlgError("Last 2 dimensions of the array must be square")
-    _real_dtype(a.dtype, complex_ok)
+    _linalg_dtype(a.dtype)
     return a
 
 
 def _eps(dtype):
-    return float(_np.finfo(_real_dtype(dtype, True)).eps)
+    return float(_np.finfo(_linalg_dtype(dtype)).eps)
 
 
 def tensordot(x1, x2, axes=2):
@@ -106,9 +100,9 @@ def _mH(x):
 def solve(a, b):
     """numpy.linalg.solve (numpy 1.x broadcasting: b is a stack of vectors when
     b.ndim == a.ndim - 1). LinAlgError("Singular matrix") for an exactly zero pivot."""
-    a = _stacked(a, complex_ok=True)
+    a = _stacked(a)
     b = _asarray(b, a.context)
-    _real_dtype(b.dtype, True)
+    _linalg_dtype(b.dtype)
     n = a.shape[-1]
     vector = b.ndim == a.ndim - 1
     if b.ndim == 0 or (b.shape[-1] if vector else b.shape[-2] if b.ndim >= 2 else -1) != n:
@@ -124,19 +118,19 @@ def solve(a, b):
 
 def inv(a):
     """numpy.linalg.inv: LU with partial pivoting, then n solves per matrix."""
-    return _vk._linalg_inv(_stacked(a, complex_ok=True))
+    return _vk._linalg_inv(_stacked(a))
 
 
 def cholesky(a, *, upper=False):
     """numpy.linalg.cholesky: the lower factor (its transpose with upper=True)."""
-    lower = _vk._linalg_cholesky(_stacked(a, complex_ok=True))
+    lower = _vk._linalg_cholesky(_stacked(a))
     if not upper:
         return lower
     return _vk.conj(_mT(lower)) if lower.dtype.kind == "c" else _mT(lower)
 
 
 def _lu(a):
-    a = _stacked(a, complex_ok=True)
+    a = _stacked(a)
     lu, piv = _vk._linalg_lu_factor(a)
     n = a.shape[-1]
     diag = _vk.diagonal(lu, 0, -2, -1)
@@ -171,14 +165,14 @@ def qr(a, mode="reduced"):
         if mode in ("raw", "full", "f", "economic", "e"):
             raise ValueError(f"qr: mode '{mode}' is not supported by vkarray yet")
         raise ValueError(f"Unrecognized mode '{mode}'")
-    out = _vk._linalg_qr(_stacked(a, square=False, complex_ok=True), mode)
+    out = _vk._linalg_qr(_stacked(a, square=False), mode)
     return out[0] if mode == "r" else tuple(out)
 
 
 def _uplo(a, UPLO):
     if UPLO not in ("L", "U"):
         raise ValueError("UPLO argument must be 'L' or 'U'")
-    a = _stacked(a, complex_ok=True)
+    a = _stacked(a)
     return a if UPLO == "L" else _mH(a)
 
 
@@ -196,7 +190,7 @@ def eigvalsh(a, UPLO="L"):
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     """numpy.linalg.svd by one-sided Jacobi on the GPU: (u, s, vh), or s. `hermitian` is
     accepted and changes nothing (the result is the same)."""
-    out = _vk._linalg_svd(_stacked(a, square=False, complex_ok=True), bool(full_matrices),
+    out = _vk._linalg_svd(_stacked(a, square=False), bool(full_matrices),
                           bool(compute_uv))
     return tuple(out) if compute_uv else out[0]
 
@@ -209,7 +203,7 @@ def svdvals(x):
 def solve_triangular(a, b, lower=False, unit_diagonal=False):
     """x with a x = b for triangular a (..., n, n) (only its `lower` or upper triangle is
     read) and b (..., n, k) or (..., n); LinAlgError for a zero diagonal element."""
-    a = _stacked(a, complex_ok=True)
+    a = _stacked(a)
     b = _asarray(b, a.context)
     n = a.shape[-1]
     vector = b.ndim == a.ndim - 1
@@ -242,13 +236,13 @@ def solve_triangular(a, b, lower=False, unit_diagonal=False):
 def pinv(a, rcond=None, hermitian=False, *, rtol=None):
     """numpy.linalg.pinv through the SVD: singular values at most rcond·max(s) dropped
     (rcond defaults to 1e-15 as in numpy 1.x; rtol, the array API's name, to max(M, N)·eps)."""
-    a = _stacked(a, square=False, complex_ok=True)
+    a = _stacked(a, square=False)
     if rcond is not None and rtol is not None:
         raise ValueError("`rtol` and `rcond` can't be both set.")
     if rcond is None:
         rcond = 1e-15 if rtol is None else rtol
     m, n = a.shape[-2:]
-    dtype = _real_dtype(a.dtype, True)
+    dtype = _linalg_dtype(a.dtype)
     if m == 0 or n == 0:
         return _vk.zeros(a.shape[:-2] + (n, m), dtype=dtype, context=a.context)
     u, s, vh = svd(a, full_matrices=False)
@@ -291,7 +285,7 @@ def lstsq(a, b, rcond=None):
     m, n = a.shape
     if b.shape[0] != m:
         raise LinAlgError("Incompatible dimensions")
-    dtype = _np.result_type(_real_dtype(a.dtype, True), _real_dtype(b.dtype, True))
+    dtype = _np.result_type(_linalg_dtype(a.dtype), _linalg_dtype(b.dtype))
     real = _np.dtype(dtype.char.lower()) if dtype.kind == "c" else dtype
     bm = _vk.expand_dims(b, -1) if b.ndim == 1 else b
     eps = float(_np.finfo(real).eps)
