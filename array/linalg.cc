@@ -149,26 +149,34 @@ struct Lu {
   std::shared_ptr<BufferRef> lu, piv, info;
 };
 
-// A[j1:, j1:] -= A[j1:, j0:j1] @ (A[j0:j1, j1:], or A[j1:, j0:j1]ᵀ when `symmetric`) for the
-// stack of n×n matrices in `ref`: the trailing update of a blocked factorization, on the GEMM
-// kernel, written back in place (each element is read and written by the same invocation).
+// The (r0:r1, c0:c1) block of the stack of rows×cols matrices in `ref`, as an Array.
+Array block(const Array& like, const std::shared_ptr<BufferRef>& ref, DType t, const Shape& batch,
+            int64_t rows, int64_t cols, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+  const int nd = static_cast<int>(batch.size()) + 2;
+  View v = slice(View::contiguous(with(batch, {rows, cols})), nd - 2, SliceSpec{r0, r1, 1});
+  v = slice(v, nd - 1, SliceSpec{c0, c1, 1});
+  return Array(default_graph().buffer(ref, t, v), like.context());
+}
+
+// dest -= a @ b on the GEMM kernel, written back in place (each element is read and written
+// by the same invocation): the trailing updates of the blocked factorizations and solves.
+void subtract_product(const Array& dest, const Array& a, const Array& b) {
+  Array update = subtract(dest, matmul(a, b));
+  realize(dest.context(), {update.node()}, std::nullopt, {dest.node()});
+}
+
+// A[j1:, j1:] -= A[j1:, j0:j1] @ (A[j0:j1, j1:], or A[j1:, j0:j1]ᴴ when `symmetric`) for the
+// stack of n×n matrices in `ref`.
 void trailing_update(const Array& like, const std::shared_ptr<BufferRef>& ref, const Stack& s,
                      int64_t j0, int64_t j1, bool symmetric) {
   const int64_t n = s.n;
-  const int nd = static_cast<int>(s.batch.size()) + 2;
-  const NodePtr whole = default_graph().buffer(ref, s.t, View::contiguous(with(s.batch, {n, n})));
-  auto block = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
-    return slice(slice(whole->view(), nd - 2, SliceSpec{r0, r1, 1}), nd - 1, SliceSpec{c0, c1, 1});
+  auto at = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+    return block(like, ref, s.t, s.batch, n, n, r0, r1, c0, c1);
   };
-  auto array = [&](const View& v) {
-    return Array(default_graph().buffer(ref, s.t, v), like.context());
-  };
-  Array l21 = array(block(j1, n, j0, j1));
-  Array u12 = !symmetric ? array(block(j0, j1, j1, n))
+  Array l21 = at(j1, n, j0, j1);
+  Array u12 = !symmetric ? at(j0, j1, j1, n)
               : is_complex(s.t) ? conj(matrix_transpose(l21)) : matrix_transpose(l21);
-  const View a22 = block(j1, n, j1, n);
-  Array update = subtract(array(a22), matmul(l21, u12));
-  realize(like.context(), {update.node()}, std::nullopt, {default_graph().buffer(ref, s.t, a22)});
+  subtract_product(at(j1, n, j1, n), l21, u12);
 }
 
 // Matrices at least this large factor in panels of kPanel columns, the trailing matrix
@@ -205,12 +213,37 @@ Lu factor(const Array& a, const Stack& s) {
 }
 
 // The triangular solves of lu_solve_spec for k right-hand sides, in place in x.
+// Large systems run in blocks of kPanel rows, the GEMM updating the rows still to solve
+// between blocks (getrs with a blocked trsm).
 void substitute(const Array& like, DType t, const std::shared_ptr<BufferRef>& lu,
                 const std::shared_ptr<BufferRef>& piv, const std::shared_ptr<BufferRef>& x,
                 int64_t count, int64_t n, int64_t k) {
-  if (n == 0 || k == 0) return;
-  run_steps("solve", like, lu_solve_spec(t), {lu, piv, x}, count, {n, k}, 2 * n,
-            [n, k](int64_t) { return per_thread(k) * (n + 2); });
+  if (n == 0 || k == 0 || count == 0) return;
+  auto steps = [&](int64_t lo, int64_t hi, int64_t begin, int64_t end) {
+    run_steps("solve", like, lu_solve_spec(t), {lu, piv, x}, count, {n, k, lo, hi}, end,
+              [n, k, lo, hi](int64_t s) {
+                const int64_t len = s < n ? 0 : s < 2 * n ? s - n - lo : hi - (3 * n - 1 - s);
+                return per_thread(k) * (std::max<int64_t>(len, 0) + 3);
+              }, begin);
+  };
+  if (n < kBlockedMin) return steps(0, n, 0, 3 * n);
+  Shape batch(like.shape().begin(), like.shape().end() - 2);
+  auto l = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+    return block(like, lu, t, batch, n, n, r0, r1, c0, c1);
+  };
+  auto b = [&](int64_t r0, int64_t r1) { return block(like, x, t, batch, n, k, r0, r1, 0, k); };
+  steps(0, n, 0, n);
+  for (int64_t i0 = 0; i0 < n; i0 += kPanel) {
+    const int64_t i1 = std::min(i0 + kPanel, n);
+    steps(i0, n, n + i0, n + i1);
+    if (i1 < n) subtract_product(b(i1, n), l(i1, n, i0, i1), b(i0, i1));
+  }
+  for (int64_t i1 = n; i1 > 0;) {
+    const int64_t i0 = std::max<int64_t>(i1 - kPanel, 0);
+    steps(0, i1, 3 * n - i1, 3 * n - i0);
+    if (i0 > 0) subtract_product(b(0, i0), l(0, i0, i0, i1), b(i0, i1));
+    i1 = i0;
+  }
 }
 
 void throw_if_not_converged(std::string_view op, const Array& like,

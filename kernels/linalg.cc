@@ -93,7 +93,7 @@ KernelSpec lu_factor_spec(DType t) {
   return spec_of(KernelKind::kLuFactor, t, {}, {t, DType::kInt32, DType::kInt32}, 5);
 }
 KernelSpec lu_solve_spec(DType t) {
-  return spec_of(KernelKind::kLuSolve, t, {t, DType::kInt32}, {t}, 4);
+  return spec_of(KernelKind::kLuSolve, t, {t, DType::kInt32}, {t}, 6);
 }
 KernelSpec cholesky_spec(DType t) {
   return spec_of(KernelKind::kCholesky, t, {}, {t, DType::kInt32}, 4);
@@ -198,30 +198,34 @@ std::string lu_factor(const KernelSpec& spec) {
          "}\n";
 }
 
-// Each invocation owns right-hand-side columns. Steps s in [s0, s1) of 2n: s < n swaps row s
-// with its pivot row and subtracts L's row s (the later swaps touch rows >= s only, so this
-// equals all swaps first); s >= n is back substitution of row 2n - 1 - s with U. No barriers:
-// the columns are independent.
+// Each invocation owns right-hand-side columns. Steps s in [s0, s1) of 3n: s < n swaps row s
+// with its pivot row (getrs' laswp, all before the substitutions); n <= s < 2n subtracts row
+// i = s - n of L over columns [lo, i); 2n <= s solves row i = 3n - 1 - s of U over columns
+// (i, hi). lo and hi let a blocked solve leave the rest to the GEMM (array/linalg.cc). No
+// barriers: the columns are independent.
 std::string lu_solve(const KernelSpec& spec) {
   return linalg_preamble(spec) +
          "#define LU(i, j) in0.v[abase + (i) * n + (j)]\n"
          "#define B(i) out0.v[bbase + (i) * k + c]\n"
          "void main() {\n"
-         "  int n = slot(pc.c0), k = slot(pc.c1), s0 = slot(pc.c2), s1 = min(slot(pc.c3), 2 * n);\n" +
+         "  int n = slot(pc.c0), k = slot(pc.c1), lo = slot(pc.c2), hi = slot(pc.c3);\n"
+         "  int s0 = slot(pc.c4), s1 = min(slot(pc.c5), 3 * n);\n" +
          kBatchLoop +
          "    int abase = int(b) * n * n, bbase = int(b) * n * k;\n"
          "    for (int c = int(t); c < k; c += WG) {\n"
          "      for (int s = s0; s < s1; ++s) {\n"
          "        if (s < n) {\n"
-         "          int i = s, p = in1.v[int(b) * n + i];\n"
-         "          if (p != i) { T x = B(i); B(i) = B(p); B(p) = x; }\n"
+         "          int p = in1.v[int(b) * n + s];\n"
+         "          if (p != s) { T x = B(s); B(s) = B(p); B(p) = x; }\n"
+         "        } else if (s < 2 * n) {\n"
+         "          int i = s - n;\n"
          "          T acc = B(i);\n"
-         "          for (int j = 0; j < i; ++j) acc -= MUL(LU(i, j), B(j));\n"
+         "          for (int j = lo; j < i; ++j) acc -= MUL(LU(i, j), B(j));\n"
          "          B(i) = acc;\n"
          "        } else {\n"
-         "          int i = 2 * n - 1 - s;\n"
+         "          int i = 3 * n - 1 - s;\n"
          "          T acc = B(i);\n"
-         "          for (int j = i + 1; j < n; ++j) acc -= MUL(LU(i, j), B(j));\n"
+         "          for (int j = i + 1; j < hi; ++j) acc -= MUL(LU(i, j), B(j));\n"
          "          B(i) = DIV(acc, LU(i, i));\n"
          "        }\n"
          "      }\n"

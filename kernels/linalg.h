@@ -29,8 +29,9 @@ inline constexpr int kJacobiSweeps = 30;
 // A22 -= L21 U12 to the GEMM. Slots c0 n, c1 j0, c2 j1, c3 s0, c4 s1.
 KernelSpec lu_factor_spec(DType t);
 // Solves with an LU factorization: in0 LU (T, n×n), in1 pivots (int32, n); out0 (T, n×k) the
-// right-hand sides, replaced by the solutions, one invocation per column. Steps: n forward
-// (swap + L row), then n backward (U row). Slots c0 n, c1 k, c2 s0, c3 s1.
+// right-hand sides, replaced by the solutions, one invocation per column. Steps: n row swaps,
+// n forward (L rows over columns [lo, i)), n backward (U rows over columns (i, hi)).
+// Slots c0 n, c1 k, c2 lo, c3 hi, c4 s0, c5 s1.
 KernelSpec lu_solve_spec(DType t);
 // Cholesky (lower), steps = columns of the panel ending at j1 (n unblocked; A22 is the GEMM's):
 // out0 (T, n×n) is replaced by L, reading only its lower triangle, the upper zeroed by the

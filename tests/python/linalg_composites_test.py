@@ -166,9 +166,9 @@ def test_trace_diagonal_outer_cross_products():
 
 @pytest.mark.parametrize("lower", [False, True])
 @pytest.mark.parametrize("unit", [False, True])
-def test_solve_triangular(lower, unit):
-    n = 33
-    a = random((n, n), np.float64, 71) + 4 * np.eye(n)
+@pytest.mark.parametrize("n", [33, 150])
+def test_solve_triangular(lower, unit, n):
+    a = random((n, n), np.float64, 71) / np.sqrt(n) + 4 * np.eye(n)  # well conditioned
     t = np.tril(a) if lower else np.triu(a)
     if unit:
         np.fill_diagonal(t, 1.0)
