@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "array/library.h"
+#include "array/linalg_launch.h"
 #include "array/reduce.h"
 #include "array/realize.h"
 #include "array/views.h"
@@ -15,155 +15,24 @@
 namespace vka {
 namespace {
 
-constexpr uint64_t kMaxGroups = 65535;  // Vulkan's guaranteed maxComputeWorkGroupCount[0]
-
-// A stack of matrices: the batch shape, its element count, and the matrix size.
-struct Stack {
-  DType t;
-  Shape batch;
-  int64_t count, m, n;
-};
-
-Stack stack_of(std::string_view op, const Array& a, bool square) {
-  if (a.ndim() < 2) {
-    throw LinAlgError(std::to_string(a.ndim()) +
-                      "-dimensional array given. Array must be at least two-dimensional");
-  }
-  Stack s;
-  s.t = linalg_dtype(op, a.dtype());
-  s.batch.assign(a.shape().begin(), a.shape().end() - 2);
-  s.count = size(s.batch);
-  s.m = a.shape()[a.ndim() - 2];
-  s.n = a.shape()[a.ndim() - 1];
-  if (square && s.m != s.n) throw LinAlgError("Last 2 dimensions of the array must be square");
-  if (a.size() >= (int64_t{1} << 31) || s.count * s.m * s.m >= (int64_t{1} << 31) ||
-      s.count * s.n * s.n >= (int64_t{1} << 31)) {
-    throw ShapeError("[" + std::string(op) + "] stacks of 2^31 elements or more are not "
-                     "supported yet (shape " + to_string(a.shape()) + ")");
-  }
-  return s;
-}
-
-Shape with(const Shape& batch, std::initializer_list<int64_t> tail) {
-  Shape s = batch;
-  s.insert(s.end(), tail);
-  return s;
-}
-
-std::shared_ptr<BufferRef> fresh(const Array& like, DType t, int64_t n) {
-  return allocate_for(like.context(), t, {std::max<int64_t>(n, 1)});
-}
-
-// A fresh contiguous buffer holding `a` converted to t: the kernels factor it in place, so it
-// is never a buffer anything else sees (a realize destination is not recorded as a value).
-std::shared_ptr<BufferRef> copy_in(const Array& a, DType t) {
-  auto ref = fresh(a, t, a.size());
-  if (a.size() > 0) {
-    NodePtr dest = default_graph().buffer(ref, t, View::contiguous(a.shape()));
-    realize(a.context(), {default_graph().convert(a.node(), t, a.shape())}, std::nullopt, {dest});
-  }
-  return ref;
-}
-
-Array wrap(const Array& like, const std::shared_ptr<BufferRef>& ref, DType t, Shape shape) {
-  return Array(default_graph().buffer(ref, t, View::contiguous(std::move(shape))),
-               like.context());
-}
-
-void run(const Array& like, const KernelSpec& spec,
-         const std::vector<std::shared_ptr<BufferRef>>& refs, int64_t count,
-         std::vector<int64_t> slots) {
-  Buffers bufs;
-  for (const auto& r : refs) bufs.push_back(device_buffer(*r));
-  std::vector<Scalar> values;
-  for (int64_t v : slots) values.push_back(Scalar::of_int(v));
-  dispatch_library(like.context(), spec, bufs, count,
-                   std::min<uint64_t>(static_cast<uint64_t>(count), kMaxGroups), values);
-}
-
-// Loop iterations one invocation may run in one launch: llvmpipe ends every loop of an
-// invocation once 65535 iterations have run in all (a shared limiter), so launches there are
-// split into step ranges below that; other devices take each call in one launch.
-int64_t loop_budget(const std::shared_ptr<Context>& ctx) {
-  for (int d = 0; d < ctx->num_devices(); ++d) {
-    const Caps& c = ctx->device(d).caps();
-    if (c.driver_name.find("llvmpipe") != std::string::npos ||
-        c.device_name.find("llvmpipe") != std::string::npos) {
-      return 40000;
-    }
-  }
-  return int64_t{1} << 40;
-}
-
-int64_t per_thread(int64_t work) { return (work + kLinalgThreads - 1) / kLinalgThreads; }
-
-// Steps [0, total) of a stepped kernel (kernels/linalg.h), launched in ranges whose summed
-// `cost` (loop iterations of the busiest invocation) stays within the loop budget; the range
-// travels in the two slots after `slots`.
-template <typename Cost>
-void run_steps(std::string_view op, const Array& like, const KernelSpec& spec,
-               const std::vector<std::shared_ptr<BufferRef>>& refs, int64_t count,
-               const std::vector<int64_t>& slots, int64_t total, Cost cost, int64_t begin = 0) {
-  if (count == 0) return;
-  const int64_t rounds = (count + static_cast<int64_t>(kMaxGroups) - 1) /
-                         static_cast<int64_t>(kMaxGroups);  // matrices per workgroup
-  const int64_t budget = loop_budget(like.context());
-  for (int64_t s = begin; s < total;) {
-    int64_t e = s, sum = 0;
-    while (e < total && (e == s || sum + cost(e) * rounds <= budget)) sum += cost(e++) * rounds;
-    if (sum > 65000 && budget < 65000) {
-      throw DeviceError("[" + std::string(op) + "] one step on matrices this large needs " +
-                        std::to_string(sum) + " loop iterations in one invocation, past "
-                        "llvmpipe's limit of 65535: run it on a GPU");
-    }
-    std::vector<int64_t> v = slots;
-    v.push_back(s);
-    v.push_back(e);
-    run(like, spec, refs, count, v);
-    s = e;
-  }
-}
-
-// numpy's result type of two linalg dtypes (float32, float64, complex64, complex128).
-DType promote(DType a, DType b) {
-  const bool wide = a == DType::kFloat64 || a == DType::kComplex128 || b == DType::kFloat64 ||
-                    b == DType::kComplex128;
-  if (is_complex(a) || is_complex(b)) return wide ? DType::kComplex128 : DType::kComplex64;
-  return wide ? DType::kFloat64 : DType::kFloat32;
-}
-
-// True when any matrix's int32 flag in `flags` is nonzero, on any replica.
-bool any_flag(const Array& like, const std::shared_ptr<BufferRef>& flags, int64_t count) {
-  if (count == 0) return false;
-  std::vector<int32_t> v(static_cast<size_t>(count));
-  const auto& ctx = like.context();
-  for (int r = 0; r < ctx->num_replicas(); ++r) {
-    device_buffer(*flags)->read(v.data(), 0, v.size() * sizeof(int32_t), r);
-    if (std::any_of(v.begin(), v.end(), [](int32_t f) { return f != 0; })) return true;
-  }
-  return false;
-}
+using linalg_detail::Stack;
+using linalg_detail::any_flag;
+using linalg_detail::block;
+using linalg_detail::copy_in;
+using linalg_detail::fresh;
+using linalg_detail::per_thread;
+using linalg_detail::promote;
+using linalg_detail::run_steps;
+using linalg_detail::stack_of;
+using linalg_detail::subtract_product;
+using linalg_detail::throw_if_not_converged;
+using linalg_detail::with;
+using linalg_detail::wrap;
 
 // The factored LU of a checked square stack, in place in a fresh buffer, and its flags.
 struct Lu {
   std::shared_ptr<BufferRef> lu, piv, info;
 };
-
-// The (r0:r1, c0:c1) block of the stack of rows×cols matrices in `ref`, as an Array.
-Array block(const Array& like, const std::shared_ptr<BufferRef>& ref, DType t, const Shape& batch,
-            int64_t rows, int64_t cols, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
-  const int nd = static_cast<int>(batch.size()) + 2;
-  View v = slice(View::contiguous(with(batch, {rows, cols})), nd - 2, SliceSpec{r0, r1, 1});
-  v = slice(v, nd - 1, SliceSpec{c0, c1, 1});
-  return Array(default_graph().buffer(ref, t, v), like.context());
-}
-
-// dest -= a @ b on the GEMM kernel, written back in place (each element is read and written
-// by the same invocation): the trailing updates of the blocked factorizations and solves.
-void subtract_product(const Array& dest, const Array& a, const Array& b) {
-  Array update = subtract(dest, matmul(a, b));
-  realize(dest.context(), {update.node()}, std::nullopt, {dest.node()});
-}
 
 // A[j1:, j1:] -= A[j1:, j0:j1] @ (A[j0:j1, j1:], or A[j1:, j0:j1]ᴴ when `symmetric`) for the
 // stack of n×n matrices in `ref`.
@@ -243,13 +112,6 @@ void substitute(const Array& like, DType t, const std::shared_ptr<BufferRef>& lu
     steps(0, i1, 3 * n - i1, 3 * n - i0);
     if (i0 > 0) subtract_product(b(0, i0), l(0, i0, i0, i1), b(i0, i1));
     i1 = i0;
-  }
-}
-
-void throw_if_not_converged(std::string_view op, const Array& like,
-                            const std::shared_ptr<BufferRef>& flags, int64_t count) {
-  if (any_flag(like, flags, count)) {
-    throw LinAlgError(std::string(op) + " did not converge");
   }
 }
 
