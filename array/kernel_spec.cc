@@ -180,6 +180,18 @@ std::string KernelSpec::name() const {
       return "cumulative_" + std::string(part) + "_" + std::string(vka::name(tape[0].op)) + "_" +
              std::string(short_name(outputs[0].dtype));
     }
+    case KernelKind::kLuFactor:
+      return "lu_factor_" + std::string(short_name(outputs[0].dtype));
+    case KernelKind::kLuSolve:
+      return "lu_solve_" + std::string(short_name(outputs[0].dtype));
+    case KernelKind::kCholesky:
+      return "cholesky_" + std::string(short_name(outputs[0].dtype));
+    case KernelKind::kQr:
+      return "qr_" + std::string(short_name(outputs[0].dtype));
+    case KernelKind::kSvdJacobi:
+      return "svd_jacobi_" + std::string(short_name(outputs[0].dtype));
+    case KernelKind::kEighJacobi:
+      return "eigh_jacobi_" + std::string(short_name(outputs[0].dtype));
   }
   std::string s = "ew_";
   s += outputs.empty() ? "none" : std::string(short_name(outputs[0].dtype));

@@ -38,6 +38,13 @@ enum class KernelKind : uint8_t {
   kCumulativeLines,
   kReduce,  // generated: a reduction of the tape's value (kernels/reduce.h)
   kGemm,    // generated: batched matrix products (kernels/gemm.h)
+  // Batched matrix factorizations (kernels/linalg.h).
+  kLuFactor,
+  kLuSolve,
+  kCholesky,
+  kQr,
+  kSvdJacobi,
+  kEighJacobi,
 };
 
 // How a reduction kernel maps its work to invocations (kernels/reduce.h), chosen per launch

@@ -22,4 +22,5 @@ PYBIND11_MODULE(_vkarray, m) {
   vka::register_cumulative(m);
   vka::register_matmul(m);
   vka::register_random(m);
+  vka::register_linalg(m);
 }

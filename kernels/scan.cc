@@ -7,6 +7,7 @@
 #include "kernels/glsl_ops.h"
 #include "kernels/glsl_writer.h"
 #include "kernels/indexing.h"
+#include "kernels/linalg.h"
 #include "kernels/sort.h"
 
 namespace vka {
@@ -198,6 +199,13 @@ std::string emit_library(const KernelSpec& spec) {
       return emit_cumulative(spec);
     case KernelKind::kGemm:
       return emit_gemm(spec);
+    case KernelKind::kLuFactor:
+    case KernelKind::kLuSolve:
+    case KernelKind::kCholesky:
+    case KernelKind::kQr:
+    case KernelKind::kSvdJacobi:
+    case KernelKind::kEighJacobi:
+      return emit_linalg(spec);
     case KernelKind::kElementwise:
     case KernelKind::kReduce:
       break;

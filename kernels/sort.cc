@@ -287,6 +287,12 @@ std::string emit_sort(const KernelSpec& spec) {
     case KernelKind::kCumulativeLines:
     case KernelKind::kReduce:
     case KernelKind::kGemm:
+    case KernelKind::kLuFactor:
+    case KernelKind::kLuSolve:
+    case KernelKind::kCholesky:
+    case KernelKind::kQr:
+    case KernelKind::kSvdJacobi:
+    case KernelKind::kEighJacobi:
       break;
   }
   internal_error("emit_sort of a spec that is not a sort kernel", __FILE__, __LINE__);

@@ -1,0 +1,65 @@
+// Fixed library kernels of vka::linalg (array/linalg.h): batched matrix factorizations, one
+// workgroup per matrix (a grid-stride loop over the batch), the matrices row-major and
+// contiguous in their buffers, factored in place in device memory. Every spec is rank 1 with
+// pc.n = the batch size; int64 slots carry the matrix sizes. Data dtype T: float32, float64,
+// complex64 or complex128 (the GLSL's MUL/DIV/CONJ/... macros cover both kinds); singular
+// values and eigenvalues are written in T's real dtype.
+#pragma once
+
+#include <string>
+
+#include "array/kernel_spec.h"
+
+namespace vka {
+
+inline constexpr int kLinalgThreads = 256;
+// Jacobi sweeps before svd/eigh report non-convergence (they converge quadratically: about
+// 6-12 sweeps in practice).
+inline constexpr int kJacobiSweeps = 30;
+
+// Every kernel runs a range [s0, s1) of its sequential steps, the range in its last two slots:
+// llvmpipe ends an invocation's loops once 65535 iterations have run in all, so the host splits
+// a factorization into launches that each stay under that (array/linalg.cc: run_steps).
+
+// LU with partial pivoting (LAPACK getrf's right-looking order), steps = columns of the panel
+// [j0, j1) (the whole matrix unblocked): out0 (T, n×n) is replaced by L (unit, below the
+// diagonal) and U; out1 (int32, n) the pivot row of each step; out2 (int32, 1) info: 0, or
+// k + 1 for the first exactly zero pivot U[k, k]. Row swaps cover columns < j1; the launch that
+// ends a panel with j1 < n swaps the columns right of it and solves U12 = L11⁻¹ A12, leaving
+// A22 -= L21 U12 to the GEMM. Slots c0 n, c1 j0, c2 j1, c3 s0, c4 s1.
+KernelSpec lu_factor_spec(DType t);
+// Solves with an LU factorization: in0 LU (T, n×n), in1 pivots (int32, n); out0 (T, n×k) the
+// right-hand sides, replaced by the solutions, one invocation per column. Steps: n row swaps,
+// n forward (L rows over columns [lo, i)), n backward (U rows over columns (i, hi)).
+// Slots c0 n, c1 k, c2 lo, c3 hi, c4 s0, c5 s1.
+KernelSpec lu_solve_spec(DType t);
+// Cholesky (lower), steps = columns of the panel ending at j1 (n unblocked; A22 is the GEMM's):
+// out0 (T, n×n) is replaced by L, reading only its lower triangle, the upper zeroed by the
+// launch that reaches n; out1 (int32, 1) info: 0, or k + 1 where the leading minor of order
+// k + 1 is not positive (or NaN). Slots c0 n, c1 j1, c2 s0, c3 s1.
+KernelSpec cholesky_spec(DType t);
+// Householder QR (LAPACK geqrf's reflectors, so R's signs match numpy's): steps 0..kmin-1
+// factor columns, kmin..2kmin-1 accumulate Q's first q columns (q > 0): out0 (T, m×n) is
+// replaced by R (zero below the diagonal, by the last launch); out1 (T, min(m, n)) the
+// reflectors' tau; out2 (T, m×q) Q. Slots c0 m, c1 n, c2 q, c3 s0, c4 s1.
+KernelSpec qr_spec(DType t);
+// One-sided (Hestenes) Jacobi SVD of an m×n matrix with m >= n, columns rotated in parallel
+// pairs (round-robin order) until every pair is orthogonal to m·eps. Steps: 0 initializes,
+// 1 .. kJacobiSweeps·(np - 1) rotate (np = n rounded up to even), the last sorts and writes.
+// out0 (T, m×n, destroyed), out1 (T, n×n scratch V), out2 (T, m×uc) U (columns of zero
+// singular values and past n left zero: array/linalg.cc completes them), out3 (T, n) singular
+// values descending (real), out4 (T, n×n) Vᴴ, out5 (real, n scratch), out6 (int32, 2) sweep
+// flags, then
+// [0] = 1 when the sweeps ran out. Slots c0 m, c1 n, c2 uc (0: no U, Vᵀ), c3 s0, c4 s1.
+KernelSpec svd_jacobi_spec(DType t);
+// Cyclic two-sided Jacobi eigen-decomposition of a symmetric or Hermitian n×n matrix (its
+// lower triangle is read), parallel pair rotations (complex: each pair's phase first), steps as
+// svd_jacobi's: out0 (T, n×n, destroyed), out1 (T, n×n scratch V), out2 (real, n) eigenvalues
+// ascending, out3 (T, n×n) eigenvectors as columns, out4 (T, 2n + 4 scratch), out5 (int32, 2)
+// as svd's. Slots c0 n, c1: 1 to write the eigenvectors, c2 s0, c3 s1.
+KernelSpec eigh_jacobi_spec(DType t);
+
+// GLSL of the specs above (emit_library's linalg cases).
+std::string emit_linalg(const KernelSpec& spec);
+
+}  // namespace vka

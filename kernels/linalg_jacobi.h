@@ -1,0 +1,17 @@
+// Internal to kernels/linalg*.cc: the shared preamble and the Jacobi eigensolvers' emitters.
+#pragma once
+
+#include <string>
+
+#include "array/kernel_spec.h"
+
+namespace vka {
+
+// Version, extensions, workgroup size, T/EPS/BIG/SYNC macros, the spec's storage buffers
+// (inputs readonly, outputs coherent: invocations of a workgroup read each other's writes
+// after SYNC) and the push-constant block with slot() to read an int64 slot.
+std::string linalg_preamble(const KernelSpec& spec);
+std::string emit_svd_jacobi(const KernelSpec& spec);
+std::string emit_eigh_jacobi(const KernelSpec& spec);
+
+}  // namespace vka
