@@ -69,9 +69,9 @@ Array scaled(const Array& x, double factor) {
 
 // `a` with axis `axis` last, cropped or zero-padded to `m` there, as `dtype`, in a
 // C-contiguous buffer: `a`'s own when it already is one and `writable` is false, else a new
-// one written by one kernel (plus a fill when padding).
+// one of at least `min_elements` written by one kernel (plus a fill when padding).
 std::shared_ptr<ReplicatedBuffer> prepared(const Array& a, int axis, int64_t m, DType dtype,
-                                           bool writable, Shape* shape) {
+                                           bool writable, int64_t min_elements, Shape* shape) {
   const std::shared_ptr<Context>& ctx = a.context();
   Array x = axis == a.ndim() - 1 ? a : moveaxis(a, {axis}, {-1});
   const int64_t len = x.shape().back();
@@ -84,7 +84,7 @@ std::shared_ptr<ReplicatedBuffer> prepared(const Array& a, int axis, int64_t m, 
       node->view() == View::contiguous(node->shape()) && node->view().offset == 0) {
     return device_buffer(*node->buffer());
   }
-  auto ref = allocate_for(ctx, dtype, *shape);
+  auto ref = allocate_for(ctx, dtype, {std::max(size(*shape), min_elements)});
   auto buf = device_buffer(*ref);
   if (kept < m) {
     for (int r = 0; r < ctx->num_replicas(); ++r) {
@@ -121,10 +121,22 @@ Array transform(const char* op, const Array& a, int64_t n, int64_t axis_in, FftK
   out_shape.erase(out_shape.begin() + axis);
   out_shape.push_back(out_len);
   const int64_t batch = size(out_shape) / out_len;
+  // numpy's inverse real transforms read only the real part of the zero frequency (and of
+  // the Nyquist frequency n/2 for even n); VkFFT's would use the imaginary parts too.
+  Array src = a;
+  if (real_out && is_complex(a.dtype()) && a.shape()[axis] > 0) {
+    const int64_t len = a.shape()[axis];
+    Shape ks(static_cast<size_t>(a.ndim() - axis), 1);
+    ks[0] = len;
+    Array k = reshape(arange(0, static_cast<double>(len), 1, DType::kInt64, ctx), ks);
+    Array mask = equal(k, Arg(int64_t{0}));
+    if (n % 2 == 0) mask = logical_or(mask, equal(k, Arg(n / 2)));
+    src = where(mask, real(a), a);
+  }
   Array out;
   if (batch == 0 || n == 1 || a.shape()[axis] == 0) {
     // Nothing to transform, zeros, or the transform of one point: the point itself.
-    Array x = axis == a.ndim() - 1 ? a : moveaxis(a, {axis}, {-1});
+    Array x = axis == a.ndim() - 1 ? src : moveaxis(src, {axis}, {-1});
     if (batch == 0 || x.shape().back() == 0) {
       out = zeros(out_shape, out_dtype, ctx);
     } else {
@@ -132,10 +144,18 @@ Array transform(const char* op, const Array& a, int64_t n, int64_t axis_in, FftK
       out = real_out ? real(first.astype(complex)) : first.astype(complex);
     }
   } else {
+    // VkFFT sizes the descriptor of a real operand as if its rows were padded to n/2+1
+    // complex numbers: real operands get that much room.
+    const int64_t real_room = kind == FftKind::kReal ? batch * half * 2 : 0;
     Shape in_shape;
-    auto in = prepared(a, axis, in_len, read_dtype, inverse, &in_shape);
-    const uint64_t in_bytes = static_cast<uint64_t>(size(in_shape)) * itemsize(read_dtype);
-    const uint64_t out_bytes = static_cast<uint64_t>(size(out_shape)) * itemsize(out_dtype);
+    auto in = prepared(src, axis, in_len, read_dtype, inverse || real_in, real_in ? real_room : 0,
+                       &in_shape);
+    const uint64_t in_bytes =
+        static_cast<uint64_t>(std::max(size(in_shape), real_in ? real_room : 0)) *
+        itemsize(read_dtype);
+    const uint64_t out_bytes =
+        static_cast<uint64_t>(std::max(size(out_shape), real_out ? real_room : 0)) *
+        itemsize(out_dtype);
     for (int d = 0; d < ctx->num_devices(); ++d) {
       const uint64_t lim = ctx->device(d).caps().max_storage_buffer_range;
       if (std::max(in_bytes, out_bytes) > lim) {
@@ -144,7 +164,8 @@ Array transform(const char* op, const Array& a, int64_t n, int64_t axis_in, FftK
                          std::to_string(std::max(in_bytes, out_bytes)) + " bytes)");
       }
     }
-    auto ref = allocate_for(ctx, out_dtype, out_shape);
+    auto ref = allocate_for(ctx, out_dtype,
+                            {std::max(size(out_shape), real_out ? real_room : int64_t{0})});
     auto buf = device_buffer(*ref);
     FftPlanKey key;
     key.kind = kind;

@@ -20,4 +20,5 @@ PYBIND11_MODULE(_vkarray, m) {
   vka::register_reductions(m);
   vka::register_sorting(m);
   vka::register_cumulative(m);
+  vka::register_fft(m);
 }

@@ -17,5 +17,6 @@ void register_selection(pybind11::module_& m);          // select_py.cc
 void register_reductions(pybind11::module_& m);         // reduce_py.cc (after ndarray)
 void register_sorting(pybind11::module_& m);            // sort_py.cc (after ndarray)
 void register_cumulative(pybind11::module_& m);         // cumulative_py.cc
+void register_fft(pybind11::module_& m);                // fft_py.cc
 
 }  // namespace vka
