@@ -23,4 +23,5 @@ PYBIND11_MODULE(_vkarray, m) {
   vka::register_matmul(m);
   vka::register_random(m);
   vka::register_linalg(m);
+  vka::register_fft(m);
 }

@@ -20,5 +20,6 @@ void register_cumulative(pybind11::module_& m);         // cumulative_py.cc
 void register_matmul(pybind11::module_& m);             // matmul_py.cc (after ndarray)
 void register_random(pybind11::module_& m);             // random_py.cc (after ndarray)
 void register_linalg(pybind11::module_& m);             // linalg_py.cc
+void register_fft(pybind11::module_& m);                // fft_py.cc
 
 }  // namespace vka

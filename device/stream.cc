@@ -172,6 +172,13 @@ void Stream::dispatch(const Pipeline& pipeline, const std::vector<Binding>& bind
   ++stats_.dispatches;
 }
 
+VkCommandBuffer Stream::record_external(const std::vector<VkBuffer>& reads,
+                                        const std::vector<VkBuffer>& writes) {
+  hazard_barrier(reads.data(), reads.size(), writes.data(), writes.size());
+  ++stats_.dispatches;
+  return current_;
+}
+
 uint32_t Stream::timestamp() {
   if (!queries_) {
     throw DeviceError("[timestamp] device '" + device_->caps().device_name +

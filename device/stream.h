@@ -54,6 +54,14 @@ class Stream {
                 const std::vector<bool>& writes, const void* push_constants, uint32_t group_count_x,
                 uint32_t group_count_y = 1, uint32_t group_count_z = 1);
 
+  // Work that a library records itself (VkFFT): returns the command buffer being recorded,
+  // after the barrier that reading `reads` and writing `writes` needs; the caller records into
+  // it before any other call on this stream. Counted as one dispatch.
+  VkCommandBuffer record_external(const std::vector<VkBuffer>& reads,
+                                  const std::vector<VkBuffer>& writes);
+  // The timeline value that the work recorded so far will signal once submitted.
+  uint64_t pending_value() const { return current_ ? last_submitted_ + 1 : last_submitted_; }
+
   // GPU timestamps: `timestamp()` records one after all earlier work and returns its slot;
   // after the work completes, `elapsed_ns(a, b)` is the time between two slots. Slots restart
   // at 0 after `reset_timestamps()`.

@@ -1,0 +1,148 @@
+"""vkarray.fft: numpy.fft on the device, on VkFFT. fft, ifft, rfft, irfft, hfft, ihfft along
+any axis with n= (crop or zero-pad) and norm= ("backward", "ortho", "forward"); fft2, ifft2,
+rfft2, irfft2, fftn, ifftn, rfftn, irfftn with s= and axes= (one-dimensional transforms axis
+by axis, in numpy's order); fftfreq, rfftfreq, fftshift, ifftshift.
+
+dtypes follow numpy 2: float32, float16 and complex64 compute in single precision (complex64
+results, float32 for irfft/hfft); float64, complex128, integers and bool in double
+(complex128; a device without shaderFloat64 raises TypeError). rfft and ihfft take real input
+only (TypeError for complex, as numpy 2). Any length numpy accepts: VkFFT uses Bluestein's
+algorithm for lengths with large prime factors. Each transform runs at once on every replica
+(its input converted, moved, cropped or padded by one kernel first); the norm scaling is a
+lazy multiply that fuses into whatever consumes the result.
+
+out= is accepted: the result is assigned into out (a vkarray.ndarray of the result's shape)."""
+
+from collections.abc import Iterable as _Iterable
+
+from . import _vkarray as _vk
+
+__all__ = [
+    "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2",
+    "fftn", "ifftn", "rfftn", "irfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift",
+]
+
+
+def _into(op, result, out):
+    if out is None:
+        return result
+    if not isinstance(out, _vk.ndarray):
+        raise TypeError(f"[{op}] out must be a vkarray.ndarray, got {type(out).__name__}")
+    if tuple(result.shape) != tuple(out.shape):
+        raise ValueError(f"[{op}] out has shape {tuple(out.shape)}, but the result has shape "
+                         f"{tuple(result.shape)}")
+    out[...] = result
+    return out
+
+
+def fft(a, n=None, axis=-1, norm=None, out=None):
+    """numpy.fft.fft: the discrete Fourier transform along axis, of length n (the input cropped
+    or zero-padded to it; default: the axis length)."""
+    return _into("fft", _vk._fft(a, n, axis, norm), out)
+
+
+def ifft(a, n=None, axis=-1, norm=None, out=None):
+    """numpy.fft.ifft: the inverse transform along axis (1/n scaling under norm="backward")."""
+    return _into("ifft", _vk._ifft(a, n, axis, norm), out)
+
+
+def rfft(a, n=None, axis=-1, norm=None, out=None):
+    """numpy.fft.rfft: the transform of real input, the n//2 + 1 non-negative frequencies."""
+    return _into("rfft", _vk._rfft(a, n, axis, norm), out)
+
+
+def irfft(a, n=None, axis=-1, norm=None, out=None):
+    """numpy.fft.irfft: n real outputs (default 2*(m-1)) from the n//2 + 1 first inputs."""
+    return _into("irfft", _vk._irfft(a, n, axis, norm), out)
+
+
+def hfft(a, n=None, axis=-1, norm=None, out=None):
+    """numpy.fft.hfft: the transform of a Hermitian-symmetric signal (its first half given):
+    n real outputs (default 2*(m-1))."""
+    return _into("hfft", _vk._hfft(a, n, axis, norm), out)
+
+
+def ihfft(a, n=None, axis=-1, norm=None, out=None):
+    """numpy.fft.ihfft: the inverse of hfft, from real input: n//2 + 1 complex outputs."""
+    return _into("ihfft", _vk._ihfft(a, n, axis, norm), out)
+
+
+def fftn(a, s=None, axes=None, norm=None, out=None):
+    """numpy.fft.fftn: over axes (default: the last len(s), or all), lengths s."""
+    return _into("fftn", _vk._fftn(a, s, axes, norm), out)
+
+
+def ifftn(a, s=None, axes=None, norm=None, out=None):
+    """numpy.fft.ifftn."""
+    return _into("ifftn", _vk._ifftn(a, s, axes, norm), out)
+
+
+def rfftn(a, s=None, axes=None, norm=None, out=None):
+    """numpy.fft.rfftn: rfft over the last of axes, fft over the others."""
+    return _into("rfftn", _vk._rfftn(a, s, axes, norm), out)
+
+
+def irfftn(a, s=None, axes=None, norm=None, out=None):
+    """numpy.fft.irfftn: ifft over all but the last of axes, irfft over the last."""
+    return _into("irfftn", _vk._irfftn(a, s, axes, norm), out)
+
+
+def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """numpy.fft.fft2: fftn over the last two axes."""
+    return _into("fft2", _vk._fftn(a, s, axes, norm), out)
+
+
+def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """numpy.fft.ifft2: ifftn over the last two axes."""
+    return _into("ifft2", _vk._ifftn(a, s, axes, norm), out)
+
+
+def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """numpy.fft.rfft2: rfftn over the last two axes."""
+    return _into("rfft2", _vk._rfftn(a, s, axes, norm), out)
+
+
+def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """numpy.fft.irfft2: irfftn over the last two axes."""
+    return _into("irfft2", _vk._irfftn(a, s, axes, norm), out)
+
+
+def fftfreq(n, d=1.0, device=None):
+    """numpy.fft.fftfreq: [0, 1, ..., -(n//2), ..., -1] / (d*n), float64, on the device.
+    device=: accepted for the array API; the default context is used."""
+    n = int(n)
+    if n * d == 0:
+        raise ZeroDivisionError("float division by zero")
+    return _vk._fftfreq(n, float(d))
+
+
+def rfftfreq(n, d=1.0, device=None):
+    """numpy.fft.rfftfreq: [0, 1, ..., n//2] / (d*n), float64, on the device."""
+    n = int(n)
+    if n * d == 0:
+        raise ZeroDivisionError("float division by zero")
+    return _vk._rfftfreq(n, float(d))
+
+
+def _shift(x, axes, sign):
+    from . import asarray, roll
+    x = asarray(x)
+    if axes is None:
+        axes = tuple(range(x.ndim))
+        shift = [sign * (dim // 2) for dim in x.shape]
+    elif isinstance(axes, _Iterable):
+        axes = tuple(axes)
+        shift = [sign * (x.shape[ax] // 2) for ax in axes]
+    else:
+        shift = sign * (x.shape[axes] // 2)
+    return roll(x, shift, axes)
+
+
+def fftshift(x, axes=None):
+    """numpy.fft.fftshift: the zero frequency moved to the middle (numpy.roll by n//2)."""
+    return _shift(x, axes, 1)
+
+
+def ifftshift(x, axes=None):
+    """numpy.fft.ifftshift: fftshift undone (numpy.roll by -(n//2))."""
+    return _shift(x, axes, -1)
