@@ -38,8 +38,10 @@ install_python311() {
   mkdir -p $VKPY
   for f in .gpu/py/*.deb; do dpkg -x "$f" $VKPY; done
 }
+# Debian's Python 3.11 with vkarray; PY_TIMEOUT=SECONDS py311 ... bounds its run.
 py311() {
   local lib=$VKPY/usr/lib/x86_64-linux-gnu
-  LD_LIBRARY_PATH=$lib:$lib/blas:$lib/lapack:$VKPY/lib/x86_64-linux-gnu PYTHONHOME=$VKPY/usr \
+  ${PY_TIMEOUT:+timeout $PY_TIMEOUT} env \
+    LD_LIBRARY_PATH=$lib:$lib/blas:$lib/lapack:$VKPY/lib/x86_64-linux-gnu PYTHONHOME=$VKPY/usr \
     PYTHONPATH=$PWD/.gpu/pkg:$VKPY/usr/lib/python3/dist-packages $VKPY/usr/bin/python3.11 "$@"
 }

@@ -12,7 +12,7 @@ if [ -f .gpu/bin.tar.xz ]; then tar -C .gpu -xJf .gpu/bin.tar.xz; fi
 install_vulkan_loader
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$WORK/gpu.txt"
 status=0
-run_device_tests "$WORK/tests.txt" .gpu/bin/fft_test || status=1
+run_device_tests "$WORK/fft_tests.txt" .gpu/bin/fft_test || status=1
 export VKA_CACHE_DIR=/tmp/vka-cache
 install_python311
 : > "$WORK/fft_peers.jsonl"
@@ -28,25 +28,12 @@ cp "$WORK/fft_peers.jsonl" "$OUT/fft_peers.jsonl"
   cat "$WORK/gpu.txt"
   echo '```'
   echo
-  grep -E '^(PASS|FAIL)' "$WORK/tests.txt" | sed 's/^/- device test: /'
+  grep -E '^(PASS|FAIL)' "$WORK/fft_tests.txt" | sed 's/^/- device test: /'
   echo
   echo '`python3 benchmarks/fft_peers.py cupy torch` and, under Python 3.11, `... vkarray`;'
   echo 'medians of 20 runs (CUDA events; vkarray: wall clock with a sync).'
   echo
-  echo "| library | operation | median (ms) | kernels |"
-  echo "|---|---|---|---|"
-  python3 - "$WORK/fft_peers.jsonl" <<'PY'
-import json, sys
-for line in open(sys.argv[1]):
-    try:
-        r = json.loads(line)
-    except ValueError:
-        continue
-    if "error" in r:
-        print(f"| {r['lib']} | {r.get('name', '')} | error: {r['error'][:120]} | |")
-    else:
-        print(f"| {r['lib']} | {r['name']} | {r['median']:.3f} | {r.get('kernels', '')} |")
-PY
+  python3 benchmarks/gpu/peers_table.py "$WORK/fft_peers.jsonl"
 } > "$OUT/fft.md"
 cat "$OUT/fft.md"
 exit $status

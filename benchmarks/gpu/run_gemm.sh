@@ -13,17 +13,17 @@ if [ -f .gpu/bin.tar.xz ]; then tar -C .gpu -xJf .gpu/bin.tar.xz; fi
 install_vulkan_loader
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$WORK/gpu.txt"
 status=0
-run_device_tests "$WORK/tests.txt" .gpu/bin/matmul_test || status=1
+run_device_tests "$WORK/gemm_tests.txt" .gpu/bin/matmul_test || status=1
 export VKA_CACHE_DIR=/tmp/vka-cache
 timeout 400 .gpu/bin/gemm --markdown "$WORK/gemm_cpp.md" > "$WORK/gemm.log" 2>&1 || {
   status=1; tail -20 "$WORK/gemm.log"; }
 timeout 400 .gpu/bin/gemm --sweep default --markdown "$WORK/gemm_sweep.md" \
   > "$WORK/gemm_sweep.log" 2>&1 || { status=1; tail -20 "$WORK/gemm_sweep.log"; }
 install_python311
-: > "$WORK/peers.jsonl"
-timeout 300 python3 benchmarks/gemm_peers.py cupy torch >> "$WORK/peers.jsonl" || status=1
-py311 benchmarks/gemm_peers.py vkarray >> "$WORK/peers.jsonl" || status=1
-cp "$WORK/peers.jsonl" "$OUT/gemm_peers.jsonl"
+: > "$WORK/gemm_peers.jsonl"
+timeout 300 python3 benchmarks/gemm_peers.py cupy torch >> "$WORK/gemm_peers.jsonl" || status=1
+py311 benchmarks/gemm_peers.py vkarray >> "$WORK/gemm_peers.jsonl" || status=1
+cp "$WORK/gemm_peers.jsonl" "$OUT/gemm_peers.jsonl"
 {
   echo "# Matrix products on the $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
   echo
@@ -33,7 +33,7 @@ cp "$WORK/peers.jsonl" "$OUT/gemm_peers.jsonl"
   cat "$WORK/gpu.txt"
   echo '```'
   echo
-  grep -E '^(PASS|FAIL)' "$WORK/tests.txt" | sed 's/^/- device test: /'
+  grep -E '^(PASS|FAIL)' "$WORK/gemm_tests.txt" | sed 's/^/- device test: /'
   for b in gemm gemm_sweep; do
     echo
     echo "## \`.gpu/bin/gemm\` ($b)"
@@ -44,21 +44,7 @@ cp "$WORK/peers.jsonl" "$OUT/gemm_peers.jsonl"
   echo
   echo "## The same products in CuPy, PyTorch and vkarray from Python (one run)"
   echo
-  echo "| library | operation | median (ms) | TFLOP/s | kernels |"
-  echo "|---|---|---|---|---|"
-  python3 - "$WORK/peers.jsonl" <<'PY'
-import json, sys
-for line in open(sys.argv[1]):
-    try:
-        r = json.loads(line)
-    except ValueError:
-        continue
-    if "error" in r:
-        print(f"| {r['lib']} | {r.get('name', '')} | error: {r['error'][:120]} | | |")
-    elif "median" in r:
-        print(f"| {r['lib']} | {r['name']} | {r['median']:.3f} | {r.get('tflops', '')} "
-              f"| {r.get('kernels', '')} |")
-PY
+  python3 benchmarks/gpu/peers_table.py "$WORK/gemm_peers.jsonl" tflops
 } > "$OUT/gemm.md"
 cat "$OUT/gemm.md"
 exit $status

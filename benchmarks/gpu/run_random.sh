@@ -12,17 +12,17 @@ if [ -f .gpu/bin.tar.xz ]; then tar -C .gpu -xJf .gpu/bin.tar.xz; fi
 install_vulkan_loader
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$WORK/gpu.txt"
 status=0
-run_device_tests "$WORK/tests.txt" .gpu/bin/random_test || status=1
+run_device_tests "$WORK/random_tests.txt" .gpu/bin/random_test || status=1
 export VKA_CACHE_DIR=/tmp/vka-cache
 install_python311
 py311 -m pytest -q -p no:cacheprovider tests/python/random_test.py \
-  > "$WORK/pytest.txt" 2>&1 || status=1
-tail -3 "$WORK/pytest.txt"
-: > "$WORK/peers.jsonl"
-timeout 300 python3 benchmarks/random_peers.py cupy torch >> "$WORK/peers.jsonl" || status=1
+  > "$WORK/random_pytest.txt" 2>&1 || status=1
+tail -3 "$WORK/random_pytest.txt"
+: > "$WORK/random_peers.jsonl"
+timeout 300 python3 benchmarks/random_peers.py cupy torch >> "$WORK/random_peers.jsonl" || status=1
 # py311 is a shell function: no timeout.
-py311 benchmarks/random_peers.py vkarray >> "$WORK/peers.jsonl" || status=1
-cp "$WORK/peers.jsonl" "$OUT/random_peers.jsonl"
+py311 benchmarks/random_peers.py vkarray >> "$WORK/random_peers.jsonl" || status=1
+cp "$WORK/random_peers.jsonl" "$OUT/random_peers.jsonl"
 {
   echo "# Random numbers on the $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
   echo
@@ -32,27 +32,13 @@ cp "$WORK/peers.jsonl" "$OUT/random_peers.jsonl"
   cat "$WORK/gpu.txt"
   echo '```'
   echo
-  grep -E '^(PASS|FAIL)' "$WORK/tests.txt" | sed 's/^/- device test: /'
-  echo "- python: $(tail -1 "$WORK/pytest.txt")"
+  grep -E '^(PASS|FAIL)' "$WORK/random_tests.txt" | sed 's/^/- device test: /'
+  echo "- python: $(tail -1 "$WORK/random_pytest.txt")"
   echo
   echo '`python3 benchmarks/random_peers.py cupy torch` and, under Python 3.11, `... vkarray`;'
   echo 'medians of 20 runs (CUDA events; vkarray: wall clock with a sync). GB/s of output written.'
   echo
-  echo "| library | operation | median (ms) | GB/s | kernels |"
-  echo "|---|---|---|---|---|"
-  python3 - "$WORK/peers.jsonl" <<'PY'
-import json, sys
-for line in open(sys.argv[1]):
-    try:
-        r = json.loads(line)
-    except ValueError:
-        continue
-    if "error" in r:
-        print(f"| {r['lib']} | {r.get('name', '')} | error: {r['error'][:120]} | | |")
-    else:
-        print(f"| {r['lib']} | {r['name']} | {r['median']:.3f} | {r.get('gbps', '')} "
-              f"| {r.get('kernels', '')} |")
-PY
+  python3 benchmarks/gpu/peers_table.py "$WORK/random_peers.jsonl" gbps
 } > "$OUT/random.md"
 cat "$OUT/random.md"
 exit $status

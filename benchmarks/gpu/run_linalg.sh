@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, from the repository root, with .gpu/ (from prepare.sh) carried along:
+# the linear-algebra device test (tests/array/linalg_test) and benchmarks/linalg_peers.py for
+# vkarray, CuPy, PyTorch (cuSOLVER) and numpy in the same run. Writes $OUT/linalg.md and the raw
+# JSON lines.
+set -uo pipefail
+OUT=${OUT:-gpu-results}
+WORK=${WORK:-/tmp/vka-gpu-work}
+mkdir -p "$OUT" "$WORK"
+source benchmarks/gpu/common.sh
+# prepare.sh's binaries may travel compressed to fit the 64 MiB a device call carries.
+if [ -f .gpu/bin.tar.xz ]; then tar -C .gpu -xJf .gpu/bin.tar.xz; fi
+install_vulkan_loader
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$WORK/gpu.txt"
+status=0
+run_device_tests "$WORK/linalg_tests.txt" .gpu/bin/linalg_test || status=1
+export VKA_CACHE_DIR=/tmp/vka-cache
+install_python311
+: > "$WORK/linalg_peers.jsonl"
+timeout 300 python3 benchmarks/linalg_peers.py cupy torch numpy >> "$WORK/linalg_peers.jsonl" || status=1
+PY_TIMEOUT=300 py311 benchmarks/linalg_peers.py vkarray >> "$WORK/linalg_peers.jsonl" || status=1
+cp "$WORK/linalg_peers.jsonl" "$OUT/linalg_peers.jsonl"
+{
+  echo "# Linear algebra on the $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
+  echo
+  echo 'Staged with `bash benchmarks/gpu/prepare.sh`, run with `bash benchmarks/gpu/run_linalg.sh`.'
+  echo
+  echo '```'
+  cat "$WORK/gpu.txt"
+  echo '```'
+  echo
+  grep -E '^(PASS|FAIL)' "$WORK/linalg_tests.txt" | sed 's/^/- device test: /'
+  echo
+  echo '`python3 benchmarks/linalg_peers.py cupy torch` and, under Python 3.11, `... vkarray`;'
+  echo 'medians of 5 runs (CUDA events; vkarray: wall clock with a sync).'
+  echo
+  python3 benchmarks/gpu/peers_table.py "$WORK/linalg_peers.jsonl"
+} > "$OUT/linalg.md"
+cat "$OUT/linalg.md"
+exit $status
