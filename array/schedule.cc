@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "array/kernel_layout.h"
+#include "array/schedule_gemm.h"
 #include "device/errors.h"
 
 namespace vka {
@@ -16,6 +17,9 @@ namespace {
 
 bool is_computed(const NodePtr& n) { return !n->is_leaf() && !n->is_constant(); }
 bool is_reduce(const Node* n) { return kind(n->op()) == OpKind::kReduce; }
+bool is_product(const Node* n) { return kind(n->op()) == OpKind::kContract; }
+// Nodes computed by a kernel of their own (a reduction, or a GEMM whose epilogue may fuse).
+bool is_alone(const Node* n) { return is_reduce(n) || is_product(n); }
 bool needs_accessor(Op op) {
   return op == Op::kArange || op == Op::kLinspace || op == Op::kEye || op == Op::kRandomBits ||
          op == Op::kRandomBelow;
@@ -37,15 +41,19 @@ class Scheduler {
     // A gather reads its array at computed positions: the array is a buffer written by an
     // earlier kernel (or a leaf), never a value computed alongside.
     // A reduction is a kernel of its own: it is always written out.
+    // A product is one too (its elementwise reader may become its epilogue: fuse_epilogues),
+    // and reads its operands as buffers.
     for (const NodePtr& n : order_) {
-      if (is_reduce(n.get())) materialized_.insert(n.get());
+      if (is_alone(n.get())) materialized_.insert(n.get());
     }
     for (const NodePtr& n : order_) {
-      if (n->op() != Op::kGather) continue;
-      const NodePtr& x = n->inputs()[0];
-      if (!x->is_leaf()) {
-        materialized_.insert(x.get());
-        forced_.insert(x.get());
+      if (n->op() != Op::kGather && !is_product(n.get())) continue;
+      for (std::size_t i = 0; i < (is_product(n.get()) ? 2 : 1); ++i) {
+        const NodePtr& x = n->inputs()[i];
+        if (!x->is_leaf()) {
+          materialized_.insert(x.get());
+          forced_.insert(x.get());
+        }
       }
     }
     for (;;) {
@@ -67,7 +75,10 @@ class Scheduler {
         }
         s.kernels.push_back(std::move(b.k));
       }
-      if (!split) return s;
+      if (!split) {
+        fuse_epilogues(s);
+        return s;
+      }
     }
   }
 
@@ -125,13 +136,14 @@ class Scheduler {
   using KernelKey = std::pair<Shape, const Node*>;
   static KernelKey kernel_key(const Node* n) {
     if (is_reduce(n)) return {n->inputs()[0]->shape(), n};
+    if (is_product(n)) return {n->shape(), n};
     return {n->shape(), nullptr};
   }
 
   bool single_shape() const {
     const Shape& shape = targets_.front()->shape();
     for (const NodePtr& n : order_) {
-      if (is_reduce(n.get())) return false;
+      if (is_alone(n.get())) return false;
       if (is_computed_raw(n.get()) && n->shape() != shape) return false;
     }
     return true;
@@ -169,13 +181,13 @@ class Scheduler {
       int st = 0;
       for (const Node* d : frontier(n)) {
         bool later =
-            d->shape() != n->shape() || forced_.count(d) || is_reduce(d) || is_reduce(n.get());
+            d->shape() != n->shape() || forced_.count(d) || is_alone(d) || is_alone(n.get());
         st = std::max(st, stage[d] + (later ? 1 : 0));
       }
       stage[n.get()] = st;
       auto p = partition_.find(n.get());
       int part = p == partition_.end() ? 0 : p->second;
-      if (is_reduce(n.get())) part = -static_cast<int>(groups.size()) - 1;  // alone
+      if (is_alone(n.get())) part = -static_cast<int>(groups.size()) - 1;  // alone
       auto key = std::make_tuple(st, n->shape(), part);
       auto it = index.find(key);
       if (it == index.end()) {
@@ -196,6 +208,10 @@ class Scheduler {
 
   Built build(const Group& g) {
     Built b;
+    if (is_product(g.outputs[0].get())) {
+      b.k = gemm_kernel(g.outputs[0]);
+      return b;
+    }
     ScheduledKernel& k = b.k;
     KernelSpec& spec = k.spec;
     // A reduction's kernel computes its input's expression (no node of the group is in the
@@ -298,6 +314,49 @@ class Scheduler {
     lay_out_elementwise(k, g.shape, {in_views, out_views, src_views, gathered, gather_index64},
                         slot_values);
     return b;
+  }
+
+  // A GEMM kernel whose product one elementwise kernel of the product's shape reads, and
+  // nothing else (no other kernel, no target, no destination), takes that kernel's tape as its
+  // epilogue: the two become one kernel, at the reader's place (a product written into a view,
+  // realize's copy of it, is one kernel too). Cooperative-matrix GEMMs keep their own store
+  // (kernels/gemm.h); a fusion over a limit is not made.
+  void fuse_epilogues(Schedule& s) const {
+    std::unordered_set<const Node*> targets;
+    for (const NodePtr& t : targets_) targets.insert(t.get());
+    for (std::size_t c = 0; c < s.kernels.size(); ++c) {
+      const ScheduledKernel& kc = s.kernels[c];
+      const Node* p = kc.outputs[0].get();
+      if (kc.spec.kind != KernelKind::kGemm || !kc.spec.tape.empty() || kc.spec.gemm.coop ||
+          targets.count(p) || destinations_.count(p)) {
+        continue;
+      }
+      int reader = -1, uses = 0, input = -1;
+      for (std::size_t r = 0; r < s.kernels.size(); ++r) {
+        const std::vector<NodePtr>& ins = s.kernels[r].inputs;
+        for (std::size_t i = 0; i < ins.size(); ++i) {
+          if (ins[i].get() != p) continue;
+          ++uses;
+          reader = static_cast<int>(r);
+          input = static_cast<int>(i);
+        }
+      }
+      if (uses != 1) continue;
+      const ScheduledKernel& kg = s.kernels[reader];
+      if (kg.spec.kind != KernelKind::kElementwise || kg.outputs[0]->shape() != p->shape() ||
+          kg.spec.inputs[input].layout != Layout::kContiguous) {
+        continue;
+      }
+      bool ok = true;
+      for (const Accessor& o : kg.spec.outputs) ok = ok && o.layout != Layout::kScalar;
+      for (const TapeEntry& e : kg.spec.tape) ok = ok && (e.op != Op::kGather || e.accessor != input);
+      if (!ok) continue;
+      ScheduledKernel fused = fuse_epilogue(kc, kg, input);
+      if (!over_limit(fused.spec).empty()) continue;
+      s.kernels[reader] = std::move(fused);
+      s.kernels.erase(s.kernels.begin() + static_cast<std::ptrdiff_t>(c));
+      --c;
+    }
   }
 
   std::string over_limit(const KernelSpec& spec) const {
