@@ -9,6 +9,7 @@
 
 #include "array/array.h"
 #include "array/reduce.h"
+#include "array/schedule.h"
 #include "array/views.h"
 #include "tests/array/array_testing.h"
 
@@ -43,6 +44,45 @@ std::vector<double> host_matmul(const std::vector<double>& a, const std::vector<
 }
 
 std::vector<double> values(const Array& x) { return x.astype(DType::kFloat64).to_vector<double>(); }
+
+// The schedule alone (no device): the epilogue's tape, bindings and slots.
+TEST(EpilogueSchedule, ReaderBecomesTheEpilogue) {
+  Graph g;
+  auto leaf = [&g](Shape s) {
+    return g.buffer(std::make_shared<BufferRef>(), DType::kFloat32, View::contiguous(s));
+  };
+  GemmSpec tiling;
+  tiling.bm = tiling.bn = 32;
+  tiling.bk = 8;
+  tiling.tm = tiling.tn = 4;
+  tiling.vec4 = true;
+  NodePtr a = leaf({1, 6, 4}), b = leaf({1, 4, 5}), bias = leaf({5});
+  NodePtr p = g.matmul(a, b, {6, 5}, tiling);
+  NodePtr y = g.elementwise(Op::kMaximum, DType::kFloat32,
+                            {g.elementwise(Op::kAdd, DType::kFloat32, {p, bias}),
+                             g.full(Scalar::of_double(0).astype(DType::kFloat32), {6, 5})});
+  Schedule s = schedule({y});
+  ASSERT_EQ(s.kernels.size(), 1u) << s.to_string();
+  const ScheduledKernel& k = s.kernels[0];
+  EXPECT_EQ(k.spec.kind, KernelKind::kGemm);
+  EXPECT_EQ(k.spec.gemm, tiling);
+  ASSERT_EQ(k.inputs.size(), 3u);  // A, B, bias
+  EXPECT_EQ(k.inputs[0], a);
+  EXPECT_EQ(k.inputs[1], b);
+  EXPECT_EQ(k.inputs[2], bias);
+  EXPECT_EQ(k.outputs, std::vector<NodePtr>{y});
+  int products = 0;
+  for (const TapeEntry& e : k.spec.tape) products += e.op == Op::kMatmul;
+  EXPECT_EQ(products, 1);
+  EXPECT_EQ(k.spec.slots.size(), 6u);  // 5 GEMM slots, then the constant 0
+  EXPECT_NE(k.spec.name().find("_ep"), std::string::npos);
+
+  // Requested itself, the product is written and its reader runs after it.
+  Schedule both = schedule({p, y});
+  ASSERT_EQ(both.kernels.size(), 2u) << both.to_string();
+  EXPECT_TRUE(both.kernels[0].spec.tape.empty());
+  EXPECT_EQ(both.kernels[1].spec.kind, KernelKind::kElementwise);
+}
 
 TEST(EpilogueTest, ReluOfProductPlusBiasIsOneKernel) {
   for (DType t : {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kInt32}) {

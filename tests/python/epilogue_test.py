@@ -118,3 +118,29 @@ def test_vectors_and_zero_d_results():
     assert kernels_of(d) == 1
     assert d.shape == ()
     assert float(np.asarray(d)) == (a @ a) * 2
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8, np.int16, np.uint32, np.uint64,
+                                   np.float16, np.complex64, np.complex128])
+def test_every_dtype(dtype):
+    lo = 0 if np.dtype(dtype).kind in "bu" else -3
+    a, b, c = ints((9, 33), dtype, 21, lo), ints((33, 31), dtype, 22, lo), ints((31,), dtype, 23, lo)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * ints((9, 33), np.float32, 24)
+    va, vb, vc = evaluated(a, b, c)
+    y = (va @ vb) * vc
+    assert kernels_of(y) == 1
+    np.testing.assert_array_equal(np.asarray(y), (a @ b) * c)
+
+
+def test_scalar_register_layout():
+    # A tiling whose register tiles are not 4-vectors stores through the scalar layout.
+    a, b, bias = ints((37, 10), np.float32, 25), ints((10, 29), np.float32, 26), ints((29,), np.float32, 27)
+    va, vb, vbias = evaluated(a, b, bias)
+    vk.set_gemm_config("16x16x4x2x2")
+    try:
+        y = vk.maximum(va @ vb + vbias, 0)
+        assert kernels_of(y) == 1
+    finally:
+        vk.set_gemm_config(None)
+    np.testing.assert_array_equal(np.asarray(y), np.maximum(a @ b + bias, 0))
