@@ -76,7 +76,8 @@ class Scheduler {
         s.kernels.push_back(std::move(b.k));
       }
       if (!split) {
-        fuse_epilogues(s);
+        fuse_epilogues(s, targets_, destinations_,
+                       [this](const KernelSpec& spec) { return over_limit(spec).empty(); });
         return s;
       }
     }
@@ -314,49 +315,6 @@ class Scheduler {
     lay_out_elementwise(k, g.shape, {in_views, out_views, src_views, gathered, gather_index64},
                         slot_values);
     return b;
-  }
-
-  // A GEMM kernel whose product one elementwise kernel of the product's shape reads, and
-  // nothing else (no other kernel, no target, no destination), takes that kernel's tape as its
-  // epilogue: the two become one kernel, at the reader's place (a product written into a view,
-  // realize's copy of it, is one kernel too). Cooperative-matrix GEMMs keep their own store
-  // (kernels/gemm.h); a fusion over a limit is not made.
-  void fuse_epilogues(Schedule& s) const {
-    std::unordered_set<const Node*> targets;
-    for (const NodePtr& t : targets_) targets.insert(t.get());
-    for (std::size_t c = 0; c < s.kernels.size(); ++c) {
-      const ScheduledKernel& kc = s.kernels[c];
-      const Node* p = kc.outputs[0].get();
-      if (kc.spec.kind != KernelKind::kGemm || !kc.spec.tape.empty() || kc.spec.gemm.coop ||
-          targets.count(p) || destinations_.count(p)) {
-        continue;
-      }
-      int reader = -1, uses = 0, input = -1;
-      for (std::size_t r = 0; r < s.kernels.size(); ++r) {
-        const std::vector<NodePtr>& ins = s.kernels[r].inputs;
-        for (std::size_t i = 0; i < ins.size(); ++i) {
-          if (ins[i].get() != p) continue;
-          ++uses;
-          reader = static_cast<int>(r);
-          input = static_cast<int>(i);
-        }
-      }
-      if (uses != 1) continue;
-      const ScheduledKernel& kg = s.kernels[reader];
-      if (kg.spec.kind != KernelKind::kElementwise || kg.outputs[0]->shape() != p->shape() ||
-          kg.spec.inputs[input].layout != Layout::kContiguous) {
-        continue;
-      }
-      bool ok = true;
-      for (const Accessor& o : kg.spec.outputs) ok = ok && o.layout != Layout::kScalar;
-      for (const TapeEntry& e : kg.spec.tape) ok = ok && (e.op != Op::kGather || e.accessor != input);
-      if (!ok) continue;
-      ScheduledKernel fused = fuse_epilogue(kc, kg, input);
-      if (!over_limit(fused.spec).empty()) continue;
-      s.kernels[reader] = std::move(fused);
-      s.kernels.erase(s.kernels.begin() + static_cast<std::ptrdiff_t>(c));
-      --c;
-    }
   }
 
   std::string over_limit(const KernelSpec& spec) const {

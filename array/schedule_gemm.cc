@@ -1,6 +1,8 @@
 // GEMM kernels and their epilogues (array/schedule_gemm.h).
 #include "array/schedule_gemm.h"
 
+#include <unordered_set>
+
 #include "device/errors.h"
 
 namespace vka {
@@ -97,6 +99,49 @@ ScheduledKernel fuse_epilogue(const ScheduledKernel& gemm, const ScheduledKernel
   k.outputs = consumer.outputs;
   k.reason = consumer.reason;
   return k;
+}
+
+void fuse_epilogues(Schedule& s, const std::vector<NodePtr>& targets,
+                    const std::unordered_map<const Node*, NodePtr>& destinations,
+                    const std::function<bool(const KernelSpec&)>& fits) {
+  std::unordered_set<const Node*> requested;
+  for (const NodePtr& t : targets) requested.insert(t.get());
+  for (std::size_t c = 0; c < s.kernels.size(); ++c) {
+    const ScheduledKernel& kc = s.kernels[c];
+    const Node* p = kc.outputs[0].get();
+    if (kc.spec.kind != KernelKind::kGemm || !kc.spec.tape.empty() || kc.spec.gemm.coop ||
+        requested.count(p) || destinations.count(p)) {
+      continue;
+    }
+    int reader = -1, uses = 0, input = -1;
+    for (std::size_t r = 0; r < s.kernels.size(); ++r) {
+      const std::vector<NodePtr>& ins = s.kernels[r].inputs;
+      for (std::size_t i = 0; i < ins.size(); ++i) {
+        if (ins[i].get() != p) continue;
+        ++uses;
+        reader = static_cast<int>(r);
+        input = static_cast<int>(i);
+      }
+    }
+    if (uses != 1) continue;
+    const ScheduledKernel& kg = s.kernels[reader];
+    if (kg.spec.kind != KernelKind::kElementwise || kg.outputs[0]->shape() != p->shape() ||
+        kg.spec.inputs[input].layout != Layout::kContiguous) {
+      continue;
+    }
+    bool ok = true;
+    // A broadcast destination (kScalar: a bool "any") needs the elementwise kernel's loop.
+    for (const Accessor& o : kg.spec.outputs) ok = ok && o.layout != Layout::kScalar;
+    for (const TapeEntry& e : kg.spec.tape) {
+      ok = ok && (e.op != Op::kGather || e.accessor != input);
+    }
+    if (!ok) continue;
+    ScheduledKernel fused = fuse_epilogue(kc, kg, input);
+    if (!fits(fused.spec)) continue;
+    s.kernels[reader] = std::move(fused);
+    s.kernels.erase(s.kernels.begin() + static_cast<std::ptrdiff_t>(c));
+    --c;
+  }
 }
 
 }  // namespace vka

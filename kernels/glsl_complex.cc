@@ -316,7 +316,8 @@ std::string emit_complex_op(Op op, DType t, const std::vector<std::string>& a, H
     case Op::kAny:
     case Op::kAll:
     case Op::kMatmul:
-      internal_error("emit_complex_op on a leaf, source, astype reduction or product", __FILE__, __LINE__);
+      internal_error("emit_complex_op on a leaf, source, astype, reduction or product", __FILE__,
+                     __LINE__);
     case Op::kNegative:
       return "(-" + z + ")";
     case Op::kPositive:

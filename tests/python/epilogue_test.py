@@ -124,7 +124,8 @@ def test_vectors_and_zero_d_results():
                                    np.float16, np.complex64, np.complex128])
 def test_every_dtype(dtype):
     lo = 0 if np.dtype(dtype).kind in "bu" else -3
-    a, b, c = ints((9, 33), dtype, 21, lo), ints((33, 31), dtype, 22, lo), ints((31,), dtype, 23, lo)
+    a, b = ints((9, 33), dtype, 21, lo), ints((33, 31), dtype, 22, lo)
+    c = ints((31,), dtype, 23, lo)
     if np.dtype(dtype).kind == "c":
         a = a + 1j * ints((9, 33), np.float32, 24)
     va, vb, vc = evaluated(a, b, c)
@@ -135,7 +136,8 @@ def test_every_dtype(dtype):
 
 def test_scalar_register_layout():
     # A tiling whose register tiles are not 4-vectors stores through the scalar layout.
-    a, b, bias = ints((37, 10), np.float32, 25), ints((10, 29), np.float32, 26), ints((29,), np.float32, 27)
+    a, b = ints((37, 10), np.float32, 25), ints((10, 29), np.float32, 26)
+    bias = ints((29,), np.float32, 27)
     va, vb, vbias = evaluated(a, b, bias)
     vk.set_gemm_config("16x16x4x2x2")
     try:
@@ -144,3 +146,20 @@ def test_scalar_register_layout():
     finally:
         vk.set_gemm_config(None)
     np.testing.assert_array_equal(np.asarray(y), np.maximum(a @ b + bias, 0))
+
+
+def test_lazy_products_see_operands_as_they_were_and_write_into_views():
+    a, b = ints((3, 4), np.float64, 28), ints((4, 5), np.float64, 29)
+    va, vb = evaluated(a, b)
+    p = va @ vb
+    y = vk.maximum(p - 1, 0)
+    va[0, 0] = 1000.0  # a write after the product was built does not change it
+    np.testing.assert_array_equal(np.asarray(p), a @ b)
+    np.testing.assert_array_equal(np.asarray(y), np.maximum(a @ b - 1, 0))
+    a[0, 0] = 1000.0
+    out = vk.zeros((5, 3))
+    out.eval()
+    before = vk.kernel_count()
+    out.T[...] = va @ vb  # the product stored through a transposed view by its own kernel
+    assert vk.kernel_count() - before == 1
+    np.testing.assert_array_equal(np.asarray(out), (a @ b).T)
