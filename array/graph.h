@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "array/dtype.h"
+#include "array/kernel_spec.h"
 #include "array/ops.h"
 #include "array/scalar.h"
 #include "array/shape.h"
@@ -141,6 +142,10 @@ struct ReduceInfo {
 };
 ReduceInfo reduce_info(const Node& reduction);
 
+// The GEMM tiling a matmul node carries (its parameters): chosen for the device when the
+// product is built (array/matmul.cc), read back by the scheduler.
+GemmSpec matmul_gemm(const Node& product);
+
 // Creates nodes. Identical requests return the same node while it is alive: the intern table
 // holds weak pointers only, so the factory never keeps a node (or a leaf's buffer) alive.
 // Thread-safe.
@@ -170,6 +175,10 @@ class Graph {
   // result in `dtype`; x must already be in the accumulation dtype. `divisor`: kMean's.
   NodePtr reduce(Op op, const NodePtr& x, std::vector<int> axes, bool keepdims, DType dtype,
                  double divisor = 1);
+  // The batched product a @ b (kMatmul) of 3-d operands (batch, m, k) and (batch, k, n), both
+  // of `dtype`, computed with tiling `gemm`; the result has `shape`, whose elements in C order
+  // are the (batch, m, n) products in C order.
+  NodePtr matmul(const NodePtr& a, const NodePtr& b, Shape shape, const GemmSpec& gemm);
   // A node like `n` (op, dtype, shape, params) over other inputs.
   NodePtr with_inputs(const Node& n, std::vector<NodePtr> inputs);
 

@@ -151,7 +151,7 @@ std::string KernelSpec::name() const {
     case KernelKind::kGemm: {
       // "gemm_f32_128x128x8_8x8_tn": the tile, then t/n per operand (A's m index fast, B's n).
       const GemmSpec& g = gemm;
-      std::string s = "gemm_" + std::string(short_name(outputs[0].dtype)) + "_" +
+      std::string s = "gemm_" + std::string(short_name(inputs[0].dtype)) + "_" +
                       std::to_string(g.bm) + "x" + std::to_string(g.bn) + "x" +
                       std::to_string(g.bk) + "_" + std::to_string(g.tm) + "x" +
                       std::to_string(g.tn) + "_" + (g.a_m_fast ? "t" : "n") +

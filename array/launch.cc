@@ -172,6 +172,10 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
     buffers[out.get()] = buf;
     args.push_back(device_buffer(*buf).get());
   }
+  if (spec.kind == KernelKind::kGemm) {
+    launch_gemm(ctx, k, args, only);
+    return;
+  }
   if (spec.kind == KernelKind::kReduce) {  // its passes bind their own partial states
     launch_reduction(ctx, k, {args.begin(), args.begin() + n_in},
                      device_buffer(*buffers.at(k.outputs[0].get())), only);

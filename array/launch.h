@@ -27,7 +27,7 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
 // Kernels dispatched so far (counted once per launch, not per replica; a reduction in two
 // passes counts two).
 uint64_t kernels_launched();
-// Counts one launch of a kernel dispatched outside launch() (the GEMM kernel).
+// Counts one launch of a kernel dispatched outside launch().
 void count_kernel_launch();
 
 // True when a binding of `b` can cover its last partial 4-vector (vectorized kernels read
@@ -63,5 +63,10 @@ void dispatch_spec(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
 void launch_reduction(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
                       const std::vector<const ReplicatedBuffer*>& inputs,
                       const std::shared_ptr<ReplicatedBuffer>& output, std::optional<int> only);
+
+// A GEMM kernel, with or without an epilogue (kernels/gemm.h; array/matmul.cc): every
+// binding whole, workgroups over (N tiles, M tiles, batch).
+void launch_gemm(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
+                 const std::vector<const ReplicatedBuffer*>& args, std::optional<int> only);
 
 }  // namespace vka

@@ -1,5 +1,5 @@
 // matmul: numpy's operand rules (1-d promotion, batch broadcasting, dtypes, errors), the
-// per-device tiling, and the launch of the GEMM kernel on every replica.
+// per-device tiling, the lazy product node, and the launch of GEMM kernels on every replica.
 #include <algorithm>
 #include <cstdlib>
 #include <mutex>
@@ -104,20 +104,6 @@ void check_config(const GemmConfig& c, DType t, const GemmLimits& l) {
   }
 }
 
-// A 3-d operand (batch, rows, cols) read in place: its buffer, offset and strides (elements).
-struct MatrixOperand {
-  std::shared_ptr<ReplicatedBuffer> buf;
-  int64_t offset;
-  int64_t strides[3];
-};
-
-MatrixOperand operand_of(const Array& x3) {
-  NodePtr leaf = Array(x3).eval().node();
-  VKA_ASSERT(leaf->is_leaf());
-  const View& v = leaf->view();
-  return {device_buffer(*leaf->buffer()), v.offset, {v.strides[0], v.strides[1], v.strides[2]}};
-}
-
 std::string shape_text(const Shape& s) { return to_string(s); }
 
 // `x` (batch dims then two core dims) broadcast to `batch` and reshaped to 3-d.
@@ -127,41 +113,6 @@ Array as_batched(const Array& x, const Shape& batch, int64_t batch_size) {
   full.push_back(x.shape()[x.ndim() - 1]);
   Array b = x.shape() == full ? x : broadcast_to(x, full);
   return reshape(b, {batch_size, full[full.size() - 2], full[full.size() - 1]});
-}
-
-void dispatch_gemm(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
-                   const std::vector<std::shared_ptr<ReplicatedBuffer>>& bufs,
-                   const std::vector<int64_t>& offsets, const std::vector<Scalar>& slots,
-                   const GemmLimits& l, int64_t m, int64_t n, int64_t batch) {
-  LaunchParams p;
-  p.shape = {batch * m * n};
-  p.inputs = {View::contiguous({1}, offsets[0]), View::contiguous({1}, offsets[1])};
-  p.outputs = {View::contiguous({1}, offsets[2])};
-  p.slots = slots;
-  const std::vector<uint8_t> push = pack_push_constants(spec, push_layout(spec), p);
-  for (const auto& b : bufs) {
-    if (b->nbytes() > l.max_range) {
-      throw DeviceError("[matmul] an operand of " + std::to_string(b->nbytes()) +
-                        " bytes exceeds the device's maxStorageBufferRange (" +
-                        std::to_string(l.max_range) + "); not supported yet");
-    }
-  }
-  const uint64_t tiles_n = static_cast<uint64_t>((n + spec.gemm.bn - 1) / spec.gemm.bn);
-  const uint64_t tiles_m = static_cast<uint64_t>((m + spec.gemm.bm - 1) / spec.gemm.bm);
-  const uint32_t gx = static_cast<uint32_t>(std::min<uint64_t>(tiles_n, l.groups[0]));
-  const uint32_t gy = static_cast<uint32_t>(std::min<uint64_t>(tiles_m, l.groups[1]));
-  const uint32_t gz = static_cast<uint32_t>(std::min<uint64_t>(batch, l.groups[2]));
-  std::vector<bool> writes(bufs.size(), false);
-  writes.back() = true;
-  for (int r = 0; r < ctx->num_replicas(); ++r) {
-    Replica& rep = ctx->replica(r);
-    auto pipeline =
-        KernelCache::instance().get(*rep.device, spec, [&spec] { return emit_gemm(spec); });
-    std::vector<Binding> bindings;
-    for (const auto& b : bufs) bindings.push_back({b->vk_buffer(r), 0, b->nbytes()});
-    rep.stream->dispatch(*pipeline, bindings, writes, push.data(), gx, gy, gz);
-  }
-  count_kernel_launch();
 }
 
 }  // namespace
@@ -259,25 +210,55 @@ Array matmul(const Array& a, const Array& b) {
   if (k == 0) return zeros(out_shape, t, ctx);
   const Array ac = as_batched(a2.dtype() == t ? a2 : a2.astype(t), batch, nbatch);
   const Array bc = as_batched(b2.dtype() == t ? b2 : b2.astype(t), batch, nbatch);
-  const MatrixOperand oa = operand_of(ac), ob = operand_of(bc);
+  // Operands are read in place through their 3-d views (as_batched realizes them).
+  const NodePtr na = Array(ac).eval().node(), nb = Array(bc).eval().node();
+  const View& va = na->view();
+  const View& vb = nb->view();
   const GemmLimits l = limits(ctx);
   const bool coop = gemm_uses_cooperative_matrix(ctx, t);
   const GemmConfig config = gemm_config(ctx, t);
   // Each tile loader walks the operand's stride-1 axis fastest (A: m when A is a transposed
   // view; B: n unless B is transposed).
-  const bool a_m_fast = oa.strides[1] == 1 && oa.strides[2] != 1;
-  const bool b_n_fast = !(ob.strides[1] == 1 && ob.strides[2] != 1);
+  const bool a_m_fast = va.strides[1] == 1 && va.strides[2] != 1;
+  const bool b_n_fast = !(vb.strides[1] == 1 && vb.strides[2] != 1);
   const KernelSpec spec = coop ? gemm_coop_spec(a_m_fast, b_n_fast, l.subgroup)
                                 : gemm_spec(t, config, a_m_fast, b_n_fast);
-  std::shared_ptr<BufferRef> out = allocate_for(ctx, t, {nbatch, m, n});
-  auto i64 = [](int64_t v) { return Scalar::of_int(v); };
-  // Broadcast batch dims read with stride 0; a batch of one reads no stride at all.
-  dispatch_gemm(ctx, spec, {oa.buf, ob.buf, device_buffer(*out)}, {oa.offset, ob.offset, 0},
-                {i64(m), i64(n), i64(k), i64(nbatch), i64(nbatch == 1 ? 0 : oa.strides[0]),
-                 i64(oa.strides[1]), i64(oa.strides[2]), i64(nbatch == 1 ? 0 : ob.strides[0]),
-                 i64(ob.strides[1]), i64(ob.strides[2])},
-                l, m, n, nbatch);
-  return Array(default_graph().buffer(out, t, View::contiguous(out_shape)), ctx);
+  return Array(default_graph().matmul(na, nb, out_shape, spec.gemm), ctx);
+}
+
+void launch_gemm(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
+                 const std::vector<const ReplicatedBuffer*>& args, std::optional<int> only) {
+  const KernelSpec& spec = k.spec;
+  const GemmLimits l = limits(ctx);
+  const std::vector<uint8_t> push = pack_push_constants(spec, push_layout(spec), k.params);
+  for (const ReplicatedBuffer* b : args) {
+    if (b->nbytes() > l.max_range) {
+      throw DeviceError("[matmul] an operand of " + std::to_string(b->nbytes()) +
+                        " bytes exceeds the device's maxStorageBufferRange (" +
+                        std::to_string(l.max_range) + "); not supported yet");
+    }
+  }
+  // Slots hold two int32 values each (kernels/gemm.h): c0 (M, N), c1 (K, batch).
+  auto word = [&k](int i, int half) {
+    return (static_cast<uint64_t>(k.params.slots[i].as_int()) >> (32 * half)) & 0xffffffffu;
+  };
+  const uint64_t m = word(0, 0), n = word(0, 1), batch = word(1, 1);
+  const uint64_t tiles_n = (n + spec.gemm.bn - 1) / spec.gemm.bn;
+  const uint64_t tiles_m = (m + spec.gemm.bm - 1) / spec.gemm.bm;
+  const uint32_t gx = static_cast<uint32_t>(std::min<uint64_t>(tiles_n, l.groups[0]));
+  const uint32_t gy = static_cast<uint32_t>(std::min<uint64_t>(tiles_m, l.groups[1]));
+  const uint32_t gz = static_cast<uint32_t>(std::min<uint64_t>(batch, l.groups[2]));
+  std::vector<bool> writes(args.size(), false);
+  for (size_t j = spec.inputs.size(); j < args.size(); ++j) writes[j] = true;
+  for (int r = 0; r < ctx->num_replicas(); ++r) {
+    if (only && *only != r) continue;
+    Replica& rep = ctx->replica(r);
+    auto pipeline = KernelCache::instance().get(*rep.device, spec);
+    std::vector<Binding> bindings;
+    for (const ReplicatedBuffer* b : args) bindings.push_back({b->vk_buffer(r), 0, b->nbytes()});
+    rep.stream->dispatch(*pipeline, bindings, writes, push.data(), gx, gy, gz);
+  }
+  count_kernel_launch();
 }
 
 }  // namespace vka

@@ -51,6 +51,8 @@ std::string_view name(OpKind k) {
       return "reduce";
     case OpKind::kMovement:
       return "movement";
+    case OpKind::kContract:
+      return "contract";
   }
   return "?";
 }

@@ -22,7 +22,16 @@ inline constexpr int kNumOps = 0
 #undef VKA_OP
     ;
 
-enum class OpKind : uint8_t { kLeaf, kSource, kUnary, kBinary, kTernary, kReduce, kMovement };
+enum class OpKind : uint8_t {
+  kLeaf,
+  kSource,
+  kUnary,
+  kBinary,
+  kTernary,
+  kReduce,
+  kMovement,
+  kContract,  // matrix products: a GEMM kernel (array/matmul.h)
+};
 
 // How an op's result dtype follows from its (already promoted) operand dtype.
 enum class ResultRule : uint8_t {

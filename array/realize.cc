@@ -141,8 +141,9 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
     if (!destinations[i]) continue;
     const NodePtr& d = destinations[i];
     VKA_ASSERT(d->is_leaf() && d->shape() == roots[i]->shape() && d->dtype() == roots[i]->dtype());
-    // A reduction writes a fresh buffer of its own (kernels/reduce.h); a copy writes the view.
-    if (roots[i]->is_leaf() || kind(roots[i]->op()) == OpKind::kReduce) {
+    // A reduction or a product writes a fresh buffer of its own; a copy writes the view.
+    if (roots[i]->is_leaf() || kind(roots[i]->op()) == OpKind::kReduce ||
+        kind(roots[i]->op()) == OpKind::kContract) {
       roots[i] = default_graph().convert(roots[i], d->dtype(), d->shape());
     }
     VKA_ASSERT(!dests.count(roots[i].get()));

@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "array/kernel_layout.h"
+#include "array/schedule_gemm.h"
 #include "device/errors.h"
 
 namespace vka {
@@ -16,6 +17,9 @@ namespace {
 
 bool is_computed(const NodePtr& n) { return !n->is_leaf() && !n->is_constant(); }
 bool is_reduce(const Node* n) { return kind(n->op()) == OpKind::kReduce; }
+bool is_product(const Node* n) { return kind(n->op()) == OpKind::kContract; }
+// Nodes computed by a kernel of their own (a reduction, or a GEMM whose epilogue may fuse).
+bool is_alone(const Node* n) { return is_reduce(n) || is_product(n); }
 bool needs_accessor(Op op) {
   return op == Op::kArange || op == Op::kLinspace || op == Op::kEye || op == Op::kRandomBits ||
          op == Op::kRandomBelow;
@@ -37,15 +41,19 @@ class Scheduler {
     // A gather reads its array at computed positions: the array is a buffer written by an
     // earlier kernel (or a leaf), never a value computed alongside.
     // A reduction is a kernel of its own: it is always written out.
+    // A product is one too (its elementwise reader may become its epilogue: fuse_epilogues),
+    // and reads its operands as buffers.
     for (const NodePtr& n : order_) {
-      if (is_reduce(n.get())) materialized_.insert(n.get());
+      if (is_alone(n.get())) materialized_.insert(n.get());
     }
     for (const NodePtr& n : order_) {
-      if (n->op() != Op::kGather) continue;
-      const NodePtr& x = n->inputs()[0];
-      if (!x->is_leaf()) {
-        materialized_.insert(x.get());
-        forced_.insert(x.get());
+      if (n->op() != Op::kGather && !is_product(n.get())) continue;
+      for (std::size_t i = 0; i < (is_product(n.get()) ? 2 : 1); ++i) {
+        const NodePtr& x = n->inputs()[i];
+        if (!x->is_leaf()) {
+          materialized_.insert(x.get());
+          forced_.insert(x.get());
+        }
       }
     }
     for (;;) {
@@ -67,7 +75,11 @@ class Scheduler {
         }
         s.kernels.push_back(std::move(b.k));
       }
-      if (!split) return s;
+      if (!split) {
+        fuse_epilogues(s, targets_, destinations_,
+                       [this](const KernelSpec& spec) { return over_limit(spec).empty(); });
+        return s;
+      }
     }
   }
 
@@ -125,13 +137,14 @@ class Scheduler {
   using KernelKey = std::pair<Shape, const Node*>;
   static KernelKey kernel_key(const Node* n) {
     if (is_reduce(n)) return {n->inputs()[0]->shape(), n};
+    if (is_product(n)) return {n->shape(), n};
     return {n->shape(), nullptr};
   }
 
   bool single_shape() const {
     const Shape& shape = targets_.front()->shape();
     for (const NodePtr& n : order_) {
-      if (is_reduce(n.get())) return false;
+      if (is_alone(n.get())) return false;
       if (is_computed_raw(n.get()) && n->shape() != shape) return false;
     }
     return true;
@@ -169,13 +182,13 @@ class Scheduler {
       int st = 0;
       for (const Node* d : frontier(n)) {
         bool later =
-            d->shape() != n->shape() || forced_.count(d) || is_reduce(d) || is_reduce(n.get());
+            d->shape() != n->shape() || forced_.count(d) || is_alone(d) || is_alone(n.get());
         st = std::max(st, stage[d] + (later ? 1 : 0));
       }
       stage[n.get()] = st;
       auto p = partition_.find(n.get());
       int part = p == partition_.end() ? 0 : p->second;
-      if (is_reduce(n.get())) part = -static_cast<int>(groups.size()) - 1;  // alone
+      if (is_alone(n.get())) part = -static_cast<int>(groups.size()) - 1;  // alone
       auto key = std::make_tuple(st, n->shape(), part);
       auto it = index.find(key);
       if (it == index.end()) {
@@ -196,6 +209,10 @@ class Scheduler {
 
   Built build(const Group& g) {
     Built b;
+    if (is_product(g.outputs[0].get())) {
+      b.k = gemm_kernel(g.outputs[0]);
+      return b;
+    }
     ScheduledKernel& k = b.k;
     KernelSpec& spec = k.spec;
     // A reduction's kernel computes its input's expression (no node of the group is in the

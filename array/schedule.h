@@ -14,6 +14,10 @@
 //     no copy. Constants (full) are push constants, never buffers.
 //  5. Limits: a kernel over a limit materializes one of its interior nodes as an earlier
 //     kernel and tries again; each split records why (ScheduledKernel::reason).
+//  6. A matrix product (kMatmul) is a GEMM kernel of its own over its materialized operands.
+//     When one elementwise kernel over the product's shape is its only reader (the product is
+//     no target and no other kernel reads it), that kernel's tape runs as the GEMM's epilogue
+//     and the product is never written (array/schedule_gemm.h).
 #pragma once
 
 #include <string>

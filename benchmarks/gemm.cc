@@ -1,8 +1,9 @@
 // Matrix products through vka::matmul on one device: TFLOP/s of float32 4096³ and 8192³,
 // float16 8192³ (float32 accumulation), and relu(A @ B + bias) (float32 4096³; the kernel
-// count shows whether the epilogue ran inside the GEMM kernel). GPU timestamps around batches
-// of back-to-back products; sampled elements of every result are checked against a float64
-// host sum (within the bound of docs/accuracy.md, "Matrix products") before a row is printed.
+// count shows that the epilogue ran inside the GEMM kernel: 1 kernel per product). GPU
+// timestamps around batches of back-to-back products; sampled elements of every result are
+// checked against a float64 host sum (within the bound of docs/accuracy.md, "Matrix
+// products") before a row is printed.
 //
 // --sizes 4096,8192 (the default) changes the sizes: float16 runs at the largest, the relu
 // epilogue at the smallest.
@@ -163,7 +164,7 @@ int main(int argc, char** argv) {
       if (n == sizes.front()) {
         std::vector<float> hbias = bench::uniform_floats(n, 3, -1, 1);
         Array bias = Array::from_host(hbias.data(), {n}, DType::kFloat32, ctx);
-        rows.push_back(time_gpu("relu(A @ B + bias), float32 " + dims, flops,
+        rows.push_back(time_gpu("relu(A @ B + bias) (fused epilogue), float32 " + dims, flops,
                                 [&] { maximum(matmul(a, b) + bias, 0.0f).eval(); }, s, runs,
                                 batch));
         if (!check("relu(A@B+bias)", maximum(matmul(a, b) + bias, 0.0f), ha, hb, n, false,

@@ -6,6 +6,7 @@
 
 #include "array/graph.h"
 #include "device/errors.h"
+#include "kernels/gemm.h"
 #include "kernels/glsl_ops.h"
 #include "kernels/glsl_random.h"
 #include "kernels/glsl_writer.h"
@@ -74,7 +75,9 @@ class Emitter {
   }
 
   std::string run() {
-    VKA_ASSERT(s_.kind == KernelKind::kElementwise || s_.kind == KernelKind::kReduce);
+    VKA_ASSERT(s_.kind == KernelKind::kElementwise || s_.kind == KernelKind::kReduce ||
+               s_.kind == KernelKind::kGemm);
+    if (s_.kind == KernelKind::kGemm && s_.tape.empty()) return emit_gemm(s_);
     VKA_ASSERT(s_.results.size() == s_.outputs.size());
     VKA_ASSERT(s_.vector_width == 1 || s_.vector_width == 4);
     GlslWriter body;
@@ -83,6 +86,9 @@ class Emitter {
       emit_reduce_main(s_, opt_.workgroup_size, tape, &h_, body);
       f_.note(s_.reduce.acc);
       if (is_arg_reduction(s_.reduce.op)) f_.note(DType::kInt64);
+    } else if (s_.kind == KernelKind::kGemm) {
+      Tape epilogue(*this, /*stores=*/true);
+      emit_gemm_main(s_, epilogue, body);  // declares its own workgroup size
     } else {
       emit_main(body);
     }
@@ -105,7 +111,9 @@ class Emitter {
     if (f_.int16 || f_.f16) w.line("#extension GL_EXT_shader_16bit_storage : require");
     if (f_.int64) w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require");
     emit_float_controls(w);
-    w.line("layout(local_size_x = " + std::to_string(opt_.workgroup_size) + ") in;");
+    if (s_.kind != KernelKind::kGemm) {
+      w.line("layout(local_size_x = " + std::to_string(opt_.workgroup_size) + ") in;");
+    }
     for (std::size_t i = 0; i < s_.inputs.size(); ++i) {
       w.line("layout(std430, set = 0, binding = " + std::to_string(i) + ") readonly buffer In" +
              std::to_string(i) + " { " + declared_type(s_.inputs[i].dtype) + " v[]; } in" +
@@ -127,11 +135,17 @@ class Emitter {
  private:
   enum class Mode { kScalar, kLane, kTail };
 
-  // The tape for a reduction's element (kernels/reduce.h).
+  // The tape for a reduction's element (kernels/reduce.h), or with `stores` a GEMM
+  // epilogue's element: the tape, then the outputs' stores (kernels/gemm.h).
   class Tape : public TapeEmitter {
    public:
-    explicit Tape(Emitter& e) : e_(e) {}
+    explicit Tape(Emitter& e, bool stores = false) : e_(e), stores_(stores) {}
     void emit(GlslWriter& w, int lane) override {
+      if (stores_) {
+        VKA_ASSERT(lane < 0);
+        e_.emit_element(w);
+        return;
+      }
       e_.mode_ = lane >= 0 ? Mode::kLane : Mode::kScalar;
       e_.lane_ = std::max(lane, 0);
       for (std::size_t i = 0; i < e_.s_.tape.size(); ++i) e_.emit_entry(static_cast<int>(i), w);
@@ -140,6 +154,7 @@ class Emitter {
 
    private:
     Emitter& e_;
+    bool stores_;
   };
 
   void emit_main(GlslWriter& body) {
@@ -393,6 +408,10 @@ class Emitter {
         expr = is_bool(e.dtype) ? "(" + load + " != uint8_t(0))" : load;
         break;
       }
+      case OpKind::kContract:  // a GEMM epilogue's product (kernels/gemm.h)
+        VKA_ASSERT(s_.kind == KernelKind::kGemm);
+        expr = "gemm_value";
+        break;
       case OpKind::kReduce:
         internal_error("elementwise tape holds a reduce op", __FILE__, __LINE__);
     }

@@ -5,6 +5,7 @@
 #include "kernels/glsl_ops.h"
 #include "kernels/glsl_writer.h"
 #include "kernels/indexing.h"
+#include "kernels/reduce.h"
 
 namespace vka {
 namespace {
@@ -101,16 +102,25 @@ KernelSpec gemm_spec(DType t, const GemmConfig& c, bool a_m_fast, bool b_n_fast)
   return s;
 }
 
-std::string emit_gemm(const KernelSpec& spec) {
-  VKA_ASSERT(spec.kind == KernelKind::kGemm);
-  if (spec.gemm.coop) return emit_gemm_coop(spec);
-  const DType t = spec.outputs[0].dtype;
+namespace {
+
+// The epilogue's value of the product: the accumulator rounded to the product's dtype, in
+// that dtype's tape value type (kernels/glsl_ops.h).
+std::string product_value(DType t, const std::string& acc) {
+  if (is_bool(t)) return "(" + acc + " != 0u)";
+  return std::string(value_type(t)) + "(" + acc + ")";
+}
+
+// Everything after the push block: the workgroup size, tiling constants, shared tiles and
+// main(). Without an epilogue each result is stored to out0; with one, each result element
+// (batch z, row gm, column gn) evaluates the epilogue's tape at flat index
+// i = (z * M + gm) * N + gn, the product being `gemm_value`, and the tape's outputs are stored.
+std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
+  const DType t = spec.inputs[0].dtype;
   const GemmSpec& g = spec.gemm;
   const std::string A = acc_type(t);
   const std::string S(storage_type(t));
   const int threads = (g.bm / g.tm) * (g.bn / g.tn);
-  GlslWriter push;
-  emit_push_block(spec, push);
   auto num = [](int v) { return std::to_string(v); };
   // Tile loads, in two halves so that the next K slice's global loads are in flight while
   // the current one is multiplied: fetch() reads this invocation's elements of a slice into
@@ -156,7 +166,7 @@ std::string emit_gemm(const KernelSpec& spec) {
   // (tr, tc) owns rows tr + i * RT and columns tc + j * CT. vec4 layout: rows
   // (i / 4) * RT * 4 + tr * 4 + i % 4 and columns likewise in runs of 4, read from shared
   // memory as 4-vectors; accumulators acc[i][j / 4] are 4-vectors along the columns.
-  std::string step, store, acc_decl;
+  std::string step, acc_decl, row, col, result;
   if (g.vec4) {
     const std::string V = acc_vec4(t);
     const std::string madd =
@@ -171,15 +181,9 @@ std::string emit_gemm(const KernelSpec& spec) {
            "          " + A + " a = ra[i >> 2][i & 3];\n"
            "          for (int j = 0; j < TN / 4; ++j) acc[i][j] = " + madd + ";\n"
            "        }\n";
-    store = "    for (int i = 0; i < TM; ++i) {\n"
-            "      int gm = m0 + (i >> 2) * RT * 4 + tr * 4 + (i & 3);\n"
-            "      if (gm >= M) continue;\n"
-            "      for (int j = 0; j < TN; ++j) {\n"
-            "        int gn = n0 + (j >> 2) * CT * 4 + tc * 4 + (j & 3);\n"
-            "        if (gn < N) out0.v[c_base + gm * N + gn] = " + S +
-            "(acc[i][j >> 2][j & 3]);\n"
-            "      }\n"
-            "    }\n";
+    row = "m0 + (ti >> 2) * RT * 4 + tr * 4 + (ti & 3)";
+    col = "n0 + (tj >> 2) * CT * 4 + tc * 4 + (tj & 3)";
+    result = "acc[ti][tj >> 2][tj & 3]";
   } else {
     acc_decl = "    " + A + " acc[TM][TN];\n"
                "    for (int i = 0; i < TM; ++i)\n"
@@ -190,22 +194,34 @@ std::string emit_gemm(const KernelSpec& spec) {
            "        for (int i = 0; i < TM; ++i)\n"
            "          for (int j = 0; j < TN; ++j) acc[i][j] = " +
            multiply_add(t, "acc[i][j]", "ra[i]", "rb[j]") + ";\n";
-    store = "    for (int i = 0; i < TM; ++i) {\n"
-            "      int gm = m0 + tr + i * RT;\n"
-            "      if (gm >= M) continue;\n"
-            "      for (int j = 0; j < TN; ++j) {\n"
-            "        int gn = n0 + tc + j * CT;\n"
-            "        if (gn < N) out0.v[c_base + gm * N + gn] = " + S + "(acc[i][j]);\n"
-            "      }\n"
-            "    }\n";
+    row = "m0 + tr + ti * RT";
+    col = "n0 + tc + tj * CT";
+    result = "acc[ti][tj]";
   }
+  std::string store = "    for (int ti = 0; ti < TM; ++ti) {\n"
+                      "      int gm = " + row + ";\n"
+                      "      if (gm >= M) continue;\n"
+                      "      for (int tj = 0; tj < TN; ++tj) {\n"
+                      "        int gn = " + col + ";\n";
+  if (!epilogue) {
+    store += "        if (gn < N) out0.v[c_base + gm * N + gn] = " + S + "(" + result + ");\n";
+  } else {
+    const std::string it = index_type(spec);
+    GlslWriter e;
+    e.open("if (gn < N)");
+    e.line(std::string(value_type(t)) + " gemm_value = " + product_value(t, result) + ";");
+    e.line(it + " i = (" + it + "(z) * " + it + "(M) + " + it + "(gm)) * " + it + "(N) + " +
+           it + "(gn);");
+    emit_nd_index(spec, e);
+    epilogue->emit(e);
+    e.close();
+    store += e.str();
+  }
+  store += "      }\n"
+           "    }\n";
   const std::string shared_type = g.vec4 ? acc_vec4(t) : A;
   const std::string shared_div = g.vec4 ? " / 4" : "";
-  std::string src = "#version 450\n" + extensions(t) + "// " + spec.name() + "\n" +
-                    "layout(local_size_x = " + num(threads) + ") in;\n" +
-                    storage_buffer(0, "readonly", S, "in0") +
-                    storage_buffer(1, "readonly", S, "in1") +
-                    storage_buffer(2, "writeonly", S, "out0") + push.str() +
+  std::string src = "layout(local_size_x = " + num(threads) + ") in;\n"
                     "const int BM = " + num(g.bm) + ", BN = " + num(g.bn) + ", BK = " +
                     num(g.bk) + ", TM = " + num(g.tm) + ", TN = " + num(g.tn) + ";\n"
                     "const int RT = BM / TM, CT = BN / TN, THREADS = " + num(threads) + ";\n"
@@ -215,9 +231,9 @@ std::string emit_gemm(const KernelSpec& spec) {
                     "shared " + shared_type + " sb[BK * SB" + shared_div + "];\n";
   src +=
       "void main() {\n"
-      "  int M = int(pc.c0.x), N = int(pc.c1.x), K = int(pc.c2.x), batch = int(pc.c3.x);\n"
-      "  int a_sb = int(pc.c4.x), a_sm = int(pc.c5.x), a_sk = int(pc.c6.x);\n"
-      "  int b_sb = int(pc.c7.x), b_sk = int(pc.c8.x), b_sn = int(pc.c9.x);\n"
+      "  int M = int(pc.c0.x), N = int(pc.c0.y), K = int(pc.c1.x), batch = int(pc.c1.y);\n"
+      "  int a_sb = int(pc.c2.x), a_sm = int(pc.c2.y), a_sk = int(pc.c3.x);\n"
+      "  int b_sb = int(pc.c3.y), b_sk = int(pc.c4.x), b_sn = int(pc.c4.y);\n"
       "  int tid = int(gl_LocalInvocationID.x);\n"
       "  int tr = tid / CT, tc = tid - tr * CT;\n"
       "  int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;\n"
@@ -251,6 +267,25 @@ std::string emit_gemm(const KernelSpec& spec) {
       "  }\n"
       "}\n";
   return src;
+}
+
+}  // namespace
+
+std::string emit_gemm(const KernelSpec& spec) {
+  VKA_ASSERT(spec.kind == KernelKind::kGemm && spec.tape.empty());
+  if (spec.gemm.coop) return emit_gemm_coop(spec);
+  const DType t = spec.inputs[0].dtype;
+  const std::string S(storage_type(t));
+  GlslWriter push;
+  emit_push_block(spec, push);
+  return "#version 450\n" + extensions(t) + "// " + spec.name() + "\n" +
+         storage_buffer(0, "readonly", S, "in0") + storage_buffer(1, "readonly", S, "in1") +
+         storage_buffer(2, "writeonly", S, "out0") + push.str() + gemm_body(spec, nullptr);
+}
+
+void emit_gemm_main(const KernelSpec& spec, TapeEmitter& epilogue, GlslWriter& w) {
+  VKA_ASSERT(spec.kind == KernelKind::kGemm && !spec.gemm.coop && !spec.tape.empty());
+  w.raw(gemm_body(spec, &epilogue));
 }
 
 KernelSpec gemm_coop_spec(bool a_m_fast, bool b_n_fast, uint32_t subgroup_size) {
@@ -305,9 +340,9 @@ std::string emit_gemm_coop(const KernelSpec& spec) {
          "#define F16 fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>\n"
          "#define F32 fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>\n"
          "void main() {\n"
-         "  int M = int(pc.c0.x), N = int(pc.c1.x), K = int(pc.c2.x), batch = int(pc.c3.x);\n"
-         "  int a_sb = int(pc.c4.x), a_sm = int(pc.c5.x), a_sk = int(pc.c6.x);\n"
-         "  int b_sb = int(pc.c7.x), b_sk = int(pc.c8.x), b_sn = int(pc.c9.x);\n"
+         "  int M = int(pc.c0.x), N = int(pc.c0.y), K = int(pc.c1.x), batch = int(pc.c1.y);\n"
+         "  int a_sb = int(pc.c2.x), a_sm = int(pc.c2.y), a_sk = int(pc.c3.x);\n"
+         "  int b_sb = int(pc.c3.y), b_sk = int(pc.c4.x), b_sn = int(pc.c4.y);\n"
          "  int tid = int(gl_LocalInvocationID.x);\n"
          // Subgroup s computes rows wm * 32 .. + 31 and columns wn * 32 .. + 31 of the tile.
          "  int s = int(gl_SubgroupID), wm = s >> 1, wn = s & 1;\n"

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "array/kernel_spec.h"
+#include "kernels/glsl_writer.h"
 
 namespace vka {
 
@@ -36,10 +37,12 @@ uint32_t gemm_shared_bytes(const GemmConfig& c, DType t);
 
 // The spec of C = A @ B for dtype t (A, B and C all of dtype t).
 //   in0 A, in1 B, out0 C (contiguous, batch * M * N elements).
-//   Slots (int64): c0 M, c1 N, c2 K, c3 batch, c4..c6 A's strides (batch, m, k), c7..c9 B's
-//   strides (batch, k, n), in elements; offsets in the push block's off0/off1/off2.
+//   Slots (int64): two int32 values each, low word then high word (so that an epilogue's push
+//   constants fit in the 128 bytes every device has): c0 (M, N), c1 (K, batch),
+//   c2 (A's batch and m strides), c3 (A's k stride, B's batch stride), c4 (B's k and n
+//   strides), strides in elements; offsets in the push block's off0/off1/off2.
 KernelSpec gemm_spec(DType t, const GemmConfig& c, bool a_m_fast, bool b_n_fast);
-inline constexpr int kGemmSlots = 10;
+inline constexpr int kGemmSlots = 5;
 
 // float16 on cooperative matrices (GL_NV_cooperative_matrix: the shaderc here predates
 // GL_KHR_cooperative_matrix; NVIDIA drivers offer both): 16 x 16 x 16 float16 fragments with
@@ -53,6 +56,17 @@ inline constexpr int kGemmSlots = 10;
 KernelSpec gemm_coop_spec(bool a_m_fast, bool b_n_fast, uint32_t subgroup_size);
 inline constexpr int kGemmCoopTile = 64, kGemmCoopK = 32, kGemmCoopSubgroups = 4;
 
+// The GLSL of a spec without an epilogue (an empty tape).
 std::string emit_gemm(const KernelSpec& spec);
+
+// An epilogue: a kGemm spec (not cooperative) may carry an elementwise tape. Its inputs 0 and
+// 1 are A and B, the others the tape's operands; its tape has one Op::kMatmul entry (the
+// product's value, of A's dtype) and its outputs are the tape's results over the product's
+// elements in C order (rank, dims and layouts as an elementwise spec over the product's shape;
+// outputs contiguous); slots 0..kGemmSlots-1 are the GEMM's, the tape's follow. Such a spec is
+// emitted by emit_elementwise (kernels/elementwise.h), which writes the declarations and calls
+// this for main(): each result element evaluates `epilogue` (flat index i, N-d index i0..).
+class TapeEmitter;
+void emit_gemm_main(const KernelSpec& spec, TapeEmitter& epilogue, GlslWriter& w);
 
 }  // namespace vka

@@ -315,7 +315,9 @@ std::string emit_complex_op(Op op, DType t, const std::vector<std::string>& a, H
     case Op::kArgmin:
     case Op::kAny:
     case Op::kAll:
-      internal_error("emit_complex_op on a leaf, source, astype or reduction", __FILE__, __LINE__);
+    case Op::kMatmul:
+      internal_error("emit_complex_op on a leaf, source, astype, reduction or product", __FILE__,
+                     __LINE__);
     case Op::kNegative:
       return "(-" + z + ")";
     case Op::kPositive:
