@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <mutex>
+#include <string>
 #include <sstream>
 
 #include "array/array.h"
@@ -27,6 +28,7 @@ struct GemmLimits {
   uint32_t groups[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
   uint64_t max_range = UINT64_MAX;
   bool cpu = false;
+  std::string name;        // the devices' name, when they all have the same one
   bool coop = true;        // every device has float16 cooperative matrices
   uint32_t subgroup = 0;   // their subgroup size (0: devices differ)
 };
@@ -42,6 +44,7 @@ GemmLimits limits(const std::shared_ptr<Context>& ctx) {
     }
     l.max_range = std::min<uint64_t>(l.max_range, c.max_storage_buffer_range);
     l.cpu = l.cpu || c.is_cpu;
+    l.name = d == 0 || l.name == c.device_name ? c.device_name : "";
     l.coop = l.coop && c.cooperative_matrix_f16;
     l.subgroup = d == 0 || l.subgroup == c.subgroup_size ? c.subgroup_size : 0;
   }
@@ -56,10 +59,21 @@ bool fits(const GemmConfig& c, DType t, const GemmLimits& l) {
          gemm_shared_bytes(c, t) <= l.shared;
 }
 
-// The default tiling: 128 x 128 tiles of 8 x 8 per invocation for 4-byte accumulators on a
-// GPU (256 invocations, 8 KiB of shared memory per K slice of 8), 64 x 64 of 4 x 4 for 8- and
-// 16-byte ones (fewer registers per invocation); small tiles on CPU drivers, where a
-// workgroup's invocations run in turn and big tiles only add padding work.
+// Tilings measured best on a device, for 4-byte accumulators (benchmarks/gemm.cc --sweep; the
+// tables are in benchmarks/results/<device>/gemm.md).
+struct TunedTiling {
+  const char* device_name;
+  GemmConfig config;
+};
+constexpr TunedTiling kTuned[] = {
+    {"NVIDIA H200", {128, 256, 8, 8, 8}},
+};
+
+// The default tiling: kTuned's for the device if it has one, else 128 x 128 tiles of 8 x 8 per
+// invocation for 4-byte accumulators on a GPU (256 invocations, 8 KiB of shared memory per K
+// slice of 8), 64 x 64 of 4 x 4 for 8- and 16-byte ones (fewer registers per invocation);
+// small tiles on CPU drivers, where a workgroup's invocations run in turn and big tiles only
+// add padding work.
 GemmConfig default_config(DType t, const GemmLimits& l) {
   const size_t word = is_complex(t) || itemsize(t) == 8 ? itemsize(t) : 4;
   GemmConfig c;
@@ -67,6 +81,9 @@ GemmConfig default_config(DType t, const GemmLimits& l) {
     c = {32, 32, 8, 4, 4};
   } else if (word == 4) {
     c = {128, 128, 8, 8, 8};
+    for (const TunedTiling& tuned : kTuned) {
+      if (l.name == tuned.device_name && fits(tuned.config, t, l)) c = tuned.config;
+    }
   } else {
     c = {64, 64, 8, 4, 4};
   }

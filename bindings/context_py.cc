@@ -85,6 +85,9 @@ py::list devices_of(const Context& c) {
     d["shader_int64"] = caps.shader_int64;
     d["shader_float16"] = caps.shader_float16;
     d["is_cpu"] = caps.is_cpu;
+    // float16 products on cooperative matrices (tensor cores), whose float32 accumulation
+    // truncates (docs/accuracy.md, "Matrix products").
+    d["cooperative_matrix_float16"] = caps.cooperative_matrix_f16;
     // Whether results below the smallest normal value are kept (numpy keeps them) or flushed.
     d["denorm_preserve_float16"] = caps.denorm_preserve_float16;
     d["denorm_preserve_float32"] = caps.denorm_preserve_float32;
