@@ -92,7 +92,9 @@ TEST(EpilogueTest, ReluOfProductPlusBiasIsOneKernel) {
     const uint64_t before = kernels();
     Array y = maximum(matmul(A, B) + Bias, 0);
     y.eval();
-    EXPECT_EQ(kernels() - before, 1u) << name(t);
+    // float16 products on cooperative matrices are not fused (docs/user_guide.md).
+    const bool coop = t == DType::kFloat16 && A.context()->device(0).caps().cooperative_matrix_f16;
+    EXPECT_EQ(kernels() - before, coop ? 2u : 1u) << name(t);
     EXPECT_EQ(y.dtype(), t);
     const auto c = host_matmul(a, b, 1, m, k, n);
     const auto got = values(y);
