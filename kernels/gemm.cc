@@ -325,7 +325,6 @@ std::string emit_gemm_coop(const KernelSpec& spec) {
   return "#version 450\n"
          "#extension GL_EXT_shader_16bit_storage : require\n"
          "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n"
-         "#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require\n"
          "#extension GL_NV_cooperative_matrix : require\n"
          "#extension GL_KHR_memory_scope_semantics : require\n"
          "#extension GL_KHR_shader_subgroup_basic : require\n"
@@ -338,21 +337,6 @@ std::string emit_gemm_coop(const KernelSpec& spec) {
          "shared float16_t sa[BM * BK];\n"
          "shared float16_t sb[BK * BN];\n"
          "shared float sc[BM * BN];\n"
-         // float -> float16 rounded to nearest even whatever the driver's conversion rounds
-         // to (NVIDIA's truncates here): the converted value, or its neighbour away from zero
-         // when that is nearer (ties to the even one); above the largest float16 by half an
-         // ulp or more, infinity.
-         "float16_t to_half(float x) {\n"
-         "  float16_t h = float16_t(x);\n"
-         "  if (isnan(x) || isinf(h)) return h;\n"
-         "  if (abs(x) >= 65520.0) return uint16BitsToFloat16(x > 0.0 ? uint16_t(0x7c00) : "
-         "uint16_t(0xfc00));\n"
-         "  float16_t n = uint16BitsToFloat16(float16BitsToUint16(h) + uint16_t(1));\n"
-         "  float below = abs(x) - abs(float(h)), above = abs(float(n)) - abs(x);\n"
-         "  if (below < 0.0) return h;  // rounded away from zero already\n"
-         "  bool odd = (float16BitsToUint16(h) & uint16_t(1)) != uint16_t(0);\n"
-         "  return above < below || (above == below && odd) ? n : h;\n"
-         "}\n"
          "#define F16 fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>\n"
          "#define F32 fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>\n"
          "void main() {\n"
@@ -397,7 +381,7 @@ std::string emit_gemm_coop(const KernelSpec& spec) {
          "    int c_base = int(pc.off2) + z * M * N;\n"
          "    for (int e = tid; e < BM * BN; e += THREADS) {\n"
          "      int gm = m0 + e / BN, gn = n0 + e % BN;\n"
-         "      if (gm < M && gn < N) out0.v[c_base + gm * N + gn] = to_half(sc[e]);\n"
+         "      if (gm < M && gn < N) out0.v[c_base + gm * N + gn] = float16_t(sc[e]);\n"
          "    }\n"
          "    barrier();\n"
          "  }\n"

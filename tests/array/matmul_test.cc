@@ -101,10 +101,7 @@ TEST(MatmulTest, Float16WithinTheAccumulationBound) {
     Array c = matmul(a, b);
     ASSERT_EQ(c.dtype(), DType::kFloat16);
     const std::vector<float> got = c.astype(DType::kFloat32).to_vector<float>();
-    // Cooperative matrices (tensor cores) accumulate with truncation: one float32 ulp per
-    // addition rather than half (docs/accuracy.md, "Matrix products").
-    const bool truncating = a.context()->device(0).caps().cooperative_matrix_f16;
-    const double u = std::ldexp(1.0, truncating ? -23 : -24), gamma = k * u / (1 - k * u);
+    const double u = std::ldexp(1.0, -24), gamma = k * u / (1 - k * u);
     for (int64_t i = 0; i < m; ++i) {
       for (int64_t j = 0; j < n; ++j) {
         double exact = 0, mag = 0;

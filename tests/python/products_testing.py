@@ -1,21 +1,15 @@
 """Helpers of the matrix-product tests: seeded operands of every dtype, and the comparison
 with numpy under the bound of docs/accuracy.md ("Matrix products"): integers and bool exact;
 floats |got - exact| <= gamma_k * (|A| @ |B|) per element, gamma_k = k u / (1 - k u), u the
-accumulator's unit roundoff (float32 for float16 inputs; twice that on cooperative matrices,
-which truncate), plus one rounding of the result to
+accumulator's unit roundoff (float32 for float16 inputs), plus one rounding of the result to
 float16; complex products gamma_2k on |re| + |im| magnitudes, per component."""
 
 import numpy as np
 
-import vkarray as vk
-
 DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
           np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128]
 
-# float16 products on cooperative matrices accumulate with truncation: one float32 ulp per
-# addition rather than half (docs/accuracy.md, "Matrix products").
-_TRUNCATING_F16 = any(d["cooperative_matrix_float16"] for d in vk.context().devices)
-UNIT = {np.dtype(np.float16): 2.0 ** (-23 if _TRUNCATING_F16 else -24), np.dtype(np.float32): 2.0 ** -24,
+UNIT = {np.dtype(np.float16): 2.0 ** -24, np.dtype(np.float32): 2.0 ** -24,
         np.dtype(np.float64): 2.0 ** -53, np.dtype(np.complex64): 2.0 ** -24,
         np.dtype(np.complex128): 2.0 ** -53}
 
