@@ -13,7 +13,7 @@ if [ -f .gpu/bin.tar.xz ]; then tar -C .gpu -xJf .gpu/bin.tar.xz; fi
 install_vulkan_loader
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$WORK/gpu.txt"
 status=0
-run_device_tests "$WORK/gemm_tests.txt" .gpu/bin/matmul_test || status=1
+run_device_tests "$WORK/gemm_tests.txt" .gpu/bin/matmul_test .gpu/bin/epilogue_test || status=1
 export VKA_CACHE_DIR=/tmp/vka-cache
 timeout 400 .gpu/bin/gemm --markdown "$WORK/gemm_cpp.md" > "$WORK/gemm.log" 2>&1 || {
   status=1; tail -20 "$WORK/gemm.log"; }
