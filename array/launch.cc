@@ -23,7 +23,6 @@ std::atomic<uint64_t> kernels_dispatched{0};
 }  // namespace
 
 uint64_t kernels_launched() { return kernels_dispatched.load(); }
-void count_kernel_launch() { ++kernels_dispatched; }
 
 namespace {
 
@@ -97,7 +96,7 @@ std::vector<LaunchParams> slabs(const std::shared_ptr<Context>& ctx, const Kerne
 void dispatch_spec(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
                    const std::vector<const ReplicatedBuffer*>& args, const std::vector<Window>& win,
                    const LaunchParams& params, std::optional<int> only,
-                   const std::function<std::array<uint64_t, 2>(const Caps&)>& groups) {
+                   const std::function<std::array<uint64_t, 3>(const Caps&)>& groups) {
   const PushLayout layout = push_layout(spec);
   const std::vector<uint8_t> push = pack_push_constants(spec, layout, params);
   std::vector<bool> writes(args.size(), false);
@@ -110,9 +109,9 @@ void dispatch_spec(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
     for (size_t a = 0; a < args.size(); ++a) {
       bindings.push_back({args[a]->vk_buffer(r), win[a].offset, win[a].range});
     }
-    const std::array<uint64_t, 2> g = groups(rep.device->caps());
+    const std::array<uint64_t, 3> g = groups(rep.device->caps());
     rep.stream->dispatch(*pipeline, bindings, writes, push.data(), static_cast<uint32_t>(g[0]),
-                         static_cast<uint32_t>(g[1]));
+                         static_cast<uint32_t>(g[1]), static_cast<uint32_t>(g[2]));
   }
   ++kernels_dispatched;
 }
@@ -202,13 +201,13 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
         const uint64_t gy = std::min<uint64_t>({static_cast<uint64_t>(rows),
                                                 std::max<uint64_t>(1, kRowModeGroups / gx),
                                                 caps.max_compute_work_group_count[1]});
-        return std::array<uint64_t, 2>{gx, gy};
+        return std::array<uint64_t, 3>{gx, gy, 1};
       }
       // One invocation per vector of `vector_width` elements: more would only start
       // workgroups that find nothing to do.
       const int64_t items = (n + spec.vector_width - 1) / spec.vector_width;
-      return std::array<uint64_t, 2>{
-          std::min<uint64_t>((items + kWorkgroupSize - 1) / kWorkgroupSize, max_x), 1};
+      return std::array<uint64_t, 3>{
+          std::min<uint64_t>((items + kWorkgroupSize - 1) / kWorkgroupSize, max_x), 1, 1};
     });
   }
 }

@@ -27,8 +27,6 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
 // Kernels dispatched so far (counted once per launch, not per replica; a reduction in two
 // passes counts two).
 uint64_t kernels_launched();
-// Counts one launch of a kernel dispatched outside launch().
-void count_kernel_launch();
 
 // True when a binding of `b` can cover its last partial 4-vector (vectorized kernels read
 // whole vectors).
@@ -52,12 +50,12 @@ std::vector<Window> windows(const std::shared_ptr<Context>& ctx, const KernelSpe
                             const std::vector<const ReplicatedBuffer*>& args, LaunchParams& params);
 
 // Dispatches `spec` over `args` (inputs, then outputs) bound through `win`, with `params`'
-// push constants, on every replica or `only`; `groups` gives the workgroup counts (x, y) for
-// a replica's device.
+// push constants, on every replica or `only`; `groups` gives the workgroup counts (x, y, z)
+// for a replica's device.
 void dispatch_spec(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
                    const std::vector<const ReplicatedBuffer*>& args, const std::vector<Window>& win,
                    const LaunchParams& params, std::optional<int> only,
-                   const std::function<std::array<uint64_t, 2>(const Caps&)>& groups);
+                   const std::function<std::array<uint64_t, 3>(const Caps&)>& groups);
 
 // A reduction's kernel (kernels/reduce.h), in one pass or two (array/reduce_launch.cc).
 void launch_reduction(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,

@@ -11,8 +11,6 @@
 #include "array/promotion.h"
 #include "array/realize.h"
 #include "device/errors.h"
-#include "device/stream.h"
-#include "kernels/cache.h"
 
 namespace vka {
 namespace {
@@ -247,7 +245,6 @@ void launch_gemm(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
                  const std::vector<const ReplicatedBuffer*>& args, std::optional<int> only) {
   const KernelSpec& spec = k.spec;
   const GemmLimits l = limits(ctx);
-  const std::vector<uint8_t> push = pack_push_constants(spec, push_layout(spec), k.params);
   for (const ReplicatedBuffer* b : args) {
     if (b->nbytes() > l.max_range) {
       throw DeviceError("[matmul] an operand of " + std::to_string(b->nbytes()) +
@@ -265,17 +262,10 @@ void launch_gemm(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
   const uint32_t gx = static_cast<uint32_t>(std::min<uint64_t>(tiles_n, l.groups[0]));
   const uint32_t gy = static_cast<uint32_t>(std::min<uint64_t>(tiles_m, l.groups[1]));
   const uint32_t gz = static_cast<uint32_t>(std::min<uint64_t>(batch, l.groups[2]));
-  std::vector<bool> writes(args.size(), false);
-  for (size_t j = spec.inputs.size(); j < args.size(); ++j) writes[j] = true;
-  for (int r = 0; r < ctx->num_replicas(); ++r) {
-    if (only && *only != r) continue;
-    Replica& rep = ctx->replica(r);
-    auto pipeline = KernelCache::instance().get(*rep.device, spec);
-    std::vector<Binding> bindings;
-    for (const ReplicatedBuffer* b : args) bindings.push_back({b->vk_buffer(r), 0, b->nbytes()});
-    rep.stream->dispatch(*pipeline, bindings, writes, push.data(), gx, gy, gz);
-  }
-  count_kernel_launch();
+  std::vector<Window> whole;  // GEMM kernels bind every buffer whole
+  for (const ReplicatedBuffer* b : args) whole.push_back({0, b->nbytes()});
+  dispatch_spec(ctx, spec, args, whole, k.params, only,
+                [&](const Caps&) { return std::array<uint64_t, 3>{gx, gy, gz}; });
 }
 
 }  // namespace vka

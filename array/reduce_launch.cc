@@ -72,8 +72,9 @@ void dispatch(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
   const bool coop = spec.reduce.strategy == ReduceStrategy::kCooperative;
   dispatch_spec(ctx, spec, args, win, p, only, [&](const Caps& caps) {
     const int64_t groups = coop ? items : ceil_div(items, kWorkgroupSize);
-    return std::array<uint64_t, 2>{
-        std::min<uint64_t>(static_cast<uint64_t>(groups), caps.max_compute_work_group_count[0]), 1};
+    return std::array<uint64_t, 3>{
+        std::min<uint64_t>(static_cast<uint64_t>(groups), caps.max_compute_work_group_count[0]), 1,
+        1};
   });
 }
 

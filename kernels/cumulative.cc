@@ -30,22 +30,6 @@ KernelSpec spec_of(KernelKind kind, Op op, DType t, int inputs) {
   return s;
 }
 
-std::string header(DType t) {
-  std::string h = "#version 450\n";
-  if (itemsize(t) == 1) {
-    h += "#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require\n"
-         "#extension GL_EXT_shader_8bit_storage : require\n";
-  }
-  if (itemsize(t) == 2) {
-    h += "#extension GL_EXT_shader_16bit_storage : require\n"
-         "#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require\n"
-         "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n";
-  }
-  if (t == DType::kInt64 || t == DType::kUInt64) {
-    h += "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n";
-  }
-  return h;
-}
 
 // C combine(C a, C b): the op on two compute values, a before b.
 std::string combine(Op op, DType t) {
@@ -91,7 +75,8 @@ std::string emit_cumulative(const KernelSpec& spec) {
   const std::string T = std::to_string(kCumThreads);
   const std::string P = std::to_string(cumulative_per_thread(t));
   const std::string common =
-      header(t) + "// " + spec.name() + "\nlayout(local_size_x = " + T + ") in;\n";
+      "#version 450\n" + dtype_extensions(t) + "// " + spec.name() +
+      "\nlayout(local_size_x = " + T + ") in;\n";
   auto load = [t](const char* buf, int acc, const std::string& i) {
     return to_compute(t, std::string(buf) + ".v[pc.off" + std::to_string(acc) + " + int(" + i +
                              ")]");

@@ -25,22 +25,6 @@ std::string acc_vec4(DType t) {
   internal_error("no 4-vector for a complex GEMM accumulator", __FILE__, __LINE__);
 }
 
-std::string extensions(DType t) {
-  std::string h;
-  if (itemsize(t) == 1) {
-    h += "#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require\n"
-         "#extension GL_EXT_shader_8bit_storage : require\n";
-  }
-  if (itemsize(t) == 2) {
-    h += "#extension GL_EXT_shader_16bit_storage : require\n"
-         "#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require\n"
-         "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n";
-  }
-  if (t == DType::kInt64 || t == DType::kUInt64) {
-    h += "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n";
-  }
-  return h;
-}
 
 // acc + a * b in the accumulator type.
 std::string multiply_add(DType t, const std::string& acc, const std::string& a,
@@ -278,7 +262,7 @@ std::string emit_gemm(const KernelSpec& spec) {
   const std::string S(storage_type(t));
   GlslWriter push;
   emit_push_block(spec, push);
-  return "#version 450\n" + extensions(t) + "// " + spec.name() + "\n" +
+  return "#version 450\n" + dtype_extensions(t) + "// " + spec.name() + "\n" +
          storage_buffer(0, "readonly", S, "in0") + storage_buffer(1, "readonly", S, "in1") +
          storage_buffer(2, "writeonly", S, "out0") + push.str() + gemm_body(spec, nullptr);
 }

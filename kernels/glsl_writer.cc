@@ -50,6 +50,23 @@ std::string number_lines(std::string_view source) {
   return out;
 }
 
+std::string dtype_extensions(DType t) {
+  std::string h;
+  if (itemsize(t) == 1) {
+    h += "#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require\n"
+         "#extension GL_EXT_shader_8bit_storage : require\n";
+  }
+  if (itemsize(t) == 2) {
+    h += "#extension GL_EXT_shader_16bit_storage : require\n"
+         "#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require\n"
+         "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n";
+  }
+  if (t == DType::kInt64 || t == DType::kUInt64) {
+    h += "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n";
+  }
+  return h;
+}
+
 std::string storage_buffer(int binding, std::string_view qualifier, std::string_view type,
                            std::string_view name) {
   return "layout(std430, set = 0, binding = " + std::to_string(binding) + ") " +

@@ -4,6 +4,8 @@
 #include <string>
 #include <string_view>
 
+#include "array/dtype.h"
+
 namespace vka {
 
 class GlslWriter {
@@ -26,6 +28,10 @@ class GlslWriter {
 // readonly buffer B2 { uint v[]; } in0;" (qualifier: "readonly", "writeonly" or "").
 std::string storage_buffer(int binding, std::string_view qualifier, std::string_view type,
                            std::string_view name);
+
+// The #extension lines a kernel needs to store and compute in `t`: 8- and 16-bit storage and
+// arithmetic for 1- and 2-byte types, 64-bit integer arithmetic for int64/uint64.
+std::string dtype_extensions(DType t);
 
 // "   1  #version 450" style numbering, for compile-error messages and test failures.
 std::string number_lines(std::string_view source);

@@ -45,3 +45,15 @@ py311() {
     LD_LIBRARY_PATH=$lib:$lib/blas:$lib/lapack:$VKPY/lib/x86_64-linux-gnu PYTHONHOME=$VKPY/usr \
     PYTHONPATH=$PWD/.gpu/pkg:$VKPY/usr/lib/python3/dist-packages $VKPY/usr/bin/python3.11 "$@"
 }
+
+# The common start of a GPU script: $OUT and $WORK made, prepare.sh's binaries unpacked (they
+# may travel compressed to fit the 64 MiB a device call carries), the Vulkan loader installed,
+# and the GPU's name and driver in $WORK/gpu.txt.
+gpu_setup() {
+  OUT=${OUT:-gpu-results}
+  WORK=${WORK:-/tmp/vka-gpu-work}
+  mkdir -p "$OUT" "$WORK"
+  if [ -f .gpu/bin.tar.xz ]; then tar -C .gpu -xJf .gpu/bin.tar.xz; fi
+  install_vulkan_loader
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$WORK/gpu.txt"
+}

@@ -3,14 +3,8 @@
 # the FFT device test (tests/array/fft_test) and benchmarks/fft_peers.py for vkarray (VkFFT),
 # CuPy and PyTorch (cuFFT) in the same run. Writes $OUT/fft.md and the raw JSON lines.
 set -uo pipefail
-OUT=${OUT:-gpu-results}
-WORK=${WORK:-/tmp/vka-gpu-work}
-mkdir -p "$OUT" "$WORK"
 source benchmarks/gpu/common.sh
-# prepare.sh's binaries may travel compressed to fit the 64 MiB a device call carries.
-if [ -f .gpu/bin.tar.xz ]; then tar -C .gpu -xJf .gpu/bin.tar.xz; fi
-install_vulkan_loader
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$WORK/gpu.txt"
+gpu_setup
 status=0
 run_device_tests "$WORK/fft_tests.txt" .gpu/bin/fft_test || status=1
 export VKA_CACHE_DIR=/tmp/vka-cache

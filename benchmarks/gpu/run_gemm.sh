@@ -5,13 +5,8 @@
 # and PyTorch in the same run) after the matmul device test. Writes $OUT/gemm.md and the raw
 # JSON lines. The best tiling of the sweep is the one to record for the device.
 set -uo pipefail
-OUT=${OUT:-gpu-results}
-WORK=${WORK:-/tmp/vka-gpu-work}
-mkdir -p "$OUT" "$WORK"
 source benchmarks/gpu/common.sh
-if [ -f .gpu/bin.tar.xz ]; then tar -C .gpu -xJf .gpu/bin.tar.xz; fi
-install_vulkan_loader
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$WORK/gpu.txt"
+gpu_setup
 status=0
 run_device_tests "$WORK/gemm_tests.txt" .gpu/bin/matmul_test .gpu/bin/epilogue_test || status=1
 export VKA_CACHE_DIR=/tmp/vka-cache

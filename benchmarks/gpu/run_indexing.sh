@@ -4,12 +4,8 @@
 # benchmarks/indexing_peers.py for vkarray, CuPy, PyTorch and numpy in one run) and the array
 # device tests. Writes $OUT/indexing.md and the raw JSON lines.
 set -uo pipefail
-OUT=${OUT:-gpu-results}
-WORK=${WORK:-/tmp/vka-gpu-work}
-mkdir -p "$OUT" "$WORK"
 source benchmarks/gpu/common.sh
-install_vulkan_loader
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$WORK/gpu.txt"
+gpu_setup
 status=0
 run_device_tests "$WORK/tests.txt" .gpu/bin/views_test .gpu/bin/array_test || status=1
 export VKA_CACHE_DIR=/tmp/vka-cache

@@ -4,18 +4,13 @@
 # same run) after the random device test and the Python random tests. Writes $OUT/random.md and
 # the raw JSON lines.
 set -uo pipefail
-OUT=${OUT:-gpu-results}
-WORK=${WORK:-/tmp/vka-gpu-work}
-mkdir -p "$OUT" "$WORK"
 source benchmarks/gpu/common.sh
-if [ -f .gpu/bin.tar.xz ]; then tar -C .gpu -xJf .gpu/bin.tar.xz; fi
-install_vulkan_loader
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$WORK/gpu.txt"
+gpu_setup
 status=0
 run_device_tests "$WORK/random_tests.txt" .gpu/bin/random_test || status=1
 export VKA_CACHE_DIR=/tmp/vka-cache
 install_python311
-py311 -m pytest -q -p no:cacheprovider tests/python/random_test.py \
+py311 -m pytest -q -p no:cacheprovider tests/python/random_test.py tests/python/random_api_test.py \
   > "$WORK/random_pytest.txt" 2>&1 || status=1
 tail -3 "$WORK/random_pytest.txt"
 : > "$WORK/random_peers.jsonl"

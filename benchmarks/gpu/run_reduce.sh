@@ -5,14 +5,8 @@
 # CuPy and PyTorch in the same run) after the reduction, scan and sort device tests. Writes
 # $OUT/reductions.md and the raw JSON lines.
 set -uo pipefail
-OUT=${OUT:-gpu-results}
-WORK=${WORK:-/tmp/vka-gpu-work}
-mkdir -p "$OUT" "$WORK"
 source benchmarks/gpu/common.sh
-# prepare.sh's binaries may travel compressed to fit the 64 MiB a device call carries.
-if [ -f .gpu/bin.tar.xz ]; then tar -C .gpu -xJf .gpu/bin.tar.xz; fi
-install_vulkan_loader
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$WORK/gpu.txt"
+gpu_setup
 status=0
 run_device_tests "$WORK/tests.txt" .gpu/bin/reduce_test .gpu/bin/sort_test \
   .gpu/bin/cumulative_test || status=1

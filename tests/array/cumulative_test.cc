@@ -18,27 +18,9 @@ namespace {
 // two-level one.
 const std::vector<int64_t> kSizes = {0, 1, 7, 1000, 1025, 4097, 1000003};
 
-template <typename T>
-Array upload(const std::vector<T>& v, Shape shape = {}) {
-  if (shape.empty()) shape = {static_cast<int64_t>(v.size())};
-  return Array::from_host(v.data(), shape, dtype_of_v<T>);
-}
-
-std::vector<int64_t> random_ints(int64_t n, int64_t lo, int64_t hi, unsigned seed) {
-  std::mt19937_64 gen(seed);
-  std::uniform_int_distribution<int64_t> dist(lo, hi);
-  std::vector<int64_t> v(static_cast<size_t>(n));
-  for (auto& x : v) x = dist(gen);
-  return v;
-}
-
-std::vector<float> random_floats(int64_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<float> v(static_cast<size_t>(n));
-  for (auto& x : v) x = dist(gen);
-  return v;
-}
+using testing::random_floats;
+using testing::random_ints;
+using testing::upload;
 
 TEST(CumulativeTest, Int64SumIsExactAndWraps) {
   for (int64_t n : kSizes) {

@@ -17,27 +17,9 @@ namespace vka {
 namespace {
 
 using testing::kernels;
-
-template <typename T>
-Array upload(const std::vector<T>& v, Shape shape) {
-  return Array::from_host(v.data(), shape, dtype_of_v<T>);
-}
-
-std::vector<int64_t> random_ints(int64_t n, int64_t lo, int64_t hi, unsigned seed) {
-  std::mt19937_64 gen(seed);
-  std::uniform_int_distribution<int64_t> dist(lo, hi);
-  std::vector<int64_t> v(static_cast<size_t>(n));
-  for (auto& x : v) x = dist(gen);
-  return v;
-}
-
-std::vector<float> random_floats(int64_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<float> v(static_cast<size_t>(n));
-  for (auto& x : v) x = dist(gen);
-  return v;
-}
+using testing::random_floats;
+using testing::random_ints;
+using testing::upload;
 
 // C = A @ B for row-major host matrices, in wrapping uint64 arithmetic.
 std::vector<int64_t> host_matmul(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
