@@ -16,6 +16,7 @@ out= is accepted: the result is assigned into out (a vkarray.ndarray of the resu
 from collections.abc import Iterable as _Iterable
 
 from . import _vkarray as _vk
+from ._cumulative import _into as _store_into
 
 __all__ = [
     "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2",
@@ -24,15 +25,7 @@ __all__ = [
 
 
 def _into(op, result, out):
-    if out is None:
-        return result
-    if not isinstance(out, _vk.ndarray):
-        raise TypeError(f"[{op}] out must be a vkarray.ndarray, got {type(out).__name__}")
-    if tuple(result.shape) != tuple(out.shape):
-        raise ValueError(f"[{op}] out has shape {tuple(out.shape)}, but the result has shape "
-                         f"{tuple(result.shape)}")
-    out[...] = result
-    return out
+    return result if out is None else _store_into(op, result, out)
 
 
 def fft(a, n=None, axis=-1, norm=None, out=None):
