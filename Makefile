@@ -11,7 +11,7 @@ TESTLOGS := $(CURDIR)/.bazel/testlogs
 # The whole suite runs under the Vulkan validation layer: any validation message fails a test.
 TEST_ENV := VKA_VALIDATE=1
 
-.PHONY: setup build demo test pythonpath bench-gpu-prepare clean
+.PHONY: setup build demo test pythonpath wheel generate bench-gpu-prepare clean
 
 setup:
 	@./third_party/setup.sh
@@ -37,6 +37,21 @@ test: build
 	$(PYTHON) tests/summarize.py $(TESTLOGS) $(CURDIR)/.bazel/tests.txt \
 	  $(CURDIR)/.bazel/pytest.xml || status=$$?; \
 	exit $$status
+
+# The installable wheel, dist/vkarray-<version>-cp311-cp311-linux_x86_64.whl, from the Bazel
+# package (bindings/tools/build_wheel.py says why the tag is linux_*, not manylinux_*).
+wheel: setup
+	$(BAZEL) build //bindings:python_package
+	$(PYTHON) bindings/tools/build_wheel.py $(PYDIR)/vkarray $(CURDIR)/dist
+
+# Rewrites the files generated from the Python API: the type stubs (bindings/vkarray/*.pyi),
+# docs/api.md and the generated list of docs/differences_from_numpy.md. Tests fail while they
+# are stale.
+generate: setup
+	$(BAZEL) build //bindings:python_package
+	PYTHONPATH=$(PYDIR) $(PYTHON) bindings/tools/gen_stubs.py bindings/vkarray
+	PYTHONPATH=$(PYDIR) $(PYTHON) bindings/tools/gen_api_docs.py docs
+	$(BAZEL) build //bindings:python_package
 
 # Builds the benchmarks and stages them for the GPU machine (see benchmarks/README.md).
 bench-gpu-prepare: setup
