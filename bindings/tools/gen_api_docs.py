@@ -145,6 +145,55 @@ def _public_callables(module):
     return out
 
 
+# numpy's entry points run on a vkarray array when this is generated: what each returns (or
+# raises) says which protocols the package implements today.
+PROBES = (
+    ("np.asarray(x)", lambda np, x: np.asarray(x)),
+    ("np.sin(x)", lambda np, x: np.sin(x)),
+    ("np.add(x, x, out=x)", lambda np, x: np.add(x, x, out=x)),
+    ("np.add.reduce(x)", lambda np, x: np.add.reduce(x)),
+    ("np.sum(x)", lambda np, x: np.sum(x)),
+    ("np.concatenate([x, x])", lambda np, x: np.concatenate([x, x])),
+    ("np.linalg.norm(x)", lambda np, x: np.linalg.norm(x)),
+    ("np.fft.fft(x)", lambda np, x: np.fft.fft(x)),
+    ("np.from_dlpack(x)", lambda np, x: np.from_dlpack(x)),
+    ("pickle.loads(pickle.dumps(x))",
+     lambda np, x: __import__("pickle").loads(__import__("pickle").dumps(x))),
+    ("copy.deepcopy(x)", lambda np, x: __import__("copy").deepcopy(x)),
+    ("x.__array_namespace__()", lambda np, x: x.__array_namespace__()),
+)
+
+
+def _probe_rows():
+    import vkarray
+    rows = []
+    for text, probe in PROBES:
+        x = vkarray.arange(4.0)
+        try:
+            r = probe(numpy, x)
+            if isinstance(r, types.ModuleType):
+                shown = f"the module `{r.__name__}`"
+            else:
+                shown = f"a `{type(r).__module__}.{type(r).__name__}`"
+                if isinstance(r, numpy.ndarray):
+                    shown += " (a host copy)"
+        except Exception as e:  # noqa: BLE001 — the outcome is what the table reports
+            message = " ".join(str(e).split())
+            message = message if len(message) <= 90 else message[:87] + "..."
+            shown = f"raises {type(e).__name__}: `{message.replace('`', chr(39))}`"
+        rows.append(f"| `{text}` | {_cell(shown)} |")
+    return rows
+
+
+def _ndarray_missing():
+    """numpy.ndarray's public attributes (and protocol dunders) that vkarray.ndarray lacks."""
+    import vkarray
+    basic = set(dir(object))
+    names = [n for n in dir(numpy.ndarray)
+             if (not n.startswith("_") or (n.startswith("__") and n not in basic))]
+    return names, sorted(n for n in names if not hasattr(vkarray.ndarray, n))
+
+
 def missing_markdown():
     """The numpy names vkarray lacks, per compared namespace, as Markdown."""
     lines = [BEGIN, "",
@@ -165,6 +214,13 @@ def missing_markdown():
             text = ", ".join(f"`{n}`" for n in missing) if missing else "none"
             lines += textwrap.wrap(text, 96, initial_indent="  ", subsequent_indent="  ",
                                    break_on_hyphens=False)
+    names, missing = _ndarray_missing()
+    lines.append(f"- **`numpy.ndarray` attributes and methods**: {len(names) - len(missing)} of "
+                 f"{len(names)} present; missing ({len(missing)}):")
+    lines += textwrap.wrap(", ".join(f"`{n}`" for n in missing) or "none", 96,
+                           initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False)
+    lines += ["", "numpy's own entry points called on `x = vkarray.arange(4.0)`:", "",
+              "| call | result |", "|---|---|", *_probe_rows()]
     lines += ["", END]
     return "\n".join(lines)
 
