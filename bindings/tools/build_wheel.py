@@ -39,7 +39,7 @@ SHIPPED_NAMES = ("py.typed",)
 
 def version_of(package_dir):
     """__version__ from the package's __init__.py, read as text (importing needs a device)."""
-    text = (package_dir / "__init__.py").read_text()
+    text = (package_dir / "__init__.py").read_text(encoding="utf-8")
     m = re.search(r'^__version__\s*=\s*"([^"]+)"', text, re.M)
     if not m:
         sys.exit(f"[build_wheel] no __version__ = \"...\" line in {package_dir / '__init__.py'}")

@@ -236,7 +236,7 @@ def differences_text(current):
 def outputs(docs_dir):
     diff = docs_dir / "differences_from_numpy.md"
     return {docs_dir / "api.md": api_markdown(),
-            diff: differences_text(diff.read_text())}
+            diff: differences_text(diff.read_text(encoding="utf-8"))}
 
 
 def main(argv):
@@ -247,10 +247,10 @@ def main(argv):
     stale = []
     for path, text in outputs(pathlib.Path(args[0])).items():
         if check:
-            if not path.exists() or path.read_text() != text:
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
                 stale.append(str(path))
         else:
-            path.write_text(text)
+            path.write_text(text, encoding="utf-8")
     if stale:
         sys.exit("stale generated docs (run `make generate`): " + ", ".join(stale))
 

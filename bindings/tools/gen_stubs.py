@@ -96,6 +96,7 @@ RETURNS = {
     "make_context": "Context",
     "default_rng": "Generator",
     "list_devices": "list[dict[str, Any]]",
+    "devices": "list[Device]",
 }
 METHOD_RETURNS = {"__init__": "None", "__repr__": "str", "__str__": "str", "__format__": "str",
                   "__len__": "int", "__bool__": "builtins.bool", "__int__": "int",
@@ -108,6 +109,10 @@ METHOD_RETURNS = {"__init__": "None", "__repr__": "str", "__str__": "str", "__fo
                   "__setstate__": "None", "fill": "None", "write": "None", "item": "Any",
                   "tolist": "Any", "shuffle": "None", "choice": "Any",
                   "__divmod__": "tuple[ndarray, ndarray]", "__rdivmod__": "tuple[ndarray, ndarray]"}
+# Classes whose methods return arrays unless a table says otherwise (other classes' methods
+# without a known type return Any).
+ARRAY_CLASSES = {"ndarray", "Generator"}
+COMPARISONS = {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"}
 # Methods whose stub differs on purpose from what Python's object (or a sibling) declares:
 # comparisons return arrays, and in-place power takes no modulus.
 IGNORES = {"__eq__": "override", "__ne__": "override", "__ipow__": "misc"}
@@ -152,13 +157,15 @@ def _param_type(p):
     return t
 
 
-def _return_type(name, sig, method):
+def _return_type(name, sig, method, cls=None):
+    if cls is not None and cls not in ARRAY_CLASSES and name in COMPARISONS:
+        return "builtins.bool"
     table = METHOD_RETURNS if method else RETURNS
     if name in table:  # more precise than pybind11's `object`, `tuple` or `list`
         return table[name]
     if sig.returns and sig.returns not in ("object", "handle"):
         return _map_pybind(sig.returns)  # pybind11 knows the C++ return type
-    return "ndarray"
+    return "ndarray" if cls is None or cls in ARRAY_CLASSES else "Any"
 
 
 def _params_text(sig, method):
@@ -182,23 +189,31 @@ def _params_text(sig, method):
     return ", ".join(out)
 
 
-def _function_lines(e, indent="", method=False):
+def _function_lines(e, indent="", method=False, cls=None):
     sigs = e.signatures or [api.Signature([api.Param("args", "var_pos", None, None),
                                            api.Param("kwargs", "var_kw", None, None)], None)]
     lines, overload = [], len(sigs) > 1
     for sig in sigs:
         if overload:
             lines.append(f"{indent}@overload")
-        ignore = f"  # type: ignore[{IGNORES[e.name]}]" if method and e.name in IGNORES else ""
+        ignore = f"  # type: ignore[{IGNORES[e.name]}]" \
+            if cls in ARRAY_CLASSES and e.name in IGNORES else ""
         lines.append(f"{indent}def {e.name}({_params_text(sig, method)}) -> "
-                     f"{_return_type(e.name, sig, method)}: ...{ignore}")
+                     f"{_return_type(e.name, sig, method, cls)}: ...{ignore}")
     return lines
 
 
-def _property_lines(e, indent):
+def _property_lines(e, indent, cls):
     sig = e.signatures[0] if e.signatures else api.Signature([], None)
-    t = _return_type(e.name, sig, True) if sig.returns else "Any"
+    t = _return_type(e.name, sig, True, cls) if sig.returns else "Any"
     return [f"{indent}@property", f"{indent}def {e.name}(self) -> {t}: ..."]
+
+
+def _constant_type(value):
+    if value is None:
+        return "None"
+    t = type(value)
+    return t.__name__ if t.__module__ == "builtins" else "Any"
 
 
 def _class_lines(e):
@@ -206,8 +221,8 @@ def _class_lines(e):
     base_text = "(" + ", ".join(b.__name__ for b in bases) + ")" if bases else ""
     lines = [f"class {e.name}{base_text}:"]
     for m in e.members:
-        lines += _property_lines(m, "    ") if m.is_property else \
-            _function_lines(m, "    ", method=True)
+        lines += _property_lines(m, "    ", e.name) if m.is_property else \
+            _function_lines(m, "    ", method=True, cls=e.name)
     if len(lines) == 1:
         lines.append("    ...")
     return lines
@@ -232,7 +247,7 @@ def _stub(module):
         elif e.kind == "alias":
             lines.append(f"from {e.obj.__module__} import {e.obj.__name__} as {e.name}")
         elif e.kind == "constant":
-            body.append(f"{e.name}: {type(e.obj).__name__}")
+            body.append(f"{e.name}: {_constant_type(e.obj)}")
         elif e.kind == "class":
             body += ["", *_class_lines(e), ""]
         else:
@@ -261,12 +276,12 @@ def main(argv):
     for name, text in stubs().items():
         path = out / name
         if check:
-            if not path.exists() or path.read_text() != text:
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
                 stale.append(str(path))
         else:
-            path.write_text(text)
+            path.write_text(text, encoding="utf-8")
     if not check:
-        (out / "py.typed").write_text("")
+        (out / "py.typed").write_text("", encoding="utf-8")
     if stale:
         sys.exit("stale stubs (run `make generate`): " + ", ".join(stale))
 

@@ -17,19 +17,19 @@ import gen_api_docs  # noqa: E402
 
 
 def test_api_reference_is_current():
-    assert (DOCS / "api.md").read_text() == gen_api_docs.api_markdown(), \
+    assert (DOCS / "api.md").read_text(encoding="utf-8") == gen_api_docs.api_markdown(), \
         "docs/api.md is stale: run `make generate`"
 
 
 def test_api_reference_names_every_public_name():
-    text = (DOCS / "api.md").read_text()
+    text = (DOCS / "api.md").read_text(encoding="utf-8")
     for module in api_surface.all_modules():
         for name in api_surface.public_names(module):
             assert f"`{name}" in text or f".{name}`" in text, (module.__name__, name)
 
 
 def test_missing_numpy_names_are_current():
-    text = (DOCS / "differences_from_numpy.md").read_text()
+    text = (DOCS / "differences_from_numpy.md").read_text(encoding="utf-8")
     assert gen_api_docs.differences_text(text) == text, \
         "docs/differences_from_numpy.md's generated list is stale: run `make generate`"
 
@@ -44,7 +44,7 @@ def test_missing_list_is_right():
 
 
 def test_signatures_and_summaries():
-    text = (DOCS / "api.md").read_text()
+    text = (DOCS / "api.md").read_text(encoding="utf-8")
     assert "| `add(x1, x2, /, out=None, *, dtype=None)` | numpy.add on vkarray arrays" in text
     # An alias's docstring repeats its target's signature: the summary skips it.
     row = next(line for line in text.splitlines() if line.startswith("| `absolute("))

@@ -23,7 +23,7 @@ MODULES = {"vkarray": "__init__.pyi", "vkarray.linalg": "linalg.pyi", "vkarray.f
 
 
 def _stub_tree(file_name):
-    return ast.parse((STUB_DIR / file_name).read_text(), filename=file_name)
+    return ast.parse((STUB_DIR / file_name).read_text(encoding="utf-8"), filename=file_name)
 
 
 def _stub_all(tree):
@@ -78,7 +78,7 @@ def test_ndarray_members_match():
 
 def test_stubs_are_current():
     for file_name, text in gen_stubs.stubs().items():
-        assert (STUB_DIR / file_name).read_text() == text, \
+        assert (STUB_DIR / file_name).read_text(encoding="utf-8") == text, \
             f"bindings/vkarray/{file_name} is stale: run `make generate`"
     assert (STUB_DIR / "py.typed").exists()
 
@@ -86,7 +86,7 @@ def test_stubs_are_current():
 def test_stubs_compile_and_shadowing_is_safe():
     # `bool` is a vkarray name (numpy.bool_), so the stubs must spell Python's as builtins.bool.
     for file_name in MODULES.values():
-        text = (STUB_DIR / file_name).read_text()
+        text = (STUB_DIR / file_name).read_text(encoding="utf-8")
         compile(text, file_name, "exec")
         tree = ast.parse(text)
         for node in ast.walk(tree):
@@ -95,7 +95,7 @@ def test_stubs_compile_and_shadowing_is_safe():
 
 
 def test_parameter_types_follow_the_tables():
-    text = (STUB_DIR / "__init__.pyi").read_text()
+    text = (STUB_DIR / "__init__.pyi").read_text(encoding="utf-8")
     assert "def zeros(shape: _ShapeLike, dtype: Optional[DTypeLike] = ..., *, " \
            "context: Optional[Context] = ...) -> ndarray: ..." in text
     assert "def kernel_count() -> int: ..." in text
