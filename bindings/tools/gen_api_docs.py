@@ -67,7 +67,23 @@ def _cell(text):
     return text.replace("|", "\\|")
 
 
-def _function_rows(entries, prefix=""):
+# Where a name without a docstring has its numpy counterpart, the reference points there.
+NUMPY_HOMES = {"vkarray": "numpy", "vkarray.linalg": "numpy.linalg", "vkarray.fft": "numpy.fft",
+               "vkarray.random": "numpy.random", "ndarray": "numpy.ndarray",
+               "Generator": "numpy.random.Generator", "SeedSequence": "numpy.random.SeedSequence"}
+
+
+def _numpy_counterpart(home, name):
+    """``numpy.x.name`` when numpy has it, else None."""
+    if home not in NUMPY_HOMES:
+        return None
+    obj = numpy
+    for part in NUMPY_HOMES[home].split(".")[1:]:
+        obj = getattr(obj, part)
+    return f"{NUMPY_HOMES[home]}.{name}" if hasattr(obj, name) else None
+
+
+def _function_rows(entries, prefix="", home=None):
     rows = []
     for e in sorted(entries, key=lambda e: e.name.lower()):
         sigs = e.signatures or [api.Signature([api.Param("...", "pos", None, None)], None)]
@@ -75,7 +91,10 @@ def _function_rows(entries, prefix=""):
             shown = [prefix + e.name]
         else:
             shown = [prefix + _signature_text(e.name, s) for s in sigs]
-        rows.append(f"| {'<br>'.join(_code(s) for s in shown)} | {_cell(e.summary)} |")
+        summary = _cell(e.summary)
+        if not summary and _numpy_counterpart(home, e.name):
+            summary = f"(no docstring) see `{_numpy_counterpart(home, e.name)}`"
+        rows.append(f"| {'<br>'.join(_code(s) for s in shown)} | {summary} |")
     return rows
 
 
@@ -102,8 +121,8 @@ def _module_section(module):
         out += ["Constants: " + ", ".join(f"`{e.name}` = `{e.obj!r}`" for e in constants) + ".",
                 ""]
     if functions:
-        out += ["### Functions", "", "| signature | |", "|---|---|", *_function_rows(functions),
-                ""]
+        out += ["### Functions", "", "| signature | |", "|---|---|",
+                *_function_rows(functions, home=module.__name__), ""]
     for e in sorted(classes, key=lambda e: e.name):
         out += [f"### class `{e.name}`", ""]
         if e.kind == "alias":
@@ -114,9 +133,9 @@ def _module_section(module):
         props = [m for m in e.members if m.is_property]
         methods = [m for m in e.members if not m.is_property]
         if props:
-            out += ["| attribute | |", "|---|---|", *_function_rows(props, "."), ""]
+            out += ["| attribute | |", "|---|---|", *_function_rows(props, ".", e.name), ""]
         if methods:
-            out += ["| method | |", "|---|---|", *_function_rows(methods, "."), ""]
+            out += ["| method | |", "|---|---|", *_function_rows(methods, ".", e.name), ""]
     return out
 
 
