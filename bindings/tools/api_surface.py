@@ -149,7 +149,7 @@ def _python_signature(fn):
     return Signature(params, None)
 
 
-def summary_of(doc, name):
+def summary_of(doc):
     """The first sentence of the docstring's text, skipping a repeated ``name(...)`` line (an
     alias repeats its target's)."""
     for para in re.split(r"\n\s*\n", doc or ""):
@@ -180,26 +180,23 @@ def _callable_entry(module, name, obj, method=False):
             sigs, rest = [], doc
     if method:
         sigs = _drop_self(sigs)
-    return Entry(module, name, "function", obj, sigs, summary_of(rest, name))
+    return Entry(module, name, "function", obj, sigs, summary_of(rest))
 
 
 def _property_entry(module, name, prop):
-    fget = prop.fget
-    sigs, rest = [], inspect.getdoc(prop) or ""
-    if fget is not None and fget.__doc__:
-        sigs, rest2 = _pybind_signatures(fget.__doc__ if not fget.__doc__.startswith("(")
-                                         else name + fget.__doc__)
-        if not sigs and not isinstance(fget, types.BuiltinFunctionType):
-            rest2 = inspect.getdoc(fget)
-        rest = rest2 if not rest.strip() else rest
-    e = Entry(module, name, "function", prop, _drop_self(sigs), summary_of(rest, name))
+    doc, sigs = inspect.getdoc(prop) or "", []
+    fget_doc = getattr(prop.fget, "__doc__", None) or ""
+    if fget_doc.startswith("("):  # pybind11's getter: "(arg0: ndarray) -> tuple" and its text
+        sigs, rest = _pybind_signatures(name + fget_doc)
+        doc = doc if doc.strip() else rest
+    e = Entry(module, name, "function", prop, _drop_self(sigs), summary_of(doc))
     e.is_property = True
     return e
 
 
 def _class_entry(module, name, cls):
     if not cls.__module__.startswith("vkarray"):
-        return Entry(module, name, "alias", cls, [], summary_of(inspect.getdoc(cls), name))
+        return Entry(module, name, "alias", cls, [], summary_of(inspect.getdoc(cls)))
     members = []
     for key, value in cls.__dict__.items():
         if key in SKIPPED_MEMBERS or (key.startswith("_") and not key.startswith("__")):
@@ -211,7 +208,7 @@ def _class_entry(module, name, cls):
             members.append(_callable_entry(module, key, fn,
                                            method=not isinstance(value, staticmethod)))
     doc = cls.__doc__ or ""
-    return Entry(module, name, "class", cls, [], summary_of(doc, name), members)
+    return Entry(module, name, "class", cls, [], summary_of(doc), members)
 
 
 def public_names(module):
@@ -228,9 +225,9 @@ def entry(module, name):
     obj = getattr(module, name)
     mod = module.__name__
     if isinstance(obj, types.ModuleType):
-        return Entry(mod, name, "module", obj, [], summary_of(obj.__doc__, name))
+        return Entry(mod, name, "module", obj, [], summary_of(obj.__doc__))
     if isinstance(obj, type) and (issubclass(obj, numpy.generic) or obj is numpy.dtype):
-        return Entry(mod, name, "dtype", obj, [], summary_of(obj.__doc__, name))
+        return Entry(mod, name, "dtype", obj, [], summary_of(obj.__doc__))
     if isinstance(obj, type):
         return _class_entry(mod, name, obj)
     if callable(obj):

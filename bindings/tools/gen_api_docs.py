@@ -101,7 +101,7 @@ def _function_rows(entries, prefix="", home=None):
 def _module_section(module):
     entries = api.module_entries(module)
     out = [f"## `{module.__name__}`", ""]
-    doc = api.summary_of(module.__doc__, module.__name__)
+    doc = api.summary_of(module.__doc__)
     if doc:
         out += [doc, ""]
     classes = [e for e in entries if e.kind in ("class", "alias")]
