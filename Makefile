@@ -42,7 +42,8 @@ test: build
 # package (bindings/tools/build_wheel.py says why the tag is linux_*, not manylinux_*).
 wheel: setup
 	$(BAZEL) build //bindings:python_package
-	$(PYTHON) bindings/tools/build_wheel.py $(PYDIR)/vkarray $(CURDIR)/dist
+	rm -f $(CURDIR)/dist/vkarray-*.whl
+	$(PYTHON) bindings/tools/build_wheel.py $(PYDIR)/vkarray $(CURDIR)/dist bindings/vkarray
 
 # Rewrites the files generated from the Python API: the type stubs (bindings/vkarray/*.pyi),
 # docs/api.md and the generated list of docs/differences_from_numpy.md. Tests fail while they

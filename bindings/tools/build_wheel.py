@@ -1,6 +1,10 @@
 """Builds the installable wheel of the vkarray package from Bazel's assembled package directory.
 
-usage: build_wheel.py PACKAGE_DIR DIST_DIR     (PACKAGE_DIR: .bazel/bin/bindings/python/vkarray)
+usage: build_wheel.py PACKAGE_DIR DIST_DIR [SOURCE_DIR]
+  PACKAGE_DIR: Bazel's package, .bazel/bin/bindings/python/vkarray
+  SOURCE_DIR:  bindings/vkarray; when given, the wheel holds exactly its files (as Bazel copied
+               them) plus the extension, so an output Bazel left behind from an older build
+               (a file since deleted) is not shipped
 
 The wheel is written with the standard library alone (zipfile, METADATA, WHEEL, RECORD with
 sha256 hashes); nothing is compiled here. Entries are sorted and carry a fixed timestamp, so the
@@ -131,29 +135,43 @@ def record_hash(data):
     return f"sha256={digest}"
 
 
-def shipped_files(package_dir):
-    files = []
-    for p in sorted(package_dir.rglob("*")):
-        rel = p.relative_to(package_dir)
+def _listed(directory):
+    """The files of directory that a wheel ships, as relative paths."""
+    rels = []
+    for p in sorted(directory.rglob("*")):
+        rel = p.relative_to(directory)
         if p.is_dir() or "__pycache__" in rel.parts:
             continue
         if p.suffix in SHIPPED_SUFFIXES or p.name in SHIPPED_NAMES:
-            files.append(p)
-    return files
+            rels.append(rel)
+    return rels
 
 
-def build(package_dir, dist_dir):
+def shipped_files(package_dir, source_dir=None):
+    if source_dir is None:
+        return [package_dir / rel for rel in _listed(package_dir)]
+    rels = sorted(set(_listed(source_dir)) | {pathlib.Path("_vkarray.so")})
+    missing = [str(rel) for rel in rels if not (package_dir / rel).is_file()]
+    if missing:
+        sys.exit(f"[build_wheel] {package_dir} lacks {', '.join(missing)}: rebuild "
+                 "//bindings:python_package")
+    return [package_dir / rel for rel in rels]
+
+
+def build(package_dir, dist_dir, source_dir=None):
     package_dir = pathlib.Path(package_dir).resolve()
+    source_dir = pathlib.Path(source_dir).resolve() if source_dir else None
     dist_dir = pathlib.Path(dist_dir)
     module = package_dir / "_vkarray.so"
     if not module.is_file():
         sys.exit(f"[build_wheel] {module} is missing: build //bindings:python_package first")
+    files = shipped_files(package_dir, source_dir)
     version = version_of(package_dir)
     needed, glibc, glibcxx = elf_needs(module)
     tag = f"{python_tag()}-{python_tag()}-{platform_tag()}"
     dist_info = f"{NAME}-{version}.dist-info"
     entries = [(f"{NAME}/{p.relative_to(package_dir).as_posix()}", p.read_bytes(),
-                0o755 if p.suffix == ".so" else 0o644) for p in shipped_files(package_dir)]
+                0o755 if p.suffix == ".so" else 0o644) for p in files]
     entries += [
         (f"{dist_info}/METADATA", metadata(version, needed, glibc, glibcxx).encode(), 0o644),
         (f"{dist_info}/WHEEL", wheel_file(tag).encode(), 0o644),
@@ -178,9 +196,9 @@ def build(package_dir, dist_dir):
 
 
 def main(argv):
-    if len(argv) != 3:
+    if len(argv) not in (3, 4):
         sys.exit(__doc__.split("\n\n")[1])
-    print(build(argv[1], argv[2]))
+    print(build(*argv[1:]))
 
 
 if __name__ == "__main__":

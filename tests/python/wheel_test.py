@@ -19,6 +19,7 @@ import vkarray
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PACKAGE_DIR = pathlib.Path(vkarray.__file__).resolve().parent
+SOURCE_DIR = ROOT / "bindings" / "vkarray"
 # Linux libraries every Python extension may assume, plus the system Vulkan loader.
 ALLOWED_NEEDED = {"libvulkan.so.1", "libstdc++.so.6", "libm.so.6", "libgcc_s.so.1", "libc.so.6",
                   "ld-linux-x86-64.so.2"}
@@ -34,7 +35,7 @@ def _builder():
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
-    return _builder().build(PACKAGE_DIR, tmp_path_factory.mktemp("dist"))
+    return _builder().build(PACKAGE_DIR, tmp_path_factory.mktemp("dist"), SOURCE_DIR)
 
 
 def test_name_and_tags(wheel):
@@ -67,8 +68,8 @@ def test_record_lists_every_file_with_its_hash(wheel):
 
 
 def test_ships_the_whole_package_and_nothing_else(wheel):
-    shipped = {p.relative_to(PACKAGE_DIR).as_posix() for p in PACKAGE_DIR.rglob("*")
-               if p.is_file() and "__pycache__" not in p.parts}
+    shipped = {p.relative_to(SOURCE_DIR).as_posix() for p in SOURCE_DIR.rglob("*")
+               if p.is_file() and "__pycache__" not in p.parts} | {"_vkarray.so"}
     with zipfile.ZipFile(wheel) as z:
         in_wheel = {n[len("vkarray/"):] for n in z.namelist() if n.startswith("vkarray/")}
         assert (z.getinfo("vkarray/_vkarray.so").external_attr >> 16) & 0o111
@@ -79,8 +80,22 @@ def test_ships_the_whole_package_and_nothing_else(wheel):
 
 
 def test_reproducible(wheel, tmp_path):
-    again = _builder().build(PACKAGE_DIR, tmp_path)
+    again = _builder().build(PACKAGE_DIR, tmp_path, SOURCE_DIR)
     assert again.read_bytes() == wheel.read_bytes()
+
+
+def test_outputs_left_from_older_builds_are_not_shipped(tmp_path):
+    # Bazel keeps outputs that no rule declares any more (a file deleted from the package).
+    package = tmp_path / "vkarray"
+    shutil.copytree(PACKAGE_DIR, package, ignore=shutil.ignore_patterns("__pycache__"))
+    (package / "_deleted_since.py").write_text("", encoding="utf-8")
+    built = _builder().build(package, tmp_path / "dist", SOURCE_DIR)
+    with zipfile.ZipFile(built) as z:
+        assert "vkarray/_deleted_since.py" not in z.namelist()
+        assert "vkarray/__init__.py" in z.namelist()
+    (package / "__init__.py").unlink()
+    with pytest.raises(SystemExit, match="lacks __init__.py"):
+        _builder().build(package, tmp_path / "dist", SOURCE_DIR)
 
 
 def test_extension_needs_only_the_loader_and_base_libraries():
