@@ -101,3 +101,24 @@ def test_parameter_types_follow_the_tables():
     assert "def kernel_count() -> int: ..." in text
     assert "def nonzero(a: ArrayLike) -> tuple[ndarray, ...]: ..." in text
     assert "    def eval(self) -> ndarray: ..." in text
+
+
+@pytest.mark.parametrize("file_name", sorted(MODULES.values()))
+def test_every_annotation_name_is_defined(file_name):
+    # What a type checker would report as an undefined name (a class a table names, say, that
+    # this stub neither defines nor imports).
+    import builtins
+    tree = _stub_tree(file_name)
+    defined = _stub_defined(tree) | {a.asname or a.name for n in tree.body
+                                     if isinstance(n, ast.Import) for a in n.names}
+    annotations = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg) and node.annotation is not None:
+            annotations.append(node.annotation)
+        elif isinstance(node, ast.FunctionDef) and node.returns is not None:
+            annotations.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            annotations.append(node.annotation)
+    used = {n.id for a in annotations for n in ast.walk(a) if isinstance(n, ast.Name)}
+    undefined = sorted(u for u in used if u not in defined and not hasattr(builtins, u))
+    assert not undefined, f"{file_name} uses undefined names {undefined}"
