@@ -171,6 +171,8 @@ PROBES = (
     ("np.sin(x)", lambda np, x: np.sin(x)),
     ("np.add(x, x, out=x)", lambda np, x: np.add(x, x, out=x)),
     ("np.add.reduce(x)", lambda np, x: np.add.reduce(x)),
+    ("np.add(x, x, where=x > 1)", lambda np, x: np.add(x, x, where=x > 1)),
+    ("vk.add(x, x, where=x > 1)", lambda np, x: __import__("vkarray").add(x, x, where=x > 1)),
     ("np.sum(x)", lambda np, x: np.sum(x)),
     ("np.concatenate([x, x])", lambda np, x: np.concatenate([x, x])),
     ("np.linalg.norm(x)", lambda np, x: np.linalg.norm(x)),
