@@ -156,7 +156,7 @@ def summary_of(doc):
         text = " ".join(para.split())
         if not text or re.match(r"^(\w+\.)*\w+\([^()]*\)$", text):  # a repeated signature
             continue
-        first = re.split(r"(?<=\.)\s", text, maxsplit=1)[0]
+        first = re.split(r"(?<=[^.]\.)\s", text, maxsplit=1)[0]  # not after "..."
         return first
     return ""
 
@@ -201,6 +201,8 @@ def _class_entry(module, name, cls):
     for key, value in cls.__dict__.items():
         if key in SKIPPED_MEMBERS or (key.startswith("_") and not key.startswith("__")):
             continue
+        if key == "__init__" and getattr(value, "__doc__", None) == object.__init__.__doc__:
+            continue  # pybind11's stand-in for a class Python code cannot construct
         if isinstance(value, property):
             members.append(_property_entry(module, key, value))
         elif callable(value) or isinstance(value, (staticmethod, classmethod)):

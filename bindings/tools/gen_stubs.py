@@ -107,7 +107,7 @@ METHOD_RETURNS = {"__init__": "None", "__repr__": "str", "__str__": "str", "__fo
                   "__array_function__": "Any", "__dlpack__": "Any", "__dlpack_device__": "Any",
                   "__reduce__": "Any", "__reduce_ex__": "Any", "__getstate__": "Any",
                   "__setstate__": "None", "fill": "None", "write": "None", "item": "Any",
-                  "tolist": "Any", "shuffle": "None", "choice": "Any",
+                  "tolist": "Any", "shuffle": "None", "choice": "Any", "shape": "tuple[int, ...]",
                   "__divmod__": "tuple[ndarray, ndarray]", "__rdivmod__": "tuple[ndarray, ndarray]"}
 # Classes whose methods return arrays unless a table says otherwise (other classes' methods
 # without a known type return Any).
