@@ -11,7 +11,6 @@ Debian's numpy 1.24, as for the tests).
 
 import importlib
 import pathlib
-import re
 import sys
 import textwrap
 import types

@@ -62,7 +62,8 @@ PARAM_TYPES = {
 # pybind11's type names in stub spelling.
 PYBIND_TYPES = {
     "int": "int", "float": "float", "bool": "builtins.bool", "str": "str", "None": "None",
-    "list": "list[Any]", "tuple": "tuple[Any, ...]", "dict": "dict[Any, Any]", "dtype": "_np.dtype[Any]",
+    "list": "list[Any]", "tuple": "tuple[Any, ...]", "dict": "dict[Any, Any]",
+    "dtype": "_np.dtype[Any]",
     "numpy.ndarray": "_np.ndarray[Any, Any]", "numpy.dtype": "_np.dtype[Any]",
     "Iterator": "Iterator[Any]", "iterator": "Iterator[Any]", "slice": "slice",
     "bytes": "bytes", "complex": "complex", "capsule": "Any", "function": "Callable[..., Any]",
