@@ -373,7 +373,7 @@ class Emitter {
         break;
       }
       case OpKind::kSource:
-        expr = from_compute(e.dtype, source_value(e, n_sources_base));
+        expr = from_compute(e.dtype, source_value(e, n_sources_base), &h_);
         break;
       case OpKind::kUnary:
       case OpKind::kBinary:
@@ -385,7 +385,7 @@ class Emitter {
         }
         std::string c = e.op == Op::kAstype ? emit_cast(operand, e.dtype, args[0], &h_)
                                             : emit_op(e.op, operand, args, &h_);
-        expr = from_compute(e.dtype, c);
+        expr = from_compute(e.dtype, c, &h_);
         break;
       }
       case OpKind::kMovement: {  // gather: the accessor's element plus index * stride terms

@@ -186,6 +186,24 @@ std::string from_compute(DType t, const std::string& e) {
   return std::string(value_type(t)) + "(" + e + ")";
 }
 
+std::string from_compute(DType t, const std::string& e, HelperSet* h) {
+  if (t != DType::kFloat16) return from_compute(t, e);
+  // The float16 quantum at x is 2^(e - 10) for float16 normals (float32 biased exponent e
+  // >= 113) and 2^-24 below: x / quantum rounded to an integer (ties to even) times the
+  // quantum is the nearest float16, exactly representable, so the final conversion is exact.
+  h->add("vka_f16",
+         "float16_t vka_f16(float x) {\n"
+         "  uint b = floatBitsToUint(x) & 0x7fffffffu;\n"
+         "  if (b >= 0x7f800000u) return float16_t(x);\n"
+         "  uint qe = max(b >> 23, 113u) - 10u;\n"
+         "  float r = roundEven(x * uintBitsToFloat((254u - qe) << 23)) * "
+         "uintBitsToFloat(qe << 23);\n"
+         "  return abs(r) > 65504.0 ? float16_t(sign(x) * uintBitsToFloat(0x7f800000u)) "
+         ": float16_t(r);\n"
+         "}\n");
+  return "vka_f16(" + e + ")";
+}
+
 std::string truth(DType t, const std::string& x) {
   if (is_bool(t)) return x;
   if (is_complex(t)) return "any(notEqual(" + x + ", " + std::string(compute_type(t)) + "(0)))";

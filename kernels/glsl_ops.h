@@ -27,6 +27,10 @@ std::string_view compute_type(DType t);
 std::string storage_vec4_type(DType t);
 std::string to_compute(DType t, const std::string& value);
 std::string from_compute(DType t, const std::string& expr);
+// from_compute for an SSA value that later ops read: float16 goes through vka_f16 (added to
+// `helpers`), which rounds in exact float32 arithmetic, so no driver can keep a float16
+// intermediate at float precision (NVIDIA's compiler drops float(float16_t(x))).
+std::string from_compute(DType t, const std::string& expr, HelperSet* helpers);
 
 // A value in compute type → bool, numpy's truthiness (NaN is true, complex: either part).
 std::string truth(DType t, const std::string& x);

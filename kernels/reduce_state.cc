@@ -74,7 +74,7 @@ std::string ReduceState::to_compute(const std::string& v) const {
 }
 
 std::string ReduceState::from_compute(const std::string& c) const {
-  return vka::from_compute(r_.acc, c);
+  return vka::from_compute(r_.acc, c, h_);
 }
 
 std::string ReduceState::identity() const {
@@ -191,7 +191,7 @@ std::string ReduceState::result(DType out) const {
     if (is_complex(r_.acc)) d = std::string(compute_type(r_.acc)) + "(" + d + ", 0)";
     v = from_compute(emit_op(Op::kDivide, r_.acc, {to_compute(v), d}, h_));
   }
-  if (out != r_.acc) v = vka::from_compute(out, emit_cast(r_.acc, out, to_compute(v), h_));
+  if (out != r_.acc) v = vka::from_compute(out, emit_cast(r_.acc, out, to_compute(v), h_), h_);
   if (is_bool(out)) v = "uint8_t(" + v + " ? 1 : 0)";
   return v;
 }

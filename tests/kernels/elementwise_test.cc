@@ -154,5 +154,20 @@ TEST(GlslWriter, IndentsAndNumbers) {
   EXPECT_EQ(number_lines("a\nb\n"), "   1  a\n   2  b\n");
 }
 
+TEST(Elementwise, Float16IntermediatesAreRoundedExactly) {
+  // x.astype(float16) * 3, read back as float32: the float16 intermediates round through
+  // vka_f16 (exact float32 arithmetic), never through a float(float16_t(v)) pair that a
+  // driver may drop.
+  Graph g;
+  NodePtr a = leaf(g, DType::kFloat32, {100});
+  NodePtr h = g.astype(a, DType::kFloat16);
+  NodePtr y = g.astype(apply(g, Op::kMultiply, {h, WeakScalar::of_float(3)}), DType::kFloat32);
+  std::string s = glsl_for({y});
+  EXPECT_TRUE(has(s, "float16_t vka_f16(float x)")) << s;
+  EXPECT_TRUE(has(s, "roundEven(")) << s;
+  EXPECT_TRUE(has(s, "= vka_f16(")) << s;
+  EXPECT_EQ(compile_error(s, "float16 rounding"), "");
+}
+
 }  // namespace
 }  // namespace vka
