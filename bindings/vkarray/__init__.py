@@ -218,6 +218,8 @@ from . import linalg  # noqa: E402  vkarray.linalg (a submodule, as numpy.linalg
 from . import fft  # noqa: E402,F401  vkarray.fft: numpy.fft on VkFFT
 from . import _protocols  # noqa: E402,F401  numpy's __array_function__ (NEP 18)
 from . import _ufunc_protocol  # noqa: E402,F401  __array_ufunc__ and ufunc methods (NEP 13)
+from ._conversions import from_dlpack  # noqa: E402  pickling, repr, DLPack (host copies)
+from ._devices import Device, devices  # noqa: E402  x.device, x.to_device, vk.devices()
 __all__ = [
     "Buffer", "Context", "Replica", "asbuffer", "context", "list_devices", "make_context",
     "set_context", "synchronize", "dtype", "bool_", "bool", "int8", "uint8", "int16", "uint16",
@@ -236,6 +238,7 @@ __all__ = [
     "dot", "outer", "tensordot", "kron", "einsum", "gemm_config", "set_gemm_config",
 ] + (sorted(_UFUNCS) + _joining.__all__ + _reorder.__all__ + _grids.__all__ + _sorting.__all__
      + _cumulative.__all__ + _statistics.__all__)
+__all__ += ["Device", "devices", "from_dlpack"]
 
 
 def _finish_at_exit():
