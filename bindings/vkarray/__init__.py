@@ -220,6 +220,9 @@ from . import _protocols  # noqa: E402,F401  numpy's __array_function__ (NEP 18)
 from . import _ufunc_protocol  # noqa: E402,F401  __array_ufunc__ and ufunc methods (NEP 13)
 from ._conversions import from_dlpack  # noqa: E402  pickling, repr, DLPack (host copies)
 from ._devices import Device, devices  # noqa: E402  x.device, x.to_device, vk.devices()
+from . import _numpy_names  # noqa: E402  numpy's names composed from vkarray operations
+from ._numpy_names import *  # noqa: E402,F401,F403  isclose, interp, convolve, cov, ...
+_UFUNCS.update(_numpy_names.UFUNCS)  # np.fmod(x, y), np.divmod(x, y), ... on the device
 __all__ = [
     "Buffer", "Context", "Replica", "asbuffer", "context", "list_devices", "make_context",
     "set_context", "synchronize", "dtype", "bool_", "bool", "int8", "uint8", "int16", "uint16",
@@ -238,7 +241,8 @@ __all__ = [
     "dot", "outer", "tensordot", "kron", "einsum", "gemm_config", "set_gemm_config",
 ] + (sorted(_UFUNCS) + _joining.__all__ + _reorder.__all__ + _grids.__all__ + _sorting.__all__
      + _cumulative.__all__ + _statistics.__all__)
-__all__ += ["Device", "devices", "from_dlpack"]
+__all__ += [n for n in ["Device", "devices", "from_dlpack"] + _numpy_names.__all__
+            if n not in __all__]
 
 
 def _finish_at_exit():
