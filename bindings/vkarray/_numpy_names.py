@@ -39,6 +39,11 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """numpy.isclose: |a - b| <= atol + rtol * |b| elementwise, infinities equal only to
     themselves, NaNs equal when equal_nan (numpy's formula, in numpy's float dtype)."""
     a, b = _asarrays("isclose", [a, b])
+    try:
+        _np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise ValueError(f"[isclose] operands could not be broadcast together with shapes "
+                         f"{a.shape} {b.shape}") from None
     t = _np.result_type(b.dtype, 1.0)
     a, b = _vk.astype(a, _np.result_type(a.dtype, t)), _vk.astype(b, t)
     finite = _vk.isfinite(a) & _vk.isfinite(b)

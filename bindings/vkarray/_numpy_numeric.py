@@ -269,6 +269,9 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
     """numpy.histogram2d with equal-width bins (a bin count or a pair of counts): H, xedges,
     yedges; the last bin of each axis includes its right edge, as numpy's."""
     x, y = _asarrays("histogram2d", [x, y])
+    if x.shape != y.shape or x.ndim != 1:
+        raise ValueError(f"[histogram2d] x and y must be 1-d of the same length, got shapes "
+                         f"{x.shape} and {y.shape}")
     nb = (bins, bins) if _np.ndim(bins) == 0 else tuple(bins)
     if not all(_np.ndim(b) == 0 for b in nb):
         raise NotImplementedError("[histogram2d] explicit bin edges are not supported yet")
