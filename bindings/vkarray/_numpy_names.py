@@ -3,14 +3,17 @@ comparisons (isclose, allclose, array_equal, array_equiv), copyto, shape queries
 numpy's dtype helpers (numpy's own objects), construction (logspace, geomspace, fromfunction,
 frombuffer, fromiter, indices, tri, windows) and selection (select, piecewise, choose, place,
 putmask, append, delete). The numeric ones (interp, convolve, gradient, cov, ...) are in
-_numpy_numeric, the elementwise ones in _numpy_math; this module gathers all three."""
+_numpy_numeric, the elementwise ones in _numpy_math, index helpers in _numpy_indexing, the
+rest in _numpy_misc; this module gathers them."""
 
 import numpy as _np
 
-from . import _numpy_math, _numpy_numeric
+from . import _numpy_indexing, _numpy_math, _numpy_misc, _numpy_numeric
 from ._namespace import vk as _vk
 from ._joining import concatenate, vstack
+from ._numpy_indexing import *  # noqa: F401,F403
 from ._numpy_math import *  # noqa: F401,F403
+from ._numpy_misc import *  # noqa: F401,F403
 from ._numpy_numeric import *  # noqa: F401,F403
 from ._shaping import _AxisError, _asarray, _asarrays, _context, _creation_kwargs
 
@@ -22,7 +25,8 @@ _OWN = [
     "piecewise", "choose", "place", "putmask", "append", "delete", "rollaxis", "hanning",
     "hamming", "bartlett", "blackman",
 ]
-__all__ = _OWN + _numpy_math.__all__ + _numpy_numeric.__all__
+__all__ = (_OWN + _numpy_math.__all__ + _numpy_numeric.__all__ + _numpy_indexing.__all__
+           + _numpy_misc.__all__)
 UFUNCS = {name: globals()[name] for name in _numpy_math.UFUNCS}
 
 newaxis = None

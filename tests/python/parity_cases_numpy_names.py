@@ -124,3 +124,76 @@ c("setdiff1d", lambda xp, to: xp.setdiff1d(to(I[0]), to(I[1])))
 c("setxor1d", lambda xp, to: xp.setxor1d(to(I[0]), to(I[1])))
 c("trim_zeros", lambda xp, to: xp.trim_zeros(to(np.array([0, 0, 3, 0, 2, 0]))))
 c("polyval", lambda xp, to: xp.polyval(to(np.array([2.0, -1, 3])), to(V)))
+# index helpers
+c("tril_indices", lambda xp, to: xp.tril_indices(4, -1, 5))
+c("triu_indices", lambda xp, to: xp.triu_indices(3, 1))
+c("tril_indices_from", lambda xp, to: xp.tril_indices_from(to(F)))
+c("triu_indices_from", lambda xp, to: xp.triu_indices_from(to(F), k=2))
+c("diag_indices", lambda xp, to: xp.diag_indices(3, 3))
+c("diag_indices_from", lambda xp, to: xp.diag_indices_from(to(np.zeros((3, 3)))))
+c("ix_", lambda xp, to: to(F)[xp.ix_(to(np.array([0, 2])), to(np.array([1, 3, 5])))])
+c("ix_", lambda xp, to: xp.ix_(to(np.array([True, False, True])), to(np.array([1, 0]))))
+c("mgrid", lambda xp, to: xp.mgrid[0:3, 1:7:2])
+c("mgrid", lambda xp, to: xp.mgrid[-1:1:5j])
+c("ogrid", lambda xp, to: xp.ogrid[0:3, 0:1:4j])
+
+
+def _fill_diagonal(xp, to):
+    a = to(np.zeros((5, 3)))
+    xp.fill_diagonal(a, to(np.array([1.0, 2.0])), wrap=True)
+    b = to(np.zeros((3, 3, 3), np.int32))
+    xp.fill_diagonal(b, 7)
+    return a, b
+
+
+def _put_along_axis(xp, to):
+    a = to(F.copy())
+    xp.put_along_axis(a, to(np.argmax(F, axis=1)[:, None]), -9.0, axis=1)
+    return a
+
+
+c("fill_diagonal", _fill_diagonal)
+c("put_along_axis", _put_along_axis)
+c("insert", lambda xp, to: xp.insert(to(F), 2, to(np.arange(4.0)), axis=1))
+c("insert", lambda xp, to: xp.insert(to(F), [1, 1, 4], 0.5, axis=0))
+c("insert", lambda xp, to: xp.insert(to(V), -2, 7.0))
+c("resize", lambda xp, to: xp.resize(to(W), (3, 5)))
+c("vander", lambda xp, to: xp.vander(to(np.array([1, 2, 3, 5])), 3))
+c("vander", lambda xp, to: xp.vander(to(W), increasing=True))
+# printing, planning and the rest
+c("set_printoptions", lambda xp, to: (xp.set_printoptions(precision=3),
+                                      xp.array_str(to(W)), xp.set_printoptions(precision=8)))
+c("get_printoptions", lambda xp, to: xp.get_printoptions()["precision"])
+
+
+def _printoptions(xp, to):
+    with xp.printoptions(precision=2, suppress=True):
+        return str(to(F))
+
+
+c("printoptions", _printoptions)
+check("array_repr", lambda: _repr_check())
+c("array_str", lambda xp, to: xp.array_str(to(F), precision=2))
+c("array2string", lambda xp, to: xp.array2string(to(W), separator=", "))
+c("einsum_path", lambda xp, to: xp.einsum_path("ij,jk,kl->il", to(F), to(F.T), to(F),
+                                               optimize="greedy")[0])
+c("real_if_close", lambda xp, to: xp.real_if_close(to(Z.real + 1e-18j)))
+c("real_if_close", lambda xp, to: xp.real_if_close(to(Z)))
+c("asarray_chkfinite", lambda xp, to: xp.asarray_chkfinite([1.0, 2.0]))
+c("common_type", lambda xp, to: xp.common_type(to(I), to(F.astype(np.float32))))
+c("sort_complex", lambda xp, to: xp.sort_complex(to(np.array([3, 1, 2]))))
+c("sort_complex", lambda xp, to: xp.sort_complex(to(Z)))
+c("histogram_bin_edges", lambda xp, to: xp.histogram_bin_edges(to(V), bins=4))
+c("apply_along_axis", lambda xp, to: xp.apply_along_axis(lambda r: r[::-1] * 2, 1, to(F)))
+c("apply_along_axis", lambda xp, to: xp.apply_along_axis(lambda r: r.sum(), 0, to(F)))
+c("polyadd", lambda xp, to: xp.polyadd(to(np.array([1.0, 2])), to(np.array([3.0, 4, 5]))))
+c("polysub", lambda xp, to: xp.polysub(to(np.array([1.0, 2, 3])), to(np.array([3.0, 4]))))
+c("polymul", lambda xp, to: xp.polymul(to(np.array([1.0, 2])), to(np.array([3.0, 4, 5]))))
+c("polyder", lambda xp, to: xp.polyder(to(np.array([1, 2, 3, 4])), 2))
+c("polyint", lambda xp, to: xp.polyint(to(np.array([3.0, 2, 1])), 2, k=[1.0, 2.0]))
+
+
+def _repr_check():
+    import vkarray as vk
+    x = vk.asarray(F)
+    assert vk.array_repr(x) == repr(F)[:-1] + f", device='{x.device}')" == repr(x)
