@@ -11,7 +11,7 @@ __all__ = [
     "set_printoptions", "get_printoptions", "printoptions", "array_repr", "array_str",
     "array2string", "einsum_path", "real_if_close", "asarray_chkfinite", "common_type",
     "sort_complex", "histogram_bin_edges", "apply_along_axis", "polyadd", "polysub",
-    "polymul", "polyder", "polyint",
+    "polymul", "polyder", "polyint", "polyfit", "block",
 ]
 
 # Printing reads numpy's options: vkarray formats a host copy of the values with numpy.
@@ -163,3 +163,59 @@ def polyint(p, m=1, k=None):
         n = p.shape[0]
         p = _vk.concatenate([p / _vk.arange(n, 0, -1), _vk.full((1,), ks[i], dtype=p.dtype)])
     return p
+
+
+def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """numpy.polyfit by least squares on the column-scaled Vandermonde matrix, as numpy
+    computes it (full=True, w= and cov= are not supported yet)."""
+    if full or w is not None or cov:
+        raise NotImplementedError("[polyfit] full=True, w= and cov= are not supported yet")
+    deg = int(deg)
+    if deg < 0:
+        raise ValueError("[polyfit] expected deg >= 0")
+    x, y = _asarray(x), _asarray(y)
+    if x.ndim != 1:
+        raise TypeError("[polyfit] expected 1D vector for x")
+    if x.size == 0:
+        raise TypeError("[polyfit] expected non-empty vector for x")
+    if y.ndim < 1 or y.ndim > 2:
+        raise TypeError("[polyfit] expected 1D or 2D array for y")
+    if x.shape[0] != y.shape[0]:
+        raise TypeError("[polyfit] expected x and y to have same length")
+    t = _np.result_type(x.dtype, y.dtype, 1.0)
+    x, y = _vk.astype(x, t), _vk.astype(y, t)
+    rcond = x.shape[0] * _np.finfo(t).eps if rcond is None else rcond
+    lhs = _vk.vander(x, deg + 1)
+    scale = _vk.sqrt(_vk.sum(lhs * lhs, axis=0))
+    c = _vk.linalg.lstsq(lhs / scale, y, rcond=rcond)[0]
+    return c / scale if c.ndim == 1 else c / _vk.reshape(scale, (-1, 1))
+
+
+def _block_depth(arrays, index=()):
+    if isinstance(arrays, tuple):
+        raise TypeError(f"[block] arrays is a tuple at index {list(index)}; only lists can be "
+                        f"used to arrange blocks")
+    if not isinstance(arrays, list):
+        return 0, _np.ndim(arrays) if not isinstance(arrays, _vk.ndarray) else arrays.ndim
+    if not arrays:
+        raise ValueError(f"[block] List at arrays{list(index)} cannot be empty")
+    found = [_block_depth(a, index + (i,)) for i, a in enumerate(arrays)]
+    depths = {d for d, _ in found}
+    if len(depths) != 1:
+        raise ValueError(f"[block] List depths are mismatched at arrays{list(index)}")
+    return depths.pop() + 1, max(n for _, n in found)
+
+
+def block(arrays):
+    """numpy.block: nested lists of arrays assembled by concatenation, the innermost lists
+    along the last axis."""
+    depth, max_ndim = _block_depth(arrays)
+    ndim = max(depth, max_ndim)
+
+    def assemble(x, d):
+        if d == depth:
+            a = _asarray(x)
+            return _vk.reshape(a, (1,) * (ndim - a.ndim) + a.shape)
+        return _vk.concatenate([assemble(y, d + 1) for y in x], axis=-(depth - d))
+
+    return assemble(arrays, 0)

@@ -134,6 +134,13 @@ BAD = {
     "trapezoid": lambda m: m.trapz(m.asarray(A), axis=3),
     "histogram2d": lambda m: m.histogram2d(m.asarray(np.ones(3)), m.asarray(np.ones(4))),
     "modf": lambda m: m.modf(m.asarray(np.ones(2) * 1j)),
+    "block": lambda m: m.block([[m.asarray(np.ones(2))], m.asarray(np.ones(2))]),
+    "polyfit": lambda m: m.polyfit(m.asarray(A), m.asarray(A), 1),
+    "insert": lambda m: m.insert(m.asarray(A), 9, 1.0, axis=1),
+    "vander": lambda m: m.vander(m.asarray(A)),
+    "diag_indices_from": lambda m: m.diag_indices_from(m.asarray(A)),
+    "apply_along_axis": lambda m: m.apply_along_axis(lambda r: r, 2, m.asarray(A)),
+    "asarray_chkfinite": lambda m: m.asarray_chkfinite([1.0, np.inf]),
 }
 
 

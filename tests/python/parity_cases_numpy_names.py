@@ -197,3 +197,8 @@ def _repr_check():
     import vkarray as vk
     x = vk.asarray(F)
     assert vk.array_repr(x) == repr(F)[:-1] + f", device='{x.device}')" == repr(x)
+c("polyfit", lambda xp, to: xp.polyfit(to(V), to(3 * V ** 2 - V + 0.5), 2), rtol=1e-10)
+c("polyfit", lambda xp, to: xp.polyfit(to(np.arange(6.0)), to(F.T), 1), rtol=1e-10)
+c("block", lambda xp, to: xp.block([[to(np.eye(2)), to(np.zeros((2, 3)))],
+                                    [to(np.ones((1, 2))), to(np.full((1, 3), 4.0))]]))
+c("block", lambda xp, to: xp.block([to(V), to(W), 1.0]))
