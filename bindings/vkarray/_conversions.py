@@ -2,8 +2,6 @@
 copy), repr/str in numpy's layout with the device named, and DLPack export and import. Every
 path that moves data to the host says so: a download is always an explicit copy."""
 
-import copy as _copy
-
 import numpy as _np
 
 from . import _vkarray as _vk
@@ -92,4 +90,3 @@ _cls.__repr__ = _repr
 _cls.__str__ = _str
 _cls.__dlpack__ = _dlpack
 _cls.__dlpack_device__ = _dlpack_device
-del _copy

@@ -5,7 +5,7 @@ histogram_bin_edges, apply_along_axis and the polynomial helpers, on vkarray arr
 import numpy as _np
 
 from ._namespace import vk as _vk
-from ._shaping import _asarray
+from ._shaping import _AxisError, _asarray
 
 __all__ = [
     "set_printoptions", "get_printoptions", "printoptions", "array_repr", "array_str",
@@ -95,7 +95,7 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     arr = _asarray(arr)
     nd = arr.ndim
     if not -nd <= axis < nd:
-        raise _np.AxisError(f"[apply_along_axis] axis {axis} is out of bounds for array of "
+        raise _AxisError(f"[apply_along_axis] axis {axis} is out of bounds for array of "
                             f"dimension {nd}")
     moved = _vk.moveaxis(arr, axis % nd, -1)
     outer = moved.shape[:-1]

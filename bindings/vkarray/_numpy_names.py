@@ -15,7 +15,7 @@ from ._numpy_indexing import *  # noqa: F401,F403
 from ._numpy_math import *  # noqa: F401,F403
 from ._numpy_misc import *  # noqa: F401,F403
 from ._numpy_numeric import *  # noqa: F401,F403
-from ._shaping import _AxisError, _asarray, _asarrays, _context, _creation_kwargs
+from ._shaping import _AxisError, _asarray, _asarrays
 
 _OWN = [
     "newaxis", "isclose", "allclose", "array_equal", "array_equiv", "copyto", "shape", "ndim",
@@ -383,5 +383,3 @@ def blackman(M):
     return _window(M, lambda n: 0.42 + 0.5 * _vk.cos(_np.pi * n / (M - 1))
                    + 0.08 * _vk.cos(2.0 * _np.pi * n / (M - 1)))
 
-
-del _context, _creation_kwargs
