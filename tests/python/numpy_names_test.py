@@ -141,6 +141,8 @@ BAD = {
     "diag_indices_from": lambda m: m.diag_indices_from(m.asarray(A)),
     "apply_along_axis": lambda m: m.apply_along_axis(lambda r: r, 2, m.asarray(A)),
     "asarray_chkfinite": lambda m: m.asarray_chkfinite([1.0, np.inf]),
+    "multi_dot": lambda m: m.linalg.multi_dot([m.asarray(A)]),
+    "tensorinv": lambda m: m.linalg.tensorinv(m.asarray(A), ind=0),
 }
 
 

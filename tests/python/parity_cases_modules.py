@@ -202,3 +202,13 @@ for _name, _fn in [("Context", _contexts), ("Replica", _contexts), ("context", _
                    ("set_gemm_config", _gemm_config), ("Device", _devices),
                    ("devices", _devices), ("from_dlpack", _from_dlpack)]:
     check(_name, _fn)
+
+T4 = RNG.standard_normal((6, 2, 3)) + np.eye(6).reshape(6, 2, 3)
+c("linalg.multi_dot", lambda xp, to: xp.linalg.multi_dot([to(V[:4]), to(M), to(B), to(B.T)]),
+  rtol=LA)
+c("linalg.multi_dot", lambda xp, to: xp.linalg.multi_dot([to(R), to(R.T), to(R)]), rtol=LA)
+c("linalg.cond", lambda xp, to: xp.linalg.cond(to(M)), rtol=LA)
+c("linalg.cond", lambda xp, to: xp.linalg.cond(to(M), "fro"), rtol=LA)
+c("linalg.cond", lambda xp, to: xp.linalg.cond(to(M), -2), rtol=LA)
+c("linalg.tensorsolve", lambda xp, to: xp.linalg.tensorsolve(to(T4), to(V[:6])), rtol=LA)
+c("linalg.tensorinv", lambda xp, to: xp.linalg.tensorinv(to(T4), ind=1), rtol=LA)
