@@ -37,6 +37,8 @@ def test_sizes(n):
     same(vk.digitize(x, np.array([-1.0, 0.0, 0.5])), np.digitize(a, [-1.0, 0.0, 0.5]))
     s = np.where(np.arange(n) % 3 == 0, np.inf, a).astype(np.float32)
     same(vk.nan_to_num(vk.asarray(s)), np.nan_to_num(s))
+    h = np.where(np.arange(n) % 5 == 1, np.nan, a.astype(np.float64))
+    same(vk.nanquantile(vk.asarray(h), [0.1, 0.5]), np.nanquantile(h, [0.1, 0.5]))
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int32, np.int64, np.float16,
@@ -141,6 +143,8 @@ BAD = {
     "diag_indices_from": lambda m: m.diag_indices_from(m.asarray(A)),
     "apply_along_axis": lambda m: m.apply_along_axis(lambda r: r, 2, m.asarray(A)),
     "asarray_chkfinite": lambda m: m.asarray_chkfinite([1.0, np.inf]),
+    "nanquantile": lambda m: m.nanquantile(m.asarray(A), 1.5),
+    "nanpercentile": lambda m: m.nanpercentile(m.asarray(A), -1),
     "multi_dot": lambda m: m.linalg.multi_dot([m.asarray(A)]),
     "tensorinv": lambda m: m.linalg.tensorinv(m.asarray(A), ind=0),
 }

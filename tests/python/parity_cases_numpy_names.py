@@ -202,3 +202,11 @@ c("polyfit", lambda xp, to: xp.polyfit(to(np.arange(6.0)), to(F.T), 1), rtol=1e-
 c("block", lambda xp, to: xp.block([[to(np.eye(2)), to(np.zeros((2, 3)))],
                                     [to(np.ones((1, 2))), to(np.full((1, 3), 4.0))]]))
 c("block", lambda xp, to: xp.block([to(V), to(W), 1.0]))
+NANS = np.where(np.arange(24).reshape(4, 6) % 4 == 1, np.nan, F)
+NANS[2] = np.nan  # an all-NaN row
+c("nanquantile", lambda xp, to: xp.nanquantile(to(NANS), 0.3, axis=1))
+c("nanquantile", lambda xp, to: xp.nanquantile(to(NANS), to(np.array([0.0, 0.5, 1.0])),
+                                               axis=0, keepdims=True))
+c("nanquantile", lambda xp, to: xp.nanquantile(to(I), 0.25))
+c("nanpercentile", lambda xp, to: xp.nanpercentile(to(NANS), 40.0))
+c("nanpercentile", lambda xp, to: xp.nanpercentile(to(NANS), [10, 90], axis=(0, 1)))
