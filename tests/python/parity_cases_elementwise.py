@@ -30,7 +30,7 @@ BINARY_F = ["add", "subtract", "multiply", "divide", "true_divide", "floor_divid
             "logaddexp2", "heaviside", "divmod"]
 BINARY_I = ["add", "subtract", "multiply", "floor_divide", "remainder", "fmod", "bitwise_and",
             "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "bitwise_left_shift",
-            "bitwise_right_shift", "divmod", "maximum", "minimum"]
+            "bitwise_right_shift", "divmod", "maximum", "minimum", "gcd", "lcm"]
 POWER = ["power", "pow", "float_power"]
 
 
@@ -67,3 +67,6 @@ case("matmul", lambda xp, to: xp.matmul(to(F), to(G.T)))
 case("matmul", lambda xp, to: xp.matmul(to(F32), to(F32.T)), rtol=1e-5)
 case("add", lambda xp, to: xp.add(to(F32), 1.5))  # a Python scalar stays weak
 case("multiply", lambda xp, to: xp.multiply(to(I), 3, dtype=np.float64))
+FIB = np.array([832040, 1346269, 0, 12, -18, 7])  # Fibonacci numbers: Euclid's worst case
+case("gcd", lambda xp, to: xp.gcd(to(FIB), to(np.array([514229, 832040, 0, -8, 12, 0]))))
+case("lcm", lambda xp, to: xp.lcm(to(FIB.astype(np.int32)), 6))
