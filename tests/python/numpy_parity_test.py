@@ -1,6 +1,7 @@
 """The numpy-parity suite: every public name of vkarray (and of vkarray.linalg, .fft and
 .random) has at least one case comparing it with numpy (or, for names numpy lacks, a check
-against numpy data); test_every_public_name_has_a_case fails when a name has none."""
+against numpy data); test_every_public_name_has_a_case fails when a name has none. Each
+comparison also runs through numpy's own functions on vkarray arrays (the protocols)."""
 
 import warnings
 
@@ -62,6 +63,18 @@ def _compare(got, want, rtol, where):
     assert got == want and type(got) is type(want), f"{where}: {got!r} != numpy's {want!r}"
 
 
+HOST_CONVERSIONS = {"asarray", "array", "asanyarray", "ascontiguousarray", "asarray_chkfinite"}
+
+
+def _check_on_device(name, got, want):
+    """Array results must be vkarray arrays (no silent host copy)."""
+    if isinstance(want, np.ndarray) and want.ndim > 0:
+        assert isinstance(got, vk.ndarray), f"{name}: got {type(got).__name__}, not on the device"
+    elif isinstance(want, (tuple, list)) and not hasattr(want, "_fields"):
+        for i, (g, w) in enumerate(zip(got, want)):
+            _check_on_device(f"{name}[{i}]", g, w)
+
+
 CASE_LIST = [(name, i, c) for name in sorted(CASES) for i, c in enumerate(CASES[name])]
 
 
@@ -75,7 +88,27 @@ def test_parity(name, index, case):
         warnings.simplefilter("ignore", RuntimeWarning)  # numpy's all-NaN-slice notices
         want = _host(case.fn(NP, lambda a: a))
     got = case.fn(vk, vk.asarray)
-    if isinstance(want, np.ndarray) or (isinstance(want, tuple) and want and
-                                        isinstance(want[0], np.ndarray)):
-        assert isinstance(got, (vk.ndarray, tuple, list)), f"{name}: got {type(got)}"
+    _check_on_device(name, got, want)
+    _compare(_host(got), want, case.rtol, name)
+
+
+@pytest.mark.parametrize("name,index,case", [c for c in CASE_LIST if not c[2].check],
+                         ids=[f"{n}-{i}" for n, i, c in CASE_LIST if not c.check])
+def test_parity_through_numpy(name, index, case):
+    """The same case with numpy's functions called on vkarray arrays: __array_function__ and
+    __array_ufunc__ must bring them to vkarray with numpy's results."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = _host(case.fn(NP, lambda a: a))
+    uploads = []
+
+    def to(a):
+        uploads.append(a)
+        return vk.asarray(a)
+
+    got = case.fn(NP, to)
+    # numpy's creation functions have no array argument to dispatch on, and its conversion
+    # functions download (numpy.asarray(x) is the explicit host copy): those stay numpy's.
+    if uploads and name not in HOST_CONVERSIONS:
+        _check_on_device(name, got, want)
     _compare(_host(got), want, case.rtol, name)
