@@ -105,3 +105,16 @@ def test_unsupported_methods_and_keywords_raise_naming_them():
         np.add.accumulate(x, axis=None)
     with pytest.raises(ValueError, match=r"outer product only supported for binary"):
         np.sin.outer(x, x)
+
+
+def test_numpy_operands_on_the_left():
+    a = np.ones(3)
+    x = vk.asarray(np.arange(3.0))
+    r = a + x
+    assert isinstance(r, vk.ndarray)
+    same(r, np.ones(3) + np.arange(3.0))
+    same(np.float32(2) * vk.asarray(np.arange(3, dtype=np.float32)),
+         np.arange(3, dtype=np.float32) * 2)
+    with pytest.raises(TypeError, match=r"numpy\.add\.__call__: out= must be vkarray"):
+        a += x  # the result would have to be written to host memory
+    np.testing.assert_array_equal(a, np.ones(3))  # unchanged
