@@ -210,3 +210,6 @@ c("nanquantile", lambda xp, to: xp.nanquantile(to(NANS), to(np.array([0.0, 0.5, 
 c("nanquantile", lambda xp, to: xp.nanquantile(to(I), 0.25))
 c("nanpercentile", lambda xp, to: xp.nanpercentile(to(NANS), 40.0))
 c("nanpercentile", lambda xp, to: xp.nanpercentile(to(NANS), [10, 90], axis=(0, 1)))
+c("i0", lambda xp, to: xp.i0(to(np.linspace(-20, 20, 41))))
+c("i0", lambda xp, to: xp.i0(to(np.arange(-3, 12))))
+c("kaiser", lambda xp, to: xp.kaiser(9, 14.0))
