@@ -8,9 +8,11 @@ rest in _numpy_misc; this module gathers them."""
 
 import numpy as _np
 
-from . import _nan_statistics, _numpy_indexing, _numpy_math, _numpy_misc, _numpy_numeric
+from . import _histograms, _nan_statistics, _numpy_indexing, _numpy_math, _numpy_misc
+from . import _numpy_numeric
 from ._namespace import vk as _vk
 from ._joining import concatenate, vstack
+from ._histograms import *  # noqa: F401,F403
 from ._nan_statistics import *  # noqa: F401,F403
 from ._numpy_indexing import *  # noqa: F401,F403
 from ._numpy_math import *  # noqa: F401,F403
@@ -27,7 +29,7 @@ _OWN = [
     "hamming", "bartlett", "blackman",
 ]
 __all__ = (_OWN + _numpy_math.__all__ + _numpy_numeric.__all__ + _numpy_indexing.__all__
-           + _numpy_misc.__all__ + _nan_statistics.__all__)
+           + _numpy_misc.__all__ + _nan_statistics.__all__ + _histograms.__all__)
 UFUNCS = {name: globals()[name] for name in _numpy_math.UFUNCS}
 
 newaxis = None

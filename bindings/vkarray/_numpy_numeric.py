@@ -1,6 +1,6 @@
 """numpy's numerical helpers composed from vkarray operations on the device: interpolation,
 convolution, finite differences and integration, cross products, ordering (lexsort,
-digitize), 2-d histograms, covariance, set operations, polynomials."""
+digitize), covariance, set operations, polynomials."""
 
 import numpy as _np
 
@@ -10,7 +10,7 @@ from ._shaping import _AxisError, _asarray, _asarrays
 
 __all__ = [
     "interp", "convolve", "correlate", "gradient", "unwrap", "cross", "trapz", "trapezoid",
-    "lexsort", "digitize", "histogram2d", "cov", "corrcoef", "union1d", "intersect1d",
+    "lexsort", "digitize", "cov", "corrcoef", "union1d", "intersect1d",
     "setdiff1d", "setxor1d", "trim_zeros", "polyval",
 ]
 
@@ -263,39 +263,6 @@ def digitize(x, bins, right=False):
     if increasing:
         return _vk.searchsorted(bins, x, side=side)
     return bins.shape[0] - _vk.searchsorted(_vk.flip(bins), x, side=side)
-
-
-def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
-    """numpy.histogram2d with equal-width bins (a bin count or a pair of counts): H, xedges,
-    yedges; the last bin of each axis includes its right edge, as numpy's."""
-    x, y = _asarrays("histogram2d", [x, y])
-    if x.shape != y.shape or x.ndim != 1:
-        raise ValueError(f"[histogram2d] x and y must be 1-d of the same length, got shapes "
-                         f"{x.shape} and {y.shape}")
-    nb = (bins, bins) if _np.ndim(bins) == 0 else tuple(bins)
-    if not all(_np.ndim(b) == 0 for b in nb):
-        raise NotImplementedError("[histogram2d] explicit bin edges are not supported yet")
-    rng = range or (None, None)
-    edges, idx = [], []
-    for v, n, r in zip((x, y), nb, rng):
-        lo, hi = (float(_vk.min(v)), float(_vk.max(v))) if r is None else map(float, r)
-        if lo == hi:
-            lo, hi = lo - 0.5, hi + 0.5
-        e = _vk.linspace(lo, hi, int(n) + 1)
-        i = _vk.searchsorted(e, v, side="right")
-        i = _vk.where(v == hi, int(n), i)  # the right edge belongs to the last bin
-        edges.append(e)
-        idx.append(i)
-    valid = (idx[0] >= 1) & (idx[0] <= nb[0]) & (idx[1] >= 1) & (idx[1] <= nb[1])
-    flat = _vk.where(valid, (idx[0] - 1) * int(nb[1]) + (idx[1] - 1), nb[0] * nb[1])
-    w = None if weights is None else _asarray(weights, x.context)
-    counts = _vk.bincount(flat, weights=w, minlength=int(nb[0] * nb[1]) + 1)
-    h = _vk.reshape(counts[:-1], (int(nb[0]), int(nb[1])))
-    h = _vk.astype(h, _np.float64)
-    if density:
-        area = _vk.reshape(_vk.diff(edges[0]), (-1, 1)) * _vk.reshape(_vk.diff(edges[1]), (1, -1))
-        h = h / area / _vk.sum(h)
-    return h, edges[0], edges[1]
 
 
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *,

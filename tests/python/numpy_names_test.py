@@ -148,6 +148,7 @@ BAD = {
     "asarray_chkfinite": lambda m: m.asarray_chkfinite([1.0, np.inf]),
     "nanquantile": lambda m: m.nanquantile(m.asarray(A), 1.5),
     "nanpercentile": lambda m: m.nanpercentile(m.asarray(A), -1),
+    "histogramdd": lambda m: m.histogramdd(m.asarray(np.ones((3, 2))), bins=[2, 2, 2]),
     "gcd": lambda m: m.gcd(m.asarray(A), 2),
     "multi_dot": lambda m: m.linalg.multi_dot([m.asarray(A)]),
     "tensorinv": lambda m: m.linalg.tensorinv(m.asarray(A), ind=0),

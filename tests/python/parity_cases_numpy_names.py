@@ -213,3 +213,10 @@ c("nanpercentile", lambda xp, to: xp.nanpercentile(to(NANS), [10, 90], axis=(0, 
 c("i0", lambda xp, to: xp.i0(to(np.linspace(-20, 20, 41))))
 c("i0", lambda xp, to: xp.i0(to(np.arange(-3, 12))))
 c("kaiser", lambda xp, to: xp.kaiser(9, 14.0))
+SAMPLE = RNG.standard_normal((40, 3))
+c("histogramdd", lambda xp, to: xp.histogramdd(to(SAMPLE), bins=(2, 3, 4)))
+c("histogramdd", lambda xp, to: xp.histogramdd([to(V), to(V[::-1])], bins=[
+    to(np.array([-2.0, 0, 0.5, 3])), 3], density=True))
+c("histogramdd", lambda xp, to: xp.histogramdd(to(SAMPLE[:, :2]), bins=3,
+                                               range=[(-1, 1), (0, 2)], weights=to(SAMPLE[:, 2])))
+c("histogram2d", lambda xp, to: xp.histogram2d(to(V), to(V ** 2), bins=to(np.linspace(-2, 2, 5))))
