@@ -103,7 +103,10 @@ def _array_function(self, func, types, args, kwargs):
         return fn(*args, **kwargs)
     except TypeError as error:
         text = str(error)
-        if "unexpected keyword argument" in text or "incompatible function arguments" in text:
+        # Raised by the call itself (its arguments did not bind), not from inside fn.
+        at_call = error.__traceback__ is not None and error.__traceback__.tb_next is None
+        if at_call and ("unexpected keyword argument" in text
+                        or "incompatible function arguments" in text):
             raise TypeError(f"[__array_function__] {qualname}: vkarray's "
                             f"{getattr(fn, '__name__', '')} does not take these arguments "
                             f"(keywords {sorted(kwargs)}): {text}") from None

@@ -69,9 +69,9 @@ def test_mixed_numpy_arguments_are_uploaded():
 
 def test_unimplemented_function_raises_naming_it():
     x = vk.asarray(A)
-    with pytest.raises(TypeError, match=r"numpy\.nanpercentile is not implemented by vkarray; "
+    with pytest.raises(TypeError, match=r"numpy\.packbits is not implemented by vkarray; "
                                         r"convert explicitly with numpy\.asarray"):
-        np.nanpercentile(x, 50)
+        np.packbits(vk.asarray(np.ones(8, np.uint8)))
     with pytest.raises(TypeError, match=r"numpy\.linalg\.eig is not implemented"):
         np.linalg.eig(vk.asarray(np.eye(3)))
 
@@ -84,6 +84,11 @@ def test_unsupported_keywords_are_refused_clearly():
         np.sum(x, axis=0, out=np.empty(4, np.float32))
     with pytest.raises(TypeError, match=r"numpy\.ravel: order='K' is not supported"):
         np.ravel(x, order="K")
+    with pytest.raises(TypeError, match=r"numpy\.percentile: vkarray's percentile does not "
+                                        r"take these arguments \(keywords \['interpolation'\]"):
+        np.percentile(x, 50, interpolation="linear")  # numpy 1.x's deprecated spelling
+    with pytest.raises(TypeError, match=r"<lambda>\(\) got an unexpected keyword argument 'foo'$"):
+        np.apply_along_axis(lambda r: r, 1, x, foo=1)  # the callback's error, unchanged
     with pytest.raises(NotImplementedError, match=r"\[unique\] equal_nan=False"):
         np.unique(x, equal_nan=False)
 
