@@ -233,6 +233,10 @@ def _register_dask_array():
     # (tensordot, concatenate3): vkarray's arrays rank above numpy's (0).
     if not hasattr(vk.ndarray, "__array_priority__"):
         vk.ndarray.__array_priority__ = 100.0
+    # A chunk type dask handles: dask_array + vkarray_array (and numpy ufuncs on both) is a
+    # dask array, not a vkarray conversion of the dask array.
+    from dask.array.chunk_types import register_chunk_type
+    register_chunk_type(vk.ndarray)
     _dispatch.concatenate_lookup.register(vk.ndarray, _concatenate)
     _dispatch.tensordot_lookup.register(vk.ndarray, _tensordot)
     _dispatch.einsum_lookup.register(vk.ndarray, _einsum)
@@ -250,6 +254,10 @@ def _register_dask_array():
     # would also download the whole array to hash it.
     from dask.base import normalize_token
     normalize_token.register(vk.ndarray)(lambda x: ("vkarray.ndarray", uuid.uuid4().hex))
+    # The bytes a chunk holds (and sends), for the scheduler's transfer and memory accounting
+    # (dask counts CuPy's device arrays the same way).
+    from dask.sizeof import sizeof
+    sizeof.register(vk.ndarray)(lambda x: int(x.nbytes))
 
 
 _register_dask_array()

@@ -91,6 +91,16 @@ def test_elementwise_chain(data):
     check((f * f + 1).compute(), (x.astype(np.float32) ** 2 + 1), rtol=2e-7)
 
 
+def test_mixed_operands(data):
+    x, y = data["x"], data["y"]
+    xd = vkd.from_numpy(x, chunks=(128, 100))
+    row = vk.asarray(y[0])
+    for expr, want in [(xd + row, x + y[0]), (row * xd, y[0] * x), (np.subtract(xd, row), x - y[0]),
+                       (xd * da.from_array(y, chunks=(128, 100)), x * y)]:
+        assert isinstance(expr, da.Array) and isinstance(expr._meta, vk.ndarray)
+        check(expr.compute(), want, exact=True)
+
+
 def test_reductions_tree(data):
     x = data["x"]
     xd = vkd.from_numpy(x, chunks=(64, 50))
