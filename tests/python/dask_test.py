@@ -206,6 +206,11 @@ def test_placement_errors(data):
         vkd.from_vkarray(x)
     with pytest.raises(TypeError, match=r"\[to_numpy\] expected a dask.array.Array"):
         vkd.to_numpy(x)
+    with pytest.raises(TypeError, match=r"\[empty\] dtype <U1 is not supported"):
+        vkd.from_numpy(np.array(["a", "b"]))
+    d = vkd.from_numpy(x[0], chunks=100)
+    with pytest.raises(TypeError, match=r"\[percentile\] dask.array.percentile of vkarray"):
+        da.percentile(d, [10, 50]).compute()
 
 
 DTYPES = [np.bool_, np.int8, np.uint16, np.int32, np.uint64, np.float16, np.float32,
