@@ -262,6 +262,27 @@ def test_bind_worker_from_env_and_name(monkeypatch):
         dd.worker_device_index(Worker())
 
 
+def test_bind_worker_makes_the_default_context(monkeypatch):
+    from vkarray import _dask_distributed as dd
+
+    class Worker:
+        name = 1
+
+    monkeypatch.delenv(vkd.DEVICE_ENV, raising=False)
+    before = vk.context()
+    try:
+        assert dd.bind_worker(Worker(), devices=[0]) == 0  # index 1 cycles over [0]
+        assert vk.context() is not before
+        assert [r.physical_device for r in vk.context().replicas] == [0]
+        Worker.name = "scheduler-side name"
+        bound = vk.context()
+        assert dd.bind_worker(Worker()) is None and vk.context() is bound
+        with pytest.raises(ValueError, match=r"\[DevicePlugin\] devices is an empty list"):
+            dd.bind_worker(type("W", (), {"name": 0})(), devices=[])
+    finally:
+        vk.set_context(before)
+
+
 def pipeline(x, y, w):
     """The chunked pipeline both schedulers run: its dask results and numpy's."""
     xd, yd = vkd.from_numpy(x, chunks=(100, 90)), vkd.from_numpy(y, chunks=(100, 90))
