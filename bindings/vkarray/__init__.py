@@ -184,25 +184,6 @@ for _alias, _target in _ALIASES.items():
 del _alias, _target
 
 
-def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
-    """numpy ufunc calls on vkarray arrays stay on the device: ``np.sin(x)``, and the numpy
-    side of mixed operators (``numpy_array + x``), run vkarray's function of the same name.
-    Anything vkarray does not implement (ufunc methods such as reduce, where=, casting=,
-    several outputs) returns NotImplemented, so numpy raises its usual TypeError."""
-    fn = _UFUNCS.get(ufunc.__name__)
-    if method != "__call__" or fn is None:
-        return NotImplemented
-    out = kwargs.pop("out", None)
-    if isinstance(out, tuple):
-        if len(out) != 1:
-            return NotImplemented
-        out = out[0]
-    dtype = kwargs.pop("dtype", None)
-    if kwargs or not (out is None or isinstance(out, ndarray)):
-        return NotImplemented
-    return fn(*inputs, out=out, dtype=dtype)
-
-
 def _array_namespace(self, api_version=None):
     """The array API namespace of vkarray arrays: the vkarray module."""
     import vkarray
@@ -210,7 +191,6 @@ def _array_namespace(self, api_version=None):
 
 
 ndarray.__module__ = "vkarray"  # the public home of the class, as numpy.ndarray's is numpy
-ndarray.__array_ufunc__ = _array_ufunc
 ndarray.__array_namespace__ = _array_namespace
 
 
@@ -237,6 +217,12 @@ from . import random  # noqa: E402  vkarray.random: Philox Generator, default_rn
 from . import linalg  # noqa: E402  vkarray.linalg (a submodule, as numpy.linalg)
 from . import fft  # noqa: E402,F401  vkarray.fft: numpy.fft on VkFFT
 from . import _protocols  # noqa: E402,F401  numpy's __array_function__ (NEP 18)
+from . import _ufunc_protocol  # noqa: E402,F401  __array_ufunc__ and ufunc methods (NEP 13)
+from ._conversions import from_dlpack  # noqa: E402  pickling, repr, DLPack (host copies)
+from ._devices import Device, devices  # noqa: E402  x.device, x.to_device, vk.devices()
+from . import _numpy_names  # noqa: E402  numpy's names composed from vkarray operations
+from ._numpy_names import *  # noqa: E402,F401,F403  isclose, interp, convolve, cov, ...
+_UFUNCS.update(_numpy_names.UFUNCS)  # np.fmod(x, y), np.divmod(x, y), ... on the device
 __all__ = [
     "Buffer", "Context", "Replica", "asbuffer", "context", "list_devices", "make_context",
     "set_context", "synchronize", "dtype", "bool_", "bool", "int8", "uint8", "int16", "uint16",
@@ -255,6 +241,8 @@ __all__ = [
     "dot", "outer", "tensordot", "kron", "einsum", "gemm_config", "set_gemm_config",
 ] + (sorted(_UFUNCS) + _joining.__all__ + _reorder.__all__ + _grids.__all__ + _sorting.__all__
      + _cumulative.__all__ + _statistics.__all__)
+__all__ += [n for n in ["Device", "devices", "from_dlpack"] + _numpy_names.__all__
+            if n not in __all__]
 
 
 def _finish_at_exit():

@@ -17,7 +17,14 @@ _RENAMED = {"round_": "round", "product": "prod", "cumproduct": "cumprod", "allt
 # numpy's memory-layout keyword of functions whose vkarray version has none: vkarray arrays
 # have one (C) layout, so the orders that give C-ordered values are accepted and dropped.
 _ORDERS = {"empty_like": "KCA", "zeros_like": "KCA", "ones_like": "KCA", "full_like": "KCA",
-           "copy": "KCA", "ascontiguousarray": "KCA", "ravel": "C"}
+           "copy": "KCA", "ascontiguousarray": "KCA", "ravel": "C", "empty": "C", "zeros": "C",
+           "ones": "C", "full": "C", "eye": "C", "identity": "C", "array": "KCA",
+           "asarray": "KCA"}
+
+# numpy's creation functions that take like= (NEP 35): numpy calls the like array's
+# __array_function__, so the result is made on that array's context.
+_CREATION = {"empty", "zeros", "ones", "full", "eye", "identity", "array", "asarray", "arange",
+             "linspace", "frombuffer", "fromiter", "fromfunction"}
 
 
 def _not_implemented(qualname):
@@ -85,6 +92,11 @@ def _array_function(self, func, types, args, kwargs):
         raise TypeError(f"[__array_function__] {qualname}: out= must be a vkarray.ndarray, got "
                         f"a numpy.ndarray (vkarray does not write results to host memory)")
     ctx = _context_of(list(args) + list(kwargs.values()))
+    kwargs.pop("like", None)
+    if func.__name__ in _CREATION and ctx is None and "context" not in kwargs:
+        ctx = self.context
+        if func.__name__ not in ("frombuffer", "fromiter", "fromfunction"):
+            kwargs["context"] = ctx
     args = [_to_device(a, ctx) for a in args]
     kwargs = {k: (v if k == "out" else _to_device(v, ctx)) for k, v in kwargs.items()}
     try:

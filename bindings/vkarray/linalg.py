@@ -378,3 +378,6 @@ def cross(x1, x2, /, *, axis=-1):
     b0, b1, b2 = (b[..., i] for i in range(3))
     c = _stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
     return _vk.moveaxis(c, -1, axis)
+
+from ._linalg_extras import cond, multi_dot, tensorinv, tensorsolve  # noqa: E402,F401
+__all__ += ["multi_dot", "cond", "tensorsolve", "tensorinv"]

@@ -69,9 +69,9 @@ def test_mixed_numpy_arguments_are_uploaded():
 
 def test_unimplemented_function_raises_naming_it():
     x = vk.asarray(A)
-    with pytest.raises(TypeError, match=r"numpy\.polyfit is not implemented by vkarray; "
+    with pytest.raises(TypeError, match=r"numpy\.nanpercentile is not implemented by vkarray; "
                                         r"convert explicitly with numpy\.asarray"):
-        np.polyfit(x, x, 1)
+        np.nanpercentile(x, 50)
     with pytest.raises(TypeError, match=r"numpy\.linalg\.eig is not implemented"):
         np.linalg.eig(vk.asarray(np.eye(3)))
 
@@ -101,3 +101,20 @@ def test_foreign_array_types_defer():
         def __array_function__(self, func, types, args, kwargs):
             return "other"
     assert np.concatenate([vk.asarray(A), Other()]) == "other"
+
+
+def test_like_creation_lands_on_the_like_arrays_context(ctx3):
+    x = vk.asarray(A, context=ctx3)
+    for r, want in ((np.zeros(3, like=x), np.zeros(3)), (np.asarray([1, 2], like=x), [1, 2]),
+                    (np.arange(4, like=x), np.arange(4)), (np.full(2, 3.0, like=x), [3.0, 3.0]),
+                    (np.ones((2,), like=x), np.ones(2)), (np.eye(2, like=x), np.eye(2)),
+                    (np.array([1.5], like=x), [1.5])):
+        assert isinstance(r, vk.ndarray) and r.context is ctx3
+        np.testing.assert_array_equal(r.get(), want)
+
+
+def test_numpy_arguments_follow_the_vkarray_arguments_context(ctx3):
+    x = vk.asarray(A, context=ctx3)
+    r = np.concatenate([A, x])
+    assert r.context is ctx3
+    np.testing.assert_array_equal(r.read(), np.stack([np.concatenate([A, A])] * 3))

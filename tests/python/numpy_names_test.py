@@ -1,0 +1,158 @@
+"""numpy's names composed in vkarray's Python layer, beyond the parity suite: sizes across
+workgroup and multi-level boundaries, 0-d, empty and strided inputs, dtypes, numpy's ufunc
+entry points (np.fmod(x, y) on the device), and bad input raising numpy's exception class
+with a message naming the function."""
+
+import numpy as np
+import pytest
+
+import vkarray as vk
+
+SIZES = [1, 7, 1000, 1000003]
+
+
+def same(got, want, rtol=None):
+    assert isinstance(got, vk.ndarray), type(got)
+    g, w = got.get(), np.asarray(want)
+    assert g.shape == w.shape and g.dtype == w.dtype, (g.shape, g.dtype, w.shape, w.dtype)
+    if w.dtype.kind in "fc":
+        tol = rtol or 16 * np.finfo(w.dtype).eps
+        np.testing.assert_allclose(g, w, rtol=tol, atol=tol)
+    else:
+        np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_sizes(n):
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal(n).astype(np.float32)
+    b = (a + rng.standard_normal(n).astype(np.float32) * 1e-6).astype(np.float32)
+    x, y = vk.asarray(a), vk.asarray(b)
+    same(vk.isclose(x, y, rtol=1e-6), np.isclose(a, b, rtol=1e-6))
+    assert vk.allclose(x, y, atol=1e-4) == np.allclose(a, b, atol=1e-4)
+    same(vk.fmod(x * 7, 2), np.fmod(a * 7, 2))
+    same(vk.logaddexp(x, y), np.logaddexp(a, b), rtol=1e-6)
+    xp = np.linspace(-3, 3, 17)
+    same(vk.interp(x, xp, np.cos(xp)), np.interp(a, xp, np.cos(xp)), rtol=1e-12)
+    same(vk.digitize(x, np.array([-1.0, 0.0, 0.5])), np.digitize(a, [-1.0, 0.0, 0.5]))
+    s = np.where(np.arange(n) % 3 == 0, np.inf, a).astype(np.float32)
+    same(vk.nan_to_num(vk.asarray(s)), np.nan_to_num(s))
+    h = np.where(np.arange(n) % 5 == 1, np.nan, a.astype(np.float64))
+    same(vk.nanquantile(vk.asarray(h), [0.1, 0.5]), np.nanquantile(h, [0.1, 0.5]))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int32, np.int64, np.float16,
+                                   np.float32, np.float64])
+def test_dtypes(dtype):
+    a = (np.arange(-6, 7) * 3).astype(dtype) if np.dtype(dtype).kind != "u" else \
+        np.arange(13).astype(dtype)
+    b = np.full(13, 4, dtype)
+    x, y = vk.asarray(a), vk.asarray(b)
+    same(vk.fmod(x, y), np.fmod(a, b))
+    q, r = vk.divmod(x, y)
+    same(q, np.divmod(a, b)[0])
+    same(r, np.divmod(a, b)[1])
+    same(vk.fabs(x), np.fabs(a))
+    same(vk.deg2rad(x), np.deg2rad(a), rtol=4 * np.finfo(np.deg2rad(a).dtype).eps)
+    same(vk.cbrt(x), np.cbrt(a), rtol=4 * np.finfo(np.cbrt(a).dtype).eps)
+    same(vk.heaviside(x, 0.5), np.heaviside(a, 0.5))
+    same(vk.convolve(x, y[:3]), np.convolve(a, b[:3]), rtol=1e-3)
+    assert vk.array_equal(x, a) and not vk.array_equal(x, b)
+
+
+def test_numpy_ufuncs_reach_the_composed_functions():
+    a = np.linspace(-4, 4, 9)
+    x = vk.asarray(a)
+    for f in (np.fmod, np.logaddexp, np.logaddexp2, np.heaviside, np.float_power):
+        r = f(x, 1.5) if f is not np.float_power else f(vk.abs(x), 1.5)
+        assert isinstance(r, vk.ndarray)
+    q, r = np.divmod(x, 1.5)
+    same(q, np.divmod(a, 1.5)[0])
+    frac, whole = np.modf(x)
+    same(frac, np.modf(a)[0])
+    out = vk.zeros(9)
+    assert np.cbrt(x, out=out) is out
+    same(out, np.cbrt(a))
+    assert np.isclose(x, a).all() and np.allclose(x, a)  # through __array_function__
+
+
+def test_zero_d_empty_and_strided():
+    e = np.zeros((0, 3))
+    same(vk.isclose(vk.asarray(e), 0.0), np.isclose(e, 0.0))
+    assert vk.allclose(vk.asarray(e), e) and vk.array_equal(vk.asarray(e), e)
+    same(vk.nan_to_num(vk.asarray(np.float64(np.nan))), np.nan_to_num(np.float64(np.nan)))
+    same(vk.cbrt(vk.asarray(np.float32(-8))), np.cbrt(np.float32(-8)))
+    assert vk.atleast_1d(vk.asarray(np.float64(2))).shape == (1,)
+    m = np.arange(48.0).reshape(6, 8)
+    v = vk.asarray(m)[::2, 1::3]
+    same(vk.cross(v[:, :2], v[:, 1:]), np.cross(m[::2, 1::3][:, :2], m[::2, 1::3][:, 1:]))
+    same(vk.gradient(v, axis=1), np.gradient(m[::2, 1::3], axis=1))
+    same(vk.trapezoid(v.T), np.trapz(m[::2, 1::3].T))
+    same(vk.select([v > 20], [v]), np.select([m[::2, 1::3] > 20], [m[::2, 1::3]]))
+    same(vk.delete(v, 1, axis=0), np.delete(m[::2, 1::3], 1, axis=0))
+    same(vk.setdiff1d(vk.asarray(np.arange(0)), [1]), np.setdiff1d(np.arange(0), [1]))
+    same(vk.union1d(vk.asarray(np.arange(0)), vk.asarray(np.arange(0))),
+         np.union1d(np.arange(0), np.arange(0)))
+
+
+def test_in_place_functions_leave_views_consistent():
+    base = vk.asarray(np.arange(12.0))
+    a = base.reshape(3, 4)
+    vk.copyto(a, 5.0, where=a > 6)
+    vk.place(a, a < 2, [-1.0, -2.0])
+    vk.putmask(a, a == 5.0, [9.0])
+    ref = np.arange(12.0).reshape(3, 4)
+    np.copyto(ref, 5.0, where=ref > 6)
+    np.place(ref, ref < 2, [-1.0, -2.0])
+    np.putmask(ref, ref == 5.0, [9.0])
+    same(a, ref)
+    same(base, ref.ravel())
+
+
+A = np.arange(6.0).reshape(2, 3)
+BAD = {
+    "isclose": lambda m: m.isclose(m.asarray(A), m.asarray(np.ones(4))),
+    "convolve": lambda m: m.convolve(m.asarray(np.ones(3)), m.asarray(np.ones(0))),
+    "correlate": lambda m: m.correlate(m.asarray(A), m.asarray(A)),
+    "delete": lambda m: m.delete(m.asarray(A), 0, axis=2),
+    "cross": lambda m: m.cross(m.asarray(np.ones(4)), m.asarray(np.ones(4))),
+    "interp": lambda m: m.interp(m.asarray(np.ones(2)), m.asarray(np.ones(3)),
+                                 m.asarray(np.ones(2))),
+    "select": lambda m: m.select([m.asarray(A)], [m.asarray(A)]),
+    "choose": lambda m: m.choose(m.asarray(np.array([0, 3])), [m.asarray(np.ones(2))] * 2),
+    "size": lambda m: m.size(m.asarray(A), 3),
+    "digitize": lambda m: m.digitize(m.asarray(np.ones(3)), m.asarray(np.array([1.0, 3, 2]))),
+    "fmod": lambda m: m.fmod(m.asarray(np.ones(2) * 1j), 2),
+    "cbrt": lambda m: m.cbrt(m.asarray(np.ones(2) * 1j)),
+    "geomspace": lambda m: m.geomspace(0, 10, 3),
+    "gradient": lambda m: m.gradient(m.asarray(A), axis=2),
+    "rollaxis": lambda m: m.rollaxis(m.asarray(A), 3),
+    "place": lambda m: m.place(m.asarray(A.copy()), m.asarray(A > 1), m.asarray(np.ones(0))),
+    "lexsort": lambda m: m.lexsort([]),
+    "piecewise": lambda m: m.piecewise(m.asarray(np.ones(3)), [m.asarray(np.ones(3)) > 0],
+                                       [1, 2, 3]),
+    "cov": lambda m: m.cov(m.asarray(np.ones((2, 2, 2)))),
+    "copyto": lambda m: m.copyto(m.asarray(np.zeros(3, np.int32)), m.asarray(np.ones(3))),
+    "trapezoid": lambda m: m.trapz(m.asarray(A), axis=3),
+    "histogram2d": lambda m: m.histogram2d(m.asarray(np.ones(3)), m.asarray(np.ones(4))),
+    "modf": lambda m: m.modf(m.asarray(np.ones(2) * 1j)),
+    "block": lambda m: m.block([[m.asarray(np.ones(2))], m.asarray(np.ones(2))]),
+    "polyfit": lambda m: m.polyfit(m.asarray(A), m.asarray(A), 1),
+    "insert": lambda m: m.insert(m.asarray(A), 9, 1.0, axis=1),
+    "vander": lambda m: m.vander(m.asarray(A)),
+    "diag_indices_from": lambda m: m.diag_indices_from(m.asarray(A)),
+    "apply_along_axis": lambda m: m.apply_along_axis(lambda r: r, 2, m.asarray(A)),
+    "asarray_chkfinite": lambda m: m.asarray_chkfinite([1.0, np.inf]),
+    "nanquantile": lambda m: m.nanquantile(m.asarray(A), 1.5),
+    "nanpercentile": lambda m: m.nanpercentile(m.asarray(A), -1),
+    "multi_dot": lambda m: m.linalg.multi_dot([m.asarray(A)]),
+    "tensorinv": lambda m: m.linalg.tensorinv(m.asarray(A), ind=0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_input_raises_numpys_exception_class(name):
+    with pytest.raises(Exception) as numpy_error:
+        BAD[name](np)
+    with pytest.raises(type(numpy_error.value), match=rf"\[{name}\] "):
+        BAD[name](vk)

@@ -1,0 +1,148 @@
+"""Parity cases of creation, views and indexing, reductions and statistics, sorting and
+searching, joining and reordering, products: vkarray's numpy names and the array API's."""
+
+import numpy as np
+
+from parity_registry import case
+
+RNG = np.random.default_rng(11)
+F = RNG.standard_normal((4, 6))
+F32 = F.astype(np.float32)
+V = RNG.standard_normal(7)
+I = RNG.integers(-5, 6, (4, 6))
+N = np.where(np.arange(24).reshape(4, 6) % 5 == 2, np.nan, F)  # no all-NaN row or column
+B = F > 0
+M = RNG.standard_normal((3, 3))
+c = case
+
+# creation
+c("asarray", lambda xp, to: xp.asarray([[1, 2], [3, 4]], dtype=np.float32))
+c("array", lambda xp, to: xp.array([1.5, 2.5]))
+c("asanyarray", lambda xp, to: xp.asanyarray([1, 2, 3]))
+c("empty", lambda xp, to: xp.empty((2, 3), dtype=np.int8).shape)
+c("zeros", lambda xp, to: xp.zeros((2, 3), dtype=np.int16))
+c("ones", lambda xp, to: xp.ones(5))
+c("full", lambda xp, to: xp.full((2, 2), 7.5, dtype=np.float32))
+c("empty_like", lambda xp, to: xp.empty_like(to(F)).shape)
+c("zeros_like", lambda xp, to: xp.zeros_like(to(I)))
+c("ones_like", lambda xp, to: xp.ones_like(to(F32)))
+c("full_like", lambda xp, to: xp.full_like(to(I), 3))
+c("arange", lambda xp, to: xp.arange(2, 17, 3))
+c("arange", lambda xp, to: xp.arange(0.5, 3.0, 0.25))
+c("linspace", lambda xp, to: xp.linspace(-1, 2, 7))
+c("eye", lambda xp, to: xp.eye(3, 4, k=1))
+c("identity", lambda xp, to: xp.identity(3, dtype=np.int32))
+c("copy", lambda xp, to: xp.copy(to(F)))
+c("ascontiguousarray", lambda xp, to: xp.ascontiguousarray(to(F)[:, ::2]))
+c("astype", lambda xp, to: xp.astype(to(F), np.int32))
+c("clip", lambda xp, to: xp.clip(to(F), -0.5, 0.5))
+c("round", lambda xp, to: xp.round(to(F), 2))
+c("around", lambda xp, to: xp.around(to(F), 1))
+c("result_type", lambda xp, to: xp.result_type(to(F32), to(I)))
+c("can_cast", lambda xp, to: xp.can_cast(np.int16, np.float32))
+# views and indexing
+c("reshape", lambda xp, to: xp.reshape(to(F), (6, 4)))
+c("ravel", lambda xp, to: xp.ravel(to(F).T))
+c("transpose", lambda xp, to: xp.transpose(to(F)))
+c("permute_dims", lambda xp, to: xp.permute_dims(to(F), (1, 0)))
+c("matrix_transpose", lambda xp, to: xp.matrix_transpose(to(F)))
+c("swapaxes", lambda xp, to: xp.swapaxes(to(F), 0, 1))
+c("moveaxis", lambda xp, to: xp.moveaxis(to(F.reshape(2, 3, 4)), 0, -1))
+c("broadcast_to", lambda xp, to: xp.broadcast_to(to(V), (2, 7)))
+c("broadcast_arrays", lambda xp, to: xp.broadcast_arrays(to(V), to(V.reshape(7, 1)[:2])))
+c("expand_dims", lambda xp, to: xp.expand_dims(to(F), 1))
+c("squeeze", lambda xp, to: xp.squeeze(to(F[:1])))
+c("flip", lambda xp, to: xp.flip(to(F), 1))
+c("fliplr", lambda xp, to: xp.fliplr(to(F)))
+c("flipud", lambda xp, to: xp.flipud(to(F)))
+c("diagonal", lambda xp, to: xp.diagonal(to(F), 1))
+c("take", lambda xp, to: xp.take(to(F), to(np.array([0, 3, 2])), axis=1))
+c("take_along_axis", lambda xp, to: xp.take_along_axis(to(F), to(np.argsort(F, 1)), 1))
+c("nonzero", lambda xp, to: xp.nonzero(to(I)))
+c("flatnonzero", lambda xp, to: xp.flatnonzero(to(I)))
+c("argwhere", lambda xp, to: xp.argwhere(to(I)))
+c("count_nonzero", lambda xp, to: xp.count_nonzero(to(I), axis=0))
+c("compress", lambda xp, to: xp.compress(to(np.array([True, False, True, True])), to(F), 0))
+c("extract", lambda xp, to: xp.extract(to(B), to(F)))
+c("searchsorted", lambda xp, to: xp.searchsorted(to(np.sort(V)), to(F), side="right"))
+
+
+def _put(xp, to):
+    a = to(F.copy())
+    xp.put(a, to(np.array([1, 5, 7])), to(np.array([9.0, 8.0, 7.0])))
+    return a
+
+
+c("put", _put)
+# reductions and statistics
+for _n in ["sum", "prod", "max", "amax", "min", "amin", "ptp", "mean", "var", "std",
+           "argmax", "argmin", "median", "any", "all"]:
+    c(_n, lambda xp, to, _n=_n: getattr(xp, _n)(to(F), axis=1))
+    c(_n, lambda xp, to, _n=_n: getattr(xp, _n)(to(F32)), rtol=1e-5)
+for _n in ["nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd",
+           "nanargmax", "nanargmin"]:
+    c(_n, lambda xp, to, _n=_n: getattr(xp, _n)(to(N), axis=0))
+c("nanmedian", lambda xp, to: xp.nanmedian(to(F), axis=1))  # NaN slices: not supported yet
+c("quantile", lambda xp, to: xp.quantile(to(F), 0.3, axis=0))
+c("percentile", lambda xp, to: xp.percentile(to(F), [10, 90]))
+c("average", lambda xp, to: xp.average(to(F), axis=1, weights=to(np.arange(1.0, 7.0))))
+c("cumsum", lambda xp, to: xp.cumsum(to(I), axis=1))
+c("cumprod", lambda xp, to: xp.cumprod(to(F), axis=0))
+c("nancumsum", lambda xp, to: xp.nancumsum(to(N)))
+c("nancumprod", lambda xp, to: xp.nancumprod(to(N), axis=1))
+c("cumulative_sum", lambda xp, to: xp.cumulative_sum(to(I), axis=1, include_initial=True))
+c("cumulative_prod", lambda xp, to: xp.cumulative_prod(to(V)))
+c("cummax", lambda xp, to: xp.cummax(to(F), axis=1))
+c("cummin", lambda xp, to: xp.cummin(to(F)))
+c("diff", lambda xp, to: xp.diff(to(F), n=2, axis=1))
+c("ediff1d", lambda xp, to: xp.ediff1d(to(V)))
+c("vdot", lambda xp, to: xp.vdot(to(F), to(F)))
+c("vecdot", lambda xp, to: xp.vecdot(to(F), to(F)))
+c("inner", lambda xp, to: xp.inner(to(F), to(F)))
+c("dot", lambda xp, to: xp.dot(to(F), to(F.T)))
+c("outer", lambda xp, to: xp.outer(to(V), to(V[:3])))
+c("tensordot", lambda xp, to: xp.tensordot(to(F), to(F), axes=([0], [0])))
+c("kron", lambda xp, to: xp.kron(to(M), to(np.eye(2))))
+c("einsum", lambda xp, to: xp.einsum("ij,kj->ik", to(F), to(F)))
+# sorting, searching, counting, sets
+c("sort", lambda xp, to: xp.sort(to(F), axis=0))
+c("argsort", lambda xp, to: xp.argsort(to(I.ravel()), kind="stable"))
+c("partition", lambda xp, to: xp.partition(to(V), 3)[3])
+c("argpartition", lambda xp, to: to(V)[xp.argpartition(to(V), 2)[2]])
+c("bincount", lambda xp, to: xp.bincount(to(np.abs(I).ravel())))
+c("histogram", lambda xp, to: xp.histogram(to(F), bins=5))
+c("isin", lambda xp, to: xp.isin(to(I), to(np.array([1, 2, 3]))))
+c("in1d", lambda xp, to: xp.in1d(to(I), to(np.array([-1, 0]))))
+c("unique", lambda xp, to: xp.unique(to(I), return_counts=True))
+c("unique_values", lambda xp, to: xp.unique_values(to(I)))
+c("unique_counts", lambda xp, to: xp.unique_counts(to(I)))
+c("unique_inverse", lambda xp, to: xp.unique_inverse(to(I)))
+c("unique_all", lambda xp, to: xp.unique_all(to(I.ravel())))
+# joining, splitting and reordering
+c("concatenate", lambda xp, to: xp.concatenate([to(F), to(F)], axis=1))
+c("concat", lambda xp, to: xp.concat([to(F), to(F)]))
+c("stack", lambda xp, to: xp.stack([to(V), to(V)], axis=1))
+c("hstack", lambda xp, to: xp.hstack([to(V), to(V)]))
+c("vstack", lambda xp, to: xp.vstack([to(V), to(V)]))
+c("row_stack", lambda xp, to: xp.row_stack([to(V), to(V)]))
+c("dstack", lambda xp, to: xp.dstack([to(F), to(F)]))
+c("column_stack", lambda xp, to: xp.column_stack([to(V), to(V)]))
+c("split", lambda xp, to: xp.split(to(F), 3, axis=1))
+c("array_split", lambda xp, to: xp.array_split(to(V), 3))
+c("hsplit", lambda xp, to: xp.hsplit(to(F), [1, 4]))
+c("vsplit", lambda xp, to: xp.vsplit(to(F), 2))
+c("dsplit", lambda xp, to: xp.dsplit(to(F.reshape(2, 3, 4)), 2))
+c("roll", lambda xp, to: xp.roll(to(F), 2, axis=1))
+c("tile", lambda xp, to: xp.tile(to(V), (2, 2)))
+c("repeat", lambda xp, to: xp.repeat(to(V), 3))
+c("pad", lambda xp, to: xp.pad(to(F), ((1, 0), (2, 1)), mode="reflect"))
+c("tril", lambda xp, to: xp.tril(to(F), 1))
+c("triu", lambda xp, to: xp.triu(to(F)))
+c("diag", lambda xp, to: xp.diag(to(V), -1))
+c("diagflat", lambda xp, to: xp.diagflat(to(V[:3])))
+c("trace", lambda xp, to: xp.trace(to(F)))
+c("rot90", lambda xp, to: xp.rot90(to(F), 3))
+c("meshgrid", lambda xp, to: xp.meshgrid(to(V[:3]), to(V[:4]), indexing="ij"))
+c("unravel_index", lambda xp, to: xp.unravel_index(to(np.array([3, 17, 22])), (4, 6)))
+c("ravel_multi_index", lambda xp, to: xp.ravel_multi_index(
+    (to(np.array([1, 3])), to(np.array([2, 5]))), (4, 6)))
