@@ -3,7 +3,7 @@ dask.distributed cluster.
 
 ``import vkarray.dask`` (``import vkarray`` alone never imports dask) registers vkarray with
 dask.array's dispatch tables (concatenate, tensordot, einsum, take, empty, divide, the element
-counts of mean/var/std, to_numpy) and, when dask.distributed is installed, with its
+counts of mean/var/std, percentile, to_numpy) and, when dask.distributed is installed, with its
 serialization. The helpers:
 
 - ``from_numpy(a, chunks="auto", devices=None)``: a dask array of vkarray chunks, uploaded by
@@ -225,9 +225,10 @@ def _nannumel(x, **kwargs):
 
 
 def _percentile(a, q, method="linear"):
-    raise TypeError("[percentile] dask.array.percentile of vkarray chunks is not supported: "
-                    "dask merges the chunks' percentiles with numpy.interp, which vkarray does "
-                    "not implement; use vkarray.dask.to_numpy(x) first")
+    # dask's chunk step, (percentiles, count); numpy.percentile reaches vkarray's, and dask's
+    # merge of the chunks' results (numpy.interp, ...) runs on the device too.
+    from dask.array.percentile import _percentile as dask_percentile
+    return dask_percentile(a, q, method)
 
 
 def _register_dask_array():
