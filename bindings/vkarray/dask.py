@@ -19,8 +19,8 @@ Placement policy. ``devices=None`` puts every chunk on the process default conte
 chunks follow the workers dask schedules them on. ``devices=[i, j, ...]`` (or ``"all"``, every
 device of ``vk.list_devices()``) puts the chunk of flat (C-order) block index k on device
 ``devices[k % len(devices)]``, each through one context per device and process
-(``device_context``); entries may also be vkarray.Context objects (local schedulers only: a
-context cannot travel to another process). Operations
+(``device_context``); entries may also be vkarray.Device or vkarray.Context objects (local
+schedulers only: a context cannot travel to another process). Operations
 that combine chunks (concatenate in reductions, rechunk and compute, tensordot in matmul)
 move every chunk to the context of the first one (a host round trip); elementwise operations
 between chunks on different devices raise, as vkarray's do: give arrays that meet elementwise
@@ -74,12 +74,14 @@ def _devices_list(devices, op):
     count = len(vk.list_devices())
     out = []
     for d in devices:
+        if isinstance(d, vk.Device):
+            d = d.context
         if isinstance(d, vk.Context):
             out.append(d)
             continue
         if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
-            raise TypeError(f"[{op}] devices holds {d!r}: expected device indices or "
-                            f"vkarray.Context objects")
+            raise TypeError(f"[{op}] devices holds {d!r}: expected device indices, "
+                            f"vkarray.Device or vkarray.Context objects")
         if not 0 <= d < count:
             raise IndexError(f"[{op}] device {d} is out of range: this machine has {count} "
                              f"device(s)")

@@ -186,7 +186,7 @@ def test_compute_as_numpy(data):
 def test_placement_round_robin_over_contexts(data):
     x, w = data["x"], data["w"]
     contexts = [vk.Context(devices=[0]), vk.Context(devices=[0])]
-    xd = vkd.from_numpy(x, chunks=(100, 100), devices=contexts)
+    xd = vkd.from_numpy(x, chunks=(100, 100), devices=[contexts[0], vk.Device(contexts[1])])
     placed = chunks_of(xd)
     assert len(placed) == 9
     for k, c in enumerate(placed):
@@ -214,6 +214,8 @@ def test_placement_errors(data):
         vkd.from_numpy(x, devices=[])
     with pytest.raises(ValueError, match=r"devices must be None, 'all'"):
         vkd.from_numpy(x, devices="some")
+    with pytest.raises(TypeError, match=r"\[from_numpy\] devices holds 1.5: expected device"):
+        vkd.from_numpy(x, devices=[0, 1.5])
     with pytest.raises(TypeError, match=r"\[from_vkarray\] expected a vkarray.ndarray"):
         vkd.from_vkarray(x)
     with pytest.raises(TypeError, match=r"\[to_numpy\] expected a dask.array.Array"):
