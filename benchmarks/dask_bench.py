@@ -14,6 +14,7 @@ Prints JSON lines; with --markdown also writes a table.
 """
 
 import argparse
+import collections
 import json
 import statistics
 import sys
@@ -30,10 +31,11 @@ def make_chunk(block_info=None):
 
 
 def expected_total(chunk_sizes):
+    """The workload's sum in float64 over numpy's float32 linspace of each chunk."""
     total = 0.0
-    for n in chunk_sizes:
+    for n, count in collections.Counter(chunk_sizes).items():
         x = np.linspace(0, 1, n, dtype=np.float32).astype(np.float64)
-        total += ((x * 2 + 1) * x - 3).sum()
+        total += count * ((x * 2 + 1) * x - 3).sum()
     return total
 
 
@@ -100,7 +102,8 @@ def chunk_passes(b, passes=1):
 
 def bandwidth(client, log2n, chunks, repeats, passes):
     """Medians for the dask expression (one pass) and for `passes` passes per chunk task:
-    {workload: (median s, best s, bytes read, relative error of the first result)}."""
+    {workload: (median s, best s, bytes read, relative error of the first result, chunks held
+    by each worker)}."""
     import dask.array as da
     import distributed
     import vkarray as vk
@@ -111,6 +114,8 @@ def bandwidth(client, log2n, chunks, repeats, passes):
                       meta=vk.empty((0,), dtype=vk.float32))
     x = x.persist()
     distributed.wait(x)
+    holders = collections.Counter(w for ws in client.who_has(x).values() for w in ws)
+    spread = sorted(holders.values(), reverse=True)
     one = ((x * 2 + 1) * x - 3).sum()
     many = x.map_blocks(chunk_passes, passes, chunks=((1,) * len(sizes),),
                         dtype=np.float32).sum()
@@ -126,7 +131,8 @@ def bandwidth(client, log2n, chunks, repeats, passes):
             t = time.perf_counter()
             expr.compute()
             times.append(time.perf_counter() - t)
-        out[name] = (statistics.median(times), min(times), reads, abs(got - want) / abs(want))
+        out[name] = (statistics.median(times), min(times), reads, abs(got - want) / abs(want),
+                     spread)
     del x
     return out
 
@@ -158,11 +164,11 @@ def main():
         finally:
             client.close()
             cluster.close()
-        for workload, (median, best, reads, rel_err) in results.items():
+        for workload, (median, best, reads, rel_err, spread) in results.items():
             row = {"workload": workload, "workers": n_workers,
                    "devices": [d[0] for d in devices], "log2n": args.log2n,
-                   "chunks": args.chunks, "median_s": median, "best_s": best,
-                   "GBps": reads / median / 1e9, "rel_err": rel_err}
+                   "chunks": args.chunks, "chunks_per_worker": spread, "median_s": median,
+                   "best_s": best, "GBps": reads / median / 1e9, "rel_err": rel_err}
             rows.append(row)
             print(json.dumps(row), flush=True)
     if args.markdown:
@@ -181,12 +187,13 @@ def main():
                     f"passes: each chunk task runs that reduction {args.passes} times with "
                     f"different constants. Median of {args.repeats} computes, wall clock on the "
                     f"client; GB/s counts the bytes of x read.\n\n")
-            f.write("| workload | workers (devices) | median s | best s | GB/s | speedup | "
-                    "rel. error |\n|---|---|---|---|---|---|---|\n")
+            f.write("| workload | workers (devices) | chunks per worker | median s | best s | "
+                    "GB/s | speedup | rel. error |\n|---|---|---|---|---|---|---|---|\n")
             for r in rows:
                 base = next(b for b in rows if b["workload"] == r["workload"])["median_s"]
                 f.write(f"| {r['workload']} | {r['workers']} "
-                        f"({','.join(map(str, r['devices']))}) | {r['median_s']:.4f} | "
+                        f"({','.join(map(str, r['devices']))}) | "
+                        f"{'+'.join(map(str, r['chunks_per_worker']))} | {r['median_s']:.4f} | "
                         f"{r['best_s']:.4f} | {r['GBps']:.1f} | {base / r['median_s']:.2f} | "
                         f"{r['rel_err']:.1e} |\n")
     return 1 if pipeline and pipeline["failures"] else 0
