@@ -301,9 +301,10 @@ def pipeline(x, y, w):
     z = (xd * 2 + yd) * xd - da.sin(yd)
     zn = (x * 2 + y) * x - np.sin(y)
     exprs = [z, z.sum(split_every=2), z.mean(axis=0), xd.std(), xd @ wd, z[5:250:3, ::-1],
-             da.concatenate([xd, yd], axis=1), z.rechunk((300, 40))]
+             da.concatenate([xd, yd], axis=1), z.rechunk((300, 40)),
+             vkd.from_vkarray(vk.asarray(w), chunks=(100, 41)).sum(axis=0)]
     wants = [zn, zn.sum(), zn.mean(axis=0), x.std(), x @ w, zn[5:250:3, ::-1],
-             np.concatenate([x, y], 1), zn]
+             np.concatenate([x, y], 1), zn, w.sum(axis=0)]
     return exprs, wants
 
 
