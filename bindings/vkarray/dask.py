@@ -21,10 +21,11 @@ device of ``vk.list_devices()``) puts the chunk of flat (C-order) block index k 
 ``devices[k % len(devices)]``, each through one context per device and process
 (``device_context``); entries may also be vkarray.Device or vkarray.Context objects (local
 schedulers only: a context cannot travel to another process). Operations
-that combine chunks (concatenate in reductions, rechunk and compute, tensordot in matmul)
-move every chunk to the context of the first one (a host round trip); elementwise operations
-between chunks on different devices raise, as vkarray's do: give arrays that meet elementwise
-the same chunks and devices.
+that combine chunks through dask's dispatch (the concatenations of reductions, rechunk and
+compute; tensordot; einsum) move every chunk to the context of the first one (a host round
+trip); blockwise operations between chunks on different devices (elementwise operations,
+matmul's block products) raise, as vkarray's do: give arrays that meet blockwise the same
+chunks and devices, or use one distributed worker per device.
 """
 
 import threading
