@@ -56,5 +56,20 @@ if ! ls .gpu/py/python3-pytest_*.deb >/dev/null 2>&1; then
       python3-py python3-attr python3-more-itertools python3-pkg-resources \
       python3-exceptiongroup python3-tomli; do apt-get $o download "$p" >/dev/null; done)
 fi
+# Debian's dask and distributed (2022.12) and their dependencies, for
+# benchmarks/gpu/run_dask.sh (unpacked into the same private prefix).
+if ! ls .gpu/py/python3-distributed_*.deb >/dev/null 2>&1; then
+  lists=/tmp/vkarray-apt-amd64
+  mkdir -p "$lists/partial"
+  o="-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=$lists"
+  apt-get $o update >/dev/null
+  (cd .gpu/py && for p in python3-dask python3-distributed python3-toolz python3-cloudpickle \
+      python3-partd python3-locket python3-fsspec python3-msgpack python3-psutil \
+      python3-tornado python3-zict python3-heapdict python3-tblib python3-sortedcontainers \
+      python3-yaml libyaml-0-2 python3-click python3-colorama python3-jinja2 \
+      python3-markupsafe python3-packaging python3-urllib3 python3-six \
+      python3-importlib-metadata python3-zipp python3-more-itertools \
+      python3-typing-extensions; do apt-get $o download "$p" >/dev/null; done)
+fi
 du -sh .gpu
 echo 'staged in .gpu/: now run  bash benchmarks/gpu/run.sh  on the GPU machine, carrying .gpu'

@@ -257,3 +257,12 @@ def _finish_at_exit():
 import atexit as _atexit  # noqa: E402
 
 _atexit.register(_finish_at_exit)
+
+# With dask already imported (a dask.distributed worker unpickling a vkarray chunk, say),
+# vkarray.dask registers vkarray with dask's dispatch tables and distributed's serialization.
+# `import vkarray` alone never imports dask; otherwise `import vkarray.dask` does this.
+import sys as _sys  # noqa: E402
+
+if "dask.array" in _sys.modules or "distributed" in _sys.modules:
+    from . import dask as _dask_support  # noqa: E402,F401
+del _sys
