@@ -89,6 +89,9 @@ class _Grid:
     def __init__(self, sparse):
         self.sparse = sparse
 
+    def __repr__(self):
+        return "vkarray.ogrid" if self.sparse else "vkarray.mgrid"
+
     @staticmethod
     def _axis(s):
         start = 0 if s.start is None else s.start
