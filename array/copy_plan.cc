@@ -101,8 +101,8 @@ std::vector<int64_t> c_strides(const Shape& shape) {
 Array empty_padded(const Shape& shape, const Shape& padded, DType dtype,
                    std::shared_ptr<Context> context) {
   if (padded.size() != shape.size()) {
-    throw ShapeError("[DeviceArray] padded_shape " + shape_to_string(padded) +
-                     " and shape " + shape_to_string(shape) + " differ in length");
+    throw ShapeError("[DeviceArray] padded_shape " + shape_to_string(padded) + " and shape " +
+                     shape_to_string(shape) + " differ in length");
   }
   for (size_t k = 0; k < shape.size(); ++k) {
     if (shape[k] < 0 || padded[k] < shape[k]) {
@@ -112,9 +112,9 @@ Array empty_padded(const Shape& shape, const Shape& padded, DType dtype,
     }
   }
   require_dtype(*context, dtype, "DeviceArray");
-  Array base(default_graph().buffer(allocate_for(context, dtype, padded), dtype,
-                                    View::contiguous(padded)),
-             context);
+  Array base(
+      default_graph().buffer(allocate_for(context, dtype, padded), dtype, View::contiguous(padded)),
+      context);
   base.storage();  // the fresh buffer, held by nothing else, becomes storage with no copy
   const std::shared_ptr<BufferRef>& ref = base.node()->buffer();
   {

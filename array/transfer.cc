@@ -181,8 +181,7 @@ void download(Array& src, const HostView& dst, int replica, Event& event, const 
   host_copy(dst.data, dst.strides, bytes.data(), c_strides, dst.shape, itemsize(dst.dtype));
 }
 
-void copy_device(Array& dst, Array& src, std::optional<int> replica, Event& event,
-                 const char* op) {
+void copy_device(Array& dst, Array& src, std::optional<int> replica, Event& event, const char* op) {
   check_match(op, dst.shape(), dst.dtype(), src.shape(), src.dtype(), "source region");
   if (dst.context() != src.context()) {
     throw ShapeError(std::string("[") + op + "] the arrays live on different contexts");
@@ -206,14 +205,14 @@ void copy_device(Array& dst, Array& src, std::optional<int> replica, Event& even
                         dv.offset * static_cast<int64_t>(isz), byte_strides(dv, isz));
   }
   if (!regions) {
-    write_into(ctx, dst_leaf, default_graph().convert(src_leaf, dst.dtype(), dst.shape()),
-               replica);
+    write_into(ctx, dst_leaf, default_graph().convert(src_leaf, dst.dtype(), dst.shape()), replica);
   } else {
     pin_readers(ctx, *dst_leaf->buffer(), nullptr, &dst_leaf->view());
     auto from = device_buffer(*src_leaf->buffer());
     auto to = device_buffer(*dst_leaf->buffer());
     const std::vector<VkBufferCopy> vk = to_vk(*regions);
-    for (int r : targets) ctx->replica(r).stream->copy_regions(from->vk_buffer(r), to->vk_buffer(r), vk);
+    for (int r : targets)
+      ctx->replica(r).stream->copy_regions(from->vk_buffer(r), to->vk_buffer(r), vk);
     dst_leaf->buffer()->bump_version();
   }
   for (int r : targets) event.record(*ctx->replica(r).stream);
@@ -240,7 +239,8 @@ void zero(Array& a) {
 }
 
 void wait_event(const Array& a, Event& event, std::optional<int> replica) {
-  for (int r : replicas_of(*a.context(), replica)) event.enqueue_wait(*a.context()->replica(r).stream);
+  for (int r : replicas_of(*a.context(), replica))
+    event.enqueue_wait(*a.context()->replica(r).stream);
 }
 
 Event record_event(const std::shared_ptr<Context>& context, std::optional<int> replica) {

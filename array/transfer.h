@@ -70,8 +70,7 @@ void upload(Array& dst, const HostView& src, std::optional<int> replica, Event& 
 // Device → host: replica `replica` of `src` into `dst`. Into pinned memory the copies are
 // recorded (dst is written when the event completes); into other host memory the download
 // is complete on return.
-void download(Array& src, const HostView& dst, int replica, Event& event,
-              const char* op = "get");
+void download(Array& src, const HostView& dst, int replica, Event& event, const char* op = "get");
 // Device → device: `src` (any array of the same context, dtype and shape) into the array or
 // view `dst`, on every replica or one: copy commands where the layouts allow, a kernel
 // otherwise (and always where the two overlap in one buffer, with numpy's result).

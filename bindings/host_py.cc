@@ -168,12 +168,10 @@ void register_host(py::module_& m) {
                                {static_cast<py::ssize_t>(h.buffer->nbytes())}, {1});
       })
       .def_property_readonly("shape", [](const HostMemory& h) { return to_tuple(h.shape); })
-      .def_property_readonly("padded_shape",
-                             [](const HostMemory& h) { return to_tuple(h.padded); })
-      .def_property_readonly("strides",
-                             [](const HostMemory& h) {
-                               return to_tuple(c_byte_strides(h.padded, itemsize(h.dtype)));
-                             })
+      .def_property_readonly("padded_shape", [](const HostMemory& h) { return to_tuple(h.padded); })
+      .def_property_readonly(
+          "strides",
+          [](const HostMemory& h) { return to_tuple(c_byte_strides(h.padded, itemsize(h.dtype))); })
       .def_property_readonly("context", [](const HostMemory& h) { return h.buffer->context(); })
       .def_property_readonly("device", [](const HostMemory& h) { return h.buffer->device_index(); })
       .def_property_readonly("host_cached",
@@ -185,8 +183,8 @@ void register_host(py::module_& m) {
              MappedOptions o;
              o.require_coherent = require_coherent;
              o.force_non_coherent = force_non_coherent;
-             auto mapped = std::make_shared<MappedBuffer>(context_or_default(std::move(context)),
-                                                          nbytes, o);
+             auto mapped =
+                 std::make_shared<MappedBuffer>(context_or_default(std::move(context)), nbytes, o);
              return MappedMemory{std::move(mapped), std::make_shared<std::weak_ptr<BufferRef>>()};
            }),
            py::arg("nbytes"), py::arg("require_coherent") = false,
@@ -256,20 +254,19 @@ a host array must not be changed (set_async) or read (get_async) before then.
       "An Event that completes when the work submitted so far on the replicas of the context "
       "(every one, or replica `index`) completes.");
 
-  m.def("_upload",
-        [](py::object x, py::handle host, py::handle index, bool wait, const char* op) {
-          std::optional<int> r = to_replica_index(index, op);
-          Array& a = x.cast<Array&>();
-          HostView v = host_view(host, op, false);
-          PyEvent* ev = make_event(a.context(), x, host);
-          try {
-            upload(a, v, r, ev->event, op);
-          } catch (...) {
-            delete ev;
-            throw;
-          }
-          return finish(ev, wait);
-        });
+  m.def("_upload", [](py::object x, py::handle host, py::handle index, bool wait, const char* op) {
+    std::optional<int> r = to_replica_index(index, op);
+    Array& a = x.cast<Array&>();
+    HostView v = host_view(host, op, false);
+    PyEvent* ev = make_event(a.context(), x, host);
+    try {
+      upload(a, v, r, ev->event, op);
+    } catch (...) {
+      delete ev;
+      throw;
+    }
+    return finish(ev, wait);
+  });
   m.def("_download",
         [](py::object x, py::handle host, py::handle index, bool wait, const char* op) {
           std::optional<int> r = to_replica_index(index, op);
@@ -312,15 +309,19 @@ a host array must not be changed (set_async) or read (get_async) before then.
     std::optional<Shape> p = padded_shape(a);
     return p ? py::object(to_tuple(*p)) : py::object(py::none());
   });
-  m.def("_stream_stats", [](Ctx context, int replica) {
-    const StreamStats& s = context_or_default(std::move(context))->replica(replica).stream->stats();
-    py::dict d;
-    d["dispatches"] = s.dispatches;
-    d["copies"] = s.copies;
-    d["barriers"] = s.barriers;
-    d["submits"] = s.submits;
-    return d;
-  }, py::arg("context") = nullptr, py::arg("replica") = 0);
+  m.def(
+      "_stream_stats",
+      [](Ctx context, int replica) {
+        const StreamStats& s =
+            context_or_default(std::move(context))->replica(replica).stream->stats();
+        py::dict d;
+        d["dispatches"] = s.dispatches;
+        d["copies"] = s.copies;
+        d["barriers"] = s.barriers;
+        d["submits"] = s.submits;
+        return d;
+      },
+      py::arg("context") = nullptr, py::arg("replica") = 0);
 }
 
 }  // namespace vka

@@ -90,17 +90,15 @@ MappedBuffer::MappedBuffer(std::shared_ptr<Context> context, uint64_t nbytes,
 
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(dev, buffer, &req);
-    const int type = mapped_type(device.memory_properties(), req.memoryTypeBits,
-                                 options.require_coherent);
+    const int type =
+        mapped_type(device.memory_properties(), req.memoryTypeBits, options.require_coherent);
     if (type < 0) {
       const bool any = mapped_type(device.memory_properties(), req.memoryTypeBits, false) >= 0;
       throw DeviceError(std::string("[mapped_empty] device '") + caps.device_name + "' has no " +
-                        (any ? "host-coherent " : "") +
-                        "DEVICE_LOCAL|HOST_VISIBLE memory" +
+                        (any ? "host-coherent " : "") + "DEVICE_LOCAL|HOST_VISIBLE memory" +
                         (any ? " (require_coherent=True cannot be met)" : ""));
     }
-    const VkMemoryPropertyFlags flags =
-        device.memory_properties().memoryTypes[type].propertyFlags;
+    const VkMemoryPropertyFlags flags = device.memory_properties().memoryTypes[type].propertyFlags;
     const bool coherent = (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
     if (r == 0) {
       coherent_ = coherent && !options.force_non_coherent;
@@ -108,8 +106,9 @@ MappedBuffer::MappedBuffer(std::shared_ptr<Context> context, uint64_t nbytes,
       atom_ = std::max<uint64_t>(caps.non_coherent_atom_size, 1);
     } else if (coherent_ != (coherent && !options.force_non_coherent) ||
                atom_ != std::max<uint64_t>(caps.non_coherent_atom_size, 1)) {
-      throw DeviceError("[mapped_empty] the devices of the context map memory differently "
-                        "(coherence or atom size); use a context of one device");
+      throw DeviceError(
+          "[mapped_empty] the devices of the context map memory differently "
+          "(coherence or atom size); use a context of one device");
     }
     // Whole atoms, so that a range ending at nbytes may be flushed as whole atoms.
     memory_bytes_ = round_up(req.size, atom_);
@@ -160,10 +159,10 @@ MappedBuffer::Range MappedBuffer::checked_range(const char* op, uint64_t offset,
   const uint64_t atom = non_coherent_atom_size();
   // An empty range touches nothing, so it needs no alignment.
   if (end != offset && (offset % atom != 0 || (end % atom != 0 && end != n))) {
-    throw ShapeError(std::string("[") + op + "] offset " + std::to_string(offset) +
-                     " and end " + std::to_string(end) +
-                     " must be multiples of non_coherent_atom_size " + std::to_string(atom) +
-                     " (the end may also be the end of the memory, " + std::to_string(n) + ")");
+    throw ShapeError(std::string("[") + op + "] offset " + std::to_string(offset) + " and end " +
+                     std::to_string(end) + " must be multiples of non_coherent_atom_size " +
+                     std::to_string(atom) + " (the end may also be the end of the memory, " +
+                     std::to_string(n) + ")");
   }
   Range r;
   r.begin = offset;
@@ -184,8 +183,8 @@ void MappedBuffer::flush(int replica, uint64_t offset, std::optional<uint64_t> s
   range.memory = m.memory;
   range.offset = r.offset;
   range.size = r.size;
-  VK_CHECK(vkFlushMappedMemoryRanges(buffer_->context()->replica(replica).device->get(), 1,
-                                     &range));
+  VK_CHECK(
+      vkFlushMappedMemoryRanges(buffer_->context()->replica(replica).device->get(), 1, &range));
 }
 
 void MappedBuffer::invalidate(int replica, uint64_t offset, std::optional<uint64_t> size) {

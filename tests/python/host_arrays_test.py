@@ -278,3 +278,20 @@ def test_zero(ctx1, dtype):
     x.zero()
     np.testing.assert_array_equal(x.get(), np.zeros((3, 7), dtype))
     vk.zeros(0, dtype, context=ctx1).zero()
+
+
+def test_dropping_events_and_host_arrays_mid_transfer_is_safe(ctx1):
+    want = values((500, 9), np.float64, seed=3)
+    x = vk.empty((500, 9), np.float64, context=ctx1)
+    h = x.empty_like_host()
+    h[...] = want
+    x.set_async(h)  # the event is dropped at once, and then the host array
+    del h
+    gc.collect()  # the pinned memory lives until the copy that reads it has run
+    np.testing.assert_array_equal(x.get(), want)
+    out = x.empty_like_host()
+    ev = x.get_async(out)
+    del ev
+    gc.collect()
+    ctx1.synchronize()
+    np.testing.assert_array_equal(out, want)
