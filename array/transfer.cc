@@ -111,6 +111,11 @@ void upload(Array& dst, const HostView& src, std::optional<int> replica, Event& 
   }
   const std::shared_ptr<Context>& ctx = dst.context();
   const std::vector<int> targets = replicas_of(*ctx, replica);
+  if (!dst.is_storage() && !replica) {
+    // Every element of every replica is replaced: a fresh buffer, the old value never computed.
+    dst.assign(default_graph().buffer(allocate_for(ctx, dst.dtype(), dst.shape()), dst.dtype(),
+                                      View::contiguous(dst.shape())));
+  }
   const NodePtr leaf = dst.storage();
   const View view = leaf->view();
   auto buf = device_buffer(*leaf->buffer());

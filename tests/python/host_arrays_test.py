@@ -53,11 +53,17 @@ def test_set_get_every_dtype_through_host_arrays(ctx1, dtype):
     x = vk.empty((7, 13), dtype, context=ctx1)
     h = x.empty_like_host()
     h[...] = want
-    c0 = copies(ctx1)
+    c0, k0 = copies(ctx1), vk.kernel_count()
     x.set(h)
     out = x.empty_like_host()
     assert x.get(out) is out
     assert copies(ctx1) == c0 + 2  # one copy command each way, no staging
+    assert vk.kernel_count() == k0
+    z = vk.zeros((7, 13), dtype, context=ctx1)  # a lazy value is replaced, never computed
+    assert z.is_lazy
+    z.set(h)
+    assert vk.kernel_count() == k0
+    np.testing.assert_array_equal(z.get(), want)
     np.testing.assert_array_equal(out, want)
     np.testing.assert_array_equal(x.get(), want)  # into new numpy memory
     assert type(x.get()) is np.ndarray
