@@ -241,7 +241,10 @@ The event keeps the host and device arrays of its transfer alive until it is see
 a host array must not be changed (set_async) or read (get_async) before then.
 )doc")
       .def("wait", &PyEvent::wait, "Block until the work has completed.")
-      .def("is_done", &PyEvent::is_done, "True once the work has completed (never blocks).");
+      .def("is_done", &PyEvent::is_done, "True once the work has completed (never blocks).")
+      .def("__repr__", [](PyEvent& e) {
+        return std::string("vkarray.Event(") + (e.is_done() ? "done" : "pending") + ")";
+      });
 
   m.def(
       "record_event",

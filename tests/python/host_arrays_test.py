@@ -152,7 +152,7 @@ def test_async_transfers_and_events(ctx1):
     del h
     gc.collect()  # the event keeps the host memory alive until the copy has run
     ev.wait()
-    assert ev.is_done()
+    assert ev.is_done() and repr(ev) == "vkarray.Event(done)"
     out = x.empty_like_host()
     ev2 = x.get_async(out)
     ev2.wait()
@@ -301,3 +301,25 @@ def test_dropping_events_and_host_arrays_mid_transfer_is_safe(ctx1):
     gc.collect()
     ctx1.synchronize()
     np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float64, np.complex64])
+def test_regions_on_every_replica(any_ctx, dtype):
+    n = any_ctx.num_replicas
+    base = values((6, 1000), dtype, seed=5)
+    x = vk.asarray(base, context=any_ctx)
+    src = values((3, 7), dtype, seed=6)
+    x.set_region(src, np.s_[1:6:2, 993:], np.s_[:, :])  # crosses no boundary twice: 3 runs
+    want = base.copy()
+    want[1:6:2, 993:] = src
+    for r in range(n):
+        np.testing.assert_array_equal(x.read(r), want)
+    h = vk.HostArray((2, 1000), dtype, context=any_ctx)
+    ev = x.get_region(h, np.s_[4:6], np.s_[:], blocking=False, index=n - 1)
+    ev.wait()
+    np.testing.assert_array_equal(h, want[4:6])
+    y = vk.zeros((6, 1000), dtype, context=any_ctx)
+    x.copy_region(y, np.s_[:, 500:], np.s_[:, :500], index=0)
+    np.testing.assert_array_equal(y.read(0)[:, :500], want[:, 500:])
+    if n > 1:  # only replica 0 was written
+        np.testing.assert_array_equal(y.read(1), np.zeros((6, 1000), dtype))
