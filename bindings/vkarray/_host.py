@@ -197,12 +197,21 @@ def _set(self, host, index=None):
     _vkarray._upload(self, _host_operand(self, host, "set"), index, True, "set")
 
 
-def _set_async(self, host, index=None):
+def _wait_for(x, wait_for, index):
+    if wait_for is None:
+        return
+    for ev in (wait_for if isinstance(wait_for, (list, tuple)) else (wait_for,)):
+        _vkarray._wait_event(x, ev, index)
+
+
+def _set_async(self, host, index=None, wait_for=None):
     """Like set, but returns a vk.Event at once. From a HostArray the device reads the host
     memory when the copy runs: do not change it before the event completes (the event keeps
-    it alive). From other memory the data is staged before this returns."""
-    return _vkarray._upload(self, _host_operand(self, host, "set_async"), index, False,
-                            "set_async")
+    it alive). From other memory the data is staged before this returns. ``wait_for``: an
+    Event (or a list of them) the copy waits for on the device (x.wait_event)."""
+    host = _host_operand(self, host, "set_async")
+    _wait_for(self, wait_for, index)
+    return _vkarray._upload(self, host, index, False, "set_async")
 
 
 def _get(self, host=None, index=None):
@@ -216,9 +225,11 @@ def _get(self, host=None, index=None):
     return host
 
 
-def _get_async(self, host, index=None):
+def _get_async(self, host, index=None, wait_for=None):
     """Like get into ``host``, but returns a vk.Event at once; ``host`` holds the data once
-    the event completes (into a HostArray; into other memory the copy is done on return)."""
+    the event completes (into a HostArray; into other memory the copy is done on return).
+    ``wait_for``: Events the copy waits for on the device, as in set_async."""
+    _wait_for(self, wait_for, 0 if index is None else index)
     return _vkarray._download(self, host, index, False, "get_async")
 
 

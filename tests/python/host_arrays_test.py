@@ -181,6 +181,19 @@ def test_queue_side_waits(ctx1, ctx2):
     y.wait_event(ev)
     y.set(np.ones(1000, np.float32))
     np.testing.assert_array_equal((x + y).get(), np.arange(1000) + 1)
+    # wait_for= on a transfer: the copy waits on the device for the other transfer.
+    a = vk.empty(1000, np.float32, context=ctx1)
+    ha = a.empty_like_host()
+    ha[...] = 3
+    b = vk.empty(1000, np.float32, context=ctx1)
+    hb = b.empty_like_host()
+    hb[...] = 4
+    ea = a.set_async(ha)
+    eb = b.set_async(hb, wait_for=[ea])
+    out = a.empty_like_host()
+    a.get_async(out, wait_for=eb).wait()
+    np.testing.assert_array_equal(out, np.full(1000, 3))
+    assert ea.is_done() and eb.is_done()
     # Another device's work: the wait happens on the host.
     z = vk.zeros(10, np.int32, context=ctx2)
     hz = vk.HostArray(10, np.int32, context=ctx2)
