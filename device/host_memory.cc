@@ -13,10 +13,10 @@ namespace {
 
 uint64_t round_up(uint64_t x, uint64_t m) { return (x + m - 1) / m * m; }
 
-// The memory type for mapped device memory: DEVICE_LOCAL|HOST_VISIBLE, coherent where
-// possible (or required); -1 when there is none.
-int mapped_type(const VkPhysicalDeviceMemoryProperties& mp, uint32_t type_bits,
-                bool require_coherent) {
+}  // namespace
+
+int mapped_memory_type(const VkPhysicalDeviceMemoryProperties& mp, uint32_t type_bits,
+                       bool require_coherent) {
   constexpr VkMemoryPropertyFlags kNeed =
       VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
   int best = -1, best_score = -1;
@@ -33,8 +33,6 @@ int mapped_type(const VkPhysicalDeviceMemoryProperties& mp, uint32_t type_bits,
   }
   return best;
 }
-
-}  // namespace
 
 HostBuffer::HostBuffer(std::shared_ptr<Context> context, int device_index, uint64_t nbytes)
     : context_(std::move(context)), device_index_(device_index), nbytes_(nbytes) {
@@ -90,10 +88,11 @@ MappedBuffer::MappedBuffer(std::shared_ptr<Context> context, uint64_t nbytes,
 
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(dev, buffer, &req);
-    const int type =
-        mapped_type(device.memory_properties(), req.memoryTypeBits, options.require_coherent);
+    const int type = mapped_memory_type(device.memory_properties(), req.memoryTypeBits,
+                                        options.require_coherent);
     if (type < 0) {
-      const bool any = mapped_type(device.memory_properties(), req.memoryTypeBits, false) >= 0;
+      const bool any =
+          mapped_memory_type(device.memory_properties(), req.memoryTypeBits, false) >= 0;
       throw DeviceError(std::string("[mapped_empty] device '") + caps.device_name + "' has no " +
                         (any ? "host-coherent " : "") + "DEVICE_LOCAL|HOST_VISIBLE memory" +
                         (any ? " (require_coherent=True cannot be met)" : ""));

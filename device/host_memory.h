@@ -47,6 +47,11 @@ class HostBuffer {
   std::vector<Stream*> users_;
 };
 
+// The memory type for mapped device memory among `type_bits`: DEVICE_LOCAL|HOST_VISIBLE,
+// coherent where possible (or required), then host-cached; -1 when there is none.
+int mapped_memory_type(const VkPhysicalDeviceMemoryProperties& properties, uint32_t type_bits,
+                       bool require_coherent);
+
 struct MappedOptions {
   bool require_coherent = false;  // fail unless the memory is HOST_COHERENT
   // Treat coherent memory as non-coherent (for testing code that flushes and invalidates):
