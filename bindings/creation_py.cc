@@ -39,6 +39,11 @@ Array to_context(const Array& a, const Ctx& ctx) {
 
 py::object asarray(py::object obj, py::handle dtype, Ctx context, bool copy) {
   std::optional<DType> t = optional_dtype(dtype, copy ? "array" : "asarray");
+  // A host view of device memory (vkarray.mapped_empty) stands for its device array.
+  if (!py::isinstance<Array>(obj) && py::hasattr(obj, "__vkarray_device_array__")) {
+    py::object device = obj.attr("__vkarray_device_array__")();
+    if (!device.is_none()) obj = device;
+  }
   if (py::isinstance<Array>(obj)) {
     const Array& a = obj.cast<const Array&>();
     Array r = (context && context != a.context()) ? to_context(a, context) : a;

@@ -21,6 +21,13 @@ ReplicatedBuffer::ReplicatedBuffer(std::shared_ptr<Context> context, uint64_t nb
   }
 }
 
+ReplicatedBuffer::ReplicatedBuffer(std::shared_ptr<Context> context, uint64_t nbytes,
+                                   std::vector<Allocation> replicas)
+    : context_(std::move(context)), nbytes_(nbytes), replicas_(std::move(replicas)) {
+  VKA_ASSERT(context_ != nullptr && num_replicas() == context_->num_replicas());
+  for (const Allocation& a : replicas_) VKA_ASSERT(a.capacity >= nbytes_);
+}
+
 ReplicatedBuffer::~ReplicatedBuffer() {
   for (int r = 0; r < num_replicas(); ++r) {
     context_->replica(r).stream->release_later(std::move(replicas_[r]));

@@ -17,6 +17,10 @@ class ReplicatedBuffer {
   // Allocates `nbytes` on every replica (ShapeError past the device's limits, OutOfMemory when
   // the driver runs out). Contents start undefined.
   ReplicatedBuffer(std::shared_ptr<Context> context, uint64_t nbytes);
+  // Adopts allocations made elsewhere (mapped device memory), one per replica, each of at
+  // least `nbytes`.
+  ReplicatedBuffer(std::shared_ptr<Context> context, uint64_t nbytes,
+                   std::vector<Allocation> replicas);
   ~ReplicatedBuffer();
   ReplicatedBuffer(const ReplicatedBuffer&) = delete;
   ReplicatedBuffer& operator=(const ReplicatedBuffer&) = delete;

@@ -17,6 +17,7 @@ enum class MemoryUse {
   kDevice,   // device-local; mapped directly when the device offers host-visible device memory
              // over its whole heap and the context allows direct host access
   kStaging,  // host-visible, coherent, preferably cached: the source and target of transfers
+  kMapped,   // device-local memory the host maps (device/host_memory.h); never pooled
 };
 
 struct Allocation {

@@ -1,6 +1,7 @@
 // Command recording, hazard barriers, submission on a timeline semaphore, and timestamps.
 #include "device/stream.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <limits>
@@ -122,6 +123,24 @@ void Stream::copy(VkBuffer src, uint64_t src_offset, VkBuffer dst, uint64_t dst_
   ++stats_.copies;
 }
 
+void Stream::copy_regions(VkBuffer src, VkBuffer dst, const std::vector<VkBufferCopy>& regions) {
+  if (regions.empty()) return;
+  hazard_barrier(&src, 1, &dst, 1);
+  vkCmdCopyBuffer(current_, src, dst, static_cast<uint32_t>(regions.size()), regions.data());
+  ++stats_.copies;
+}
+
+void Stream::wait_semaphore(VkSemaphore semaphore, uint64_t value) {
+  for (auto& w : semaphore_waits_) {
+    if (w.first == semaphore) {
+      w.second = std::max(w.second, value);
+      return;
+    }
+  }
+  semaphore_waits_.emplace_back(semaphore, value);
+  recording();  // the wait belongs to a submission, so there must be one
+}
+
 void Stream::fill(VkBuffer dst, uint64_t offset, uint64_t size, uint32_t value) {
   if (size == 0) return;
   hazard_barrier(nullptr, 0, &dst, 1);
@@ -218,6 +237,22 @@ uint64_t Stream::submit() {
   ts.pSignalSemaphoreValues = &value;
   VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   si.pNext = &ts;
+  std::vector<VkSemaphore> wait_sems;
+  std::vector<uint64_t> wait_values;
+  std::vector<VkPipelineStageFlags> wait_stages;
+  for (const auto& w : semaphore_waits_) {
+    wait_sems.push_back(w.first);
+    wait_values.push_back(w.second);
+    wait_stages.push_back(kWorkStages);
+  }
+  semaphore_waits_.clear();
+  if (!wait_sems.empty()) {
+    ts.waitSemaphoreValueCount = static_cast<uint32_t>(wait_values.size());
+    ts.pWaitSemaphoreValues = wait_values.data();
+    si.waitSemaphoreCount = static_cast<uint32_t>(wait_sems.size());
+    si.pWaitSemaphores = wait_sems.data();
+    si.pWaitDstStageMask = wait_stages.data();
+  }
   si.commandBufferCount = 1;
   si.pCommandBuffers = &current_;
   VkSemaphore sem = timeline_;

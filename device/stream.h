@@ -48,6 +48,8 @@ class Stream {
   // or writes what an earlier command read or wrote, and not otherwise (independent commands
   // overlap).
   void copy(VkBuffer src, uint64_t src_offset, VkBuffer dst, uint64_t dst_offset, uint64_t size);
+  // One copy command of several regions (a strided or padded transfer): counted as one copy.
+  void copy_regions(VkBuffer src, VkBuffer dst, const std::vector<VkBufferCopy>& regions);
   void fill(VkBuffer dst, uint64_t offset, uint64_t size, uint32_t value);
   // `writes[i]` says whether binding i is written by the kernel (all others are only read).
   void dispatch(const Pipeline& pipeline, const std::vector<Binding>& bindings,
@@ -76,6 +78,11 @@ class Stream {
   void wait(uint64_t value);
   void finish() { wait(submit()); }
   uint64_t completed_value();
+  // This stream's timeline semaphore (signalled with each submission's value).
+  VkSemaphore timeline() const { return timeline_; }
+  // Makes the next submission wait, on the device, until `semaphore` (a timeline semaphore of
+  // this stream's device) reaches `value`: how one queue's work waits for another's.
+  void wait_semaphore(VkSemaphore semaphore, uint64_t value);
 
   // Waits until every recorded command that touches `buffer` has completed (submitting first
   // when needed), so the host may access its memory.
@@ -108,6 +115,7 @@ class Stream {
   std::deque<InFlight> in_flight_;
   std::vector<VkCommandBuffer> free_;
   std::deque<std::pair<uint64_t, Allocation>> garbage_;
+  std::vector<std::pair<VkSemaphore, uint64_t>> semaphore_waits_;  // for the next submission
 
   // Hazard tracking since the last barrier; kept across submissions, since a barrier's first
   // scope covers earlier submissions on the same queue.

@@ -1,0 +1,215 @@
+// Host ↔ device transfers of arrays: from and into pinned host memory (what vkarray.HostArray
+// holds: one copy command, no staging) against pageable memory (the staged or direct paths),
+// next to the link's rate as one bare copy command measures it with GPU timestamps; and the
+// overlap of a transfer on one queue with kernels on another (two streams of one device).
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "array/array.h"
+#include "array/realize.h"
+#include "array/transfer.h"
+#include "benchmarks/bench_util.h"
+#include "device/host_memory.h"
+#include "device/stream.h"
+
+namespace vka {
+namespace {
+
+HostView pinned_view(HostBuffer& buf, int64_t n) {
+  HostView v;
+  v.data = static_cast<uint8_t*>(buf.data());
+  v.shape = {n};
+  v.strides = {4};
+  v.dtype = DType::kFloat32;
+  v.pinned = &buf;
+  return v;
+}
+
+// GPU time of one bare copy command of `bytes` (the link's rate, no host work).
+double probe_ms(Stream& s, VkBuffer src, VkBuffer dst, uint64_t bytes) {
+  s.reset_timestamps();
+  const uint32_t t0 = s.timestamp();
+  s.copy(src, 0, dst, 0, bytes);
+  const uint32_t t1 = s.timestamp();
+  s.finish();
+  return s.elapsed_ns(t0, t1) * 1e-6;
+}
+
+// K dependent elementwise kernels over `x`, on replica `replica` only.
+Array compute(Array x, int kernels, int replica) {
+  for (int k = 0; k < kernels; ++k) {
+    x = x * 1.0001f + 0.5f;
+    x.eval(replica);
+  }
+  return x;
+}
+
+}  // namespace
+}  // namespace vka
+
+int main(int argc, char** argv) {
+  using namespace vka;
+  const uint64_t bytes = std::stoull(bench::flag(argc, argv, "mib", "1024")) << 20;
+  const int runs = std::stoi(bench::flag(argc, argv, "runs", "7"));
+  const int kernels = std::stoi(bench::flag(argc, argv, "kernels", "40"));
+  const double link_ref = std::stod(bench::flag(argc, argv, "reference-gbs", "51"));
+  const std::string out_path = bench::flag(argc, argv, "markdown", "");
+  const int64_t n = static_cast<int64_t>(bytes / 4);
+
+  // Two queues of one device where it has them; else two logical devices on one physical
+  // device (lavapipe: one queue), which runs the same code but is no overlap measurement.
+  ContextOptions o;
+  o.queues_per_device = 2;
+  std::shared_ptr<Context> ctx;
+  bool two_queues = true;
+  try {
+    ctx = Context::create(o);
+  } catch (const std::exception&) {
+    ContextOptions two;
+    two.devices = {0, 0};
+    ctx = Context::create(two);
+    two_queues = false;
+  }
+  Stream& s0 = *ctx->replica(0).stream;
+  std::string md = bench::results_header("Array transfers: pinned host arrays and overlap", *ctx,
+                                         bench::command_line(argc, argv));
+  char line[512];
+
+  HostBuffer pinned(ctx, 0, bytes), pinned_back(ctx, 0, bytes);
+  std::vector<uint8_t> pageable(bytes), pageable_back(bytes);
+  auto* f = static_cast<float*>(pinned.data());
+  for (int64_t i = 0; i < n; ++i) f[i] = static_cast<float>(i % 1000);
+  std::memcpy(pageable.data(), pinned.data(), bytes);
+  Array x = empty_padded({n}, {n}, DType::kFloat32, ctx);
+  auto dev = device_buffer(*x.node()->buffer());
+
+  // The link: one bare copy command each way, GPU-timed.
+  std::vector<double> probe_up, probe_down;
+  for (int r = 0; r < runs + 1; ++r) {
+    double u = probe_ms(s0, pinned.vk_buffer(), dev->vk_buffer(0), bytes);
+    double d = probe_ms(s0, dev->vk_buffer(0), pinned_back.vk_buffer(), bytes);
+    if (r > 0) {
+      probe_up.push_back(u);
+      probe_down.push_back(d);
+    }
+  }
+  const double link_up = bytes / (bench::median(probe_up) * 1e-3) / 1e9;
+  const double link_down = bytes / (bench::median(probe_down) * 1e-3) / 1e9;
+
+  // Arrays: wall clock of set/get (sync) from pinned and pageable memory.
+  struct Row {
+    const char* path;
+    const char* dir;
+    std::vector<double> t;
+  };
+  std::vector<Row> rows = {{"HostArray (pinned, one copy)", "host → device", {}},
+                           {"HostArray (pinned, one copy)", "device → host", {}},
+                           {"numpy (pageable)", "host → device", {}},
+                           {"numpy (pageable)", "device → host", {}}};
+  HostView pv;
+  pv.data = pageable.data();
+  pv.shape = {n};
+  pv.strides = {4};
+  HostView pbv = pv;
+  pbv.data = pageable_back.data();
+  for (int r = 0; r < runs + 1; ++r) {
+    for (int k = 0; k < 4; ++k) {
+      auto t0 = std::chrono::steady_clock::now();
+      Event e(ctx);
+      // Replica 0 only (a context of two queues holds two replicas of x).
+      if (k == 0) upload(x, pinned_view(pinned, n), 0, e);
+      if (k == 1) download(x, pinned_view(pinned_back, n), 0, e);
+      if (k == 2) upload(x, pv, 0, e);
+      if (k == 3) download(x, pbv, 0, e);
+      e.wait();
+      if (r > 0) rows[k].t.push_back(bench::seconds_since(t0));
+    }
+  }
+  if (std::memcmp(pinned_back.data(), pinned.data(), bytes) != 0 || pageable_back != pageable) {
+    std::fprintf(stderr, "host_transfer: round trip corrupted data\n");
+    return 1;
+  }
+  std::snprintf(line, sizeof(line),
+                "%.3g GiB, median of %d runs after 1 warm-up. Link: one bare copy command from "
+                "pinned memory, GPU-timed: %.1f GB/s host → device, %.1f GB/s device → host "
+                "(reference: %.0f GB/s, docs' staging-buffer probe). Arrays: wall clock of "
+                "x.set / x.get including the wait.\n\n"
+                "| path | direction | time (ms) | GB/s | of link | of reference |\n"
+                "|---|---|---|---|---|---|\n",
+                bytes / double(1 << 30), runs, link_up, link_down, link_ref);
+  md += line;
+  for (const Row& row : rows) {
+    const double t = bench::median(row.t);
+    const double gbs = bytes / t / 1e9;
+    const double link = row.dir[0] == 'h' ? link_up : link_down;
+    std::snprintf(line, sizeof(line), "| %s | %s | %.2f | %.1f | %.0f%% | %.0f%% |\n", row.path,
+                  row.dir, t * 1e3, gbs, 100 * gbs / link, 100 * gbs / link_ref);
+    md += line;
+  }
+
+  // Overlap: a host → device transfer on replica 0's queue while replica 1's queue runs
+  // `kernels` dependent kernels over another array.
+  md += "\n### Transfer and compute on two queues\n\n";
+  if (!two_queues) {
+    md +=
+        "The device offers one compute queue: replica 1 is a second logical device, so the "
+        "figures below say nothing about overlap on one device.\n\n";
+  }
+  {
+    Array y = compute(zeros({n / 4}, DType::kFloat32, ctx), 1, 1);
+    ctx->synchronize();
+    std::vector<double> t_copy, t_compute, t_both, gpu_copy, gpu_compute;
+    Stream& s1 = *ctx->replica(1).stream;
+    for (int r = 0; r < runs + 1; ++r) {
+      auto t0 = std::chrono::steady_clock::now();
+      Event e(ctx);
+      upload(x, pinned_view(pinned, n), 0, e);
+      e.wait();
+      const double c = bench::seconds_since(t0);
+      t0 = std::chrono::steady_clock::now();
+      y = compute(y, kernels, 1);
+      ctx->synchronize();
+      const double k = bench::seconds_since(t0);
+      s0.reset_timestamps();
+      s1.reset_timestamps();
+      t0 = std::chrono::steady_clock::now();
+      const uint32_t a0 = s0.timestamp();
+      Event both(ctx);
+      upload(x, pinned_view(pinned, n), 0, both);  // submitted: runs while kernels record
+      const uint32_t b0 = s1.timestamp();
+      y = compute(y, kernels, 1);
+      const uint32_t b1 = s1.timestamp();
+      const uint32_t a1 = s0.timestamp();
+      ctx->synchronize();
+      const double b = bench::seconds_since(t0);
+      if (r > 0) {
+        t_copy.push_back(c);
+        t_compute.push_back(k);
+        t_both.push_back(b);
+        gpu_copy.push_back(s0.elapsed_ns(a0, a1) * 1e-6);
+        gpu_compute.push_back(s1.elapsed_ns(b0, b1) * 1e-6);
+      }
+    }
+    const double c = bench::median(t_copy) * 1e3, k = bench::median(t_compute) * 1e3,
+                 b = bench::median(t_both) * 1e3;
+    std::snprintf(line, sizeof(line),
+                  "Host → device copy of %.3g GiB (queue 0) and %d dependent kernels over "
+                  "%.3g GiB (queue 1), wall clock, median of %d runs.\n\n"
+                  "| work | time (ms) |\n|---|---|\n| copy alone | %.2f |\n"
+                  "| kernels alone | %.2f |\n| both, submitted together | %.2f |\n"
+                  "| sum of the two alone | %.2f |\n| overlap (sum − both) / min | %.0f%% |\n\n"
+                  "GPU timestamps in the concurrent run: copy queue %.2f ms, kernel queue "
+                  "%.2f ms.\n",
+                  bytes / double(1 << 30), kernels, bytes / 4.0 / double(1 << 30), runs, c, k, b,
+                  c + k, 100 * (c + k - b) / std::min(c, k), bench::median(gpu_copy),
+                  bench::median(gpu_compute));
+    md += line;
+  }
+  std::cout << md;
+  if (!out_path.empty()) std::ofstream(out_path) << md;
+  return 0;
+}
