@@ -90,6 +90,8 @@ class Stream {
   void hazard_barrier(const VkBuffer* reads, size_t n_reads, const VkBuffer* writes,
                       size_t n_writes);
   void recycle();  // returns completed command buffers and allocations
+  // Ends the profiler's record of work recorded through record_external().
+  void close_external();
 
   Device* device_;
   VkQueue queue_;
@@ -115,6 +117,7 @@ class Stream {
   // The timeline value of the last submission (or the one being recorded) touching a buffer.
   std::unordered_map<VkBuffer, uint64_t> last_use_;
   StreamStats stats_;
+  bool external_profiled_ = false;  // record_external() work the profiler has begun
 };
 
 }  // namespace vka
