@@ -116,7 +116,9 @@ void Sequence::eval() {
 void Sequence::eval_async() {
   check_idle("eval_async");
   Stream& s = *ctx_->replica(replica_).stream;
-  const bool timed = ctx_->replica(replica_).device->caps().timestamp_period_ns > 0;
+  // A stream holds 1024 timestamps between resets (device/stream.cc): longer runs go untimed.
+  const bool timed = ctx_->replica(replica_).device->caps().timestamp_period_ns > 0 &&
+                     ops_.size() < 1024;
   completed_ = false;
   queries_.clear();
   results_.assign(slots_, std::monostate{});
@@ -242,8 +244,8 @@ void Sequence::rerecord() {
 std::vector<double> Sequence::timestamps_ns() const {
   if (!completed_) throw ShapeError("[Sequence.get_timestamps] no completed run");
   if (stamps_.empty()) {
-    throw DeviceError("[Sequence.get_timestamps] the device cannot write timestamps on its "
-                      "compute queue");
+    throw DeviceError("[Sequence.get_timestamps] no timestamps: the device cannot write them on "
+                      "its compute queue, or the run had more than 1023 operations");
   }
   return stamps_;
 }

@@ -60,7 +60,8 @@ class Sequence {
   void rerecord();
 
   // After a completed run: the device time of each operation in ns (size() values), and the
-  // raw timestamps (size() + 1, ns, monotonic). ShapeError before a completed run.
+  // raw timestamps (size() + 1, ns from the first, monotonic). ShapeError before a completed
+  // run; DeviceError when the queue cannot write timestamps or the run had over 1023 ops.
   std::vector<double> durations_ns() const;
   std::vector<double> timestamps_ns() const;
   // A read's bytes (C order) or an evaluation's array, by slot.

@@ -19,7 +19,16 @@ std::atomic<DispatchProfiler*> active_profiler{nullptr};
 
 }  // namespace
 
-DispatchProfiler::~DispatchProfiler() { stop(); }
+DispatchProfiler::~DispatchProfiler() {
+  stop();
+  // Recorded work may still write into the query pools: let it complete first.
+  for (auto& [s, pools] : pools_) {
+    try {
+      const_cast<Stream*>(s)->finish();
+    } catch (...) {  // destructors must not throw; a lost device has nothing left to wait for
+    }
+  }
+}
 
 DispatchProfiler* DispatchProfiler::active() {
   return active_profiler.load(std::memory_order_acquire);

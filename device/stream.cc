@@ -187,7 +187,7 @@ VkCommandBuffer Stream::record_external(const std::vector<VkBuffer>& reads,
   ++stats_.dispatches;
   if (DispatchProfiler* profiler = DispatchProfiler::active()) {
     profiler->before(*this, current_);
-    external_profiled_ = true;  // closed by the next command (close_external)
+    external_profiler_ = profiler;  // closed by the next command (close_external)
   }
   return current_;
 }
@@ -219,11 +219,10 @@ double Stream::elapsed_ns(uint32_t begin, uint32_t end) {
 }
 
 void Stream::close_external() {
-  if (!external_profiled_) return;
-  external_profiled_ = false;
-  if (DispatchProfiler* profiler = DispatchProfiler::active()) {
-    profiler->after(*this, current_, "external", 0);
-  }
+  if (!external_profiler_) return;
+  DispatchProfiler* profiler = external_profiler_;  // it may have stopped since: still closed
+  external_profiler_ = nullptr;
+  profiler->after(*this, current_, "external", 0);
 }
 
 uint64_t Stream::submit() {

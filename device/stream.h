@@ -16,6 +16,7 @@
 namespace vka {
 
 class Device;
+class DispatchProfiler;
 class Pipeline;
 
 // A storage-buffer argument: a window [offset, offset + range) of a buffer. Windows let kernels
@@ -117,7 +118,8 @@ class Stream {
   // The timeline value of the last submission (or the one being recorded) touching a buffer.
   std::unordered_map<VkBuffer, uint64_t> last_use_;
   StreamStats stats_;
-  bool external_profiled_ = false;  // record_external() work the profiler has begun
+  // The profiler that began a record of record_external() work, until the next command.
+  DispatchProfiler* external_profiler_ = nullptr;
 };
 
 }  // namespace vka

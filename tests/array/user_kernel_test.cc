@@ -9,6 +9,7 @@
 #include "array/profile.h"
 #include "array/sequence.h"
 #include "device/errors.h"
+#include "kernels/compile.h"
 #include "tests/array/array_testing.h"
 
 namespace vka {
@@ -79,6 +80,24 @@ TEST(UserKernel, SpirvInputGivesTheSameKernel) {
   std::vector<Array> args{x, out};
   s(args);
   EXPECT_EQ(out.to_vector<float>(), (std::vector<float>{4, 7, 10, 13, 16}));
+}
+
+TEST(UserKernel, TheSameSourceCompilesOnce) {
+  const std::string src = std::string(kAxpb) + "// TheSameSourceCompilesOnce\n";
+  UserKernelOptions o;
+  o.workgroup = std::array<uint32_t, 3>{64, 1, 1};
+  UserKernel::from_glsl(src, o);
+  const uint64_t before = compile_count();
+  o.spec_consts[1] = SpecValue::of_float(4.0);  // other constants: the same SPIR-V
+  const UserKernel k = UserKernel::from_glsl(src, o);
+  EXPECT_EQ(compile_count(), before);
+  Array x = upload(std::vector<float>{1, 2});
+  Array out = upload(std::vector<float>{0, 0});
+  std::vector<Array> args{x, out};
+  UserCall call;
+  call.push_consts = push(0.0f, 2);
+  k(args, call);
+  EXPECT_EQ(out.to_vector<float>(), (std::vector<float>{4, 8}));
 }
 
 TEST(UserKernel, CompileErrorsShowTheNumberedSource) {
