@@ -169,3 +169,45 @@ def test_one_replica_with_index(ctx3):
         k(x, out, push_consts=[1.0, np.uint32(10)], index=3)
     k(x, out, push_consts=[1.0, np.uint32(10)])
     np.testing.assert_array_equal(out.read(), np.tile(np.arange(10) * 2 + 1, (3, 1)))
+
+
+def test_any_shape_and_layout_is_bound_in_c_order():
+    src = """#version 450
+layout(local_size_x = 16) in;
+layout(binding = 0) readonly buffer A { float a[]; };
+layout(binding = 1) writeonly buffer B { float b[]; };
+void main() { uint i = gl_GlobalInvocationID.x; if (i < b.length()) b[i] = a[i] + 1.0; }
+"""
+    k = vk.Kernel(src)
+    ref = np.arange(35, dtype=np.float32).reshape(5, 7)
+    out = vk.zeros((7, 5), vk.float32)
+    k(vk.asarray(ref).T, out)  # a transposed view: bound as its C-order copy
+    np.testing.assert_array_equal(out.read(0), ref.T + 1)
+    out0 = vk.zeros((), vk.float32)
+    k(vk.asarray(np.float32(41)), out0)
+    assert float(np.asarray(out0)) == 42.0
+    big = vk.zeros((4, 6), vk.float32)
+    k(vk.asarray(ref[:4, :6].copy()), big.T)  # written: a transposed view of storage
+    np.testing.assert_array_equal(big.read(0).T.ravel(), ref[:4, :6].ravel() + 1)
+
+
+def test_complex_and_bool_arrays():
+    conj = vk.Kernel("""#version 450
+layout(local_size_x = 32) in;
+layout(binding = 0) buffer A { vec2 a[]; };
+void main() { uint i = gl_GlobalInvocationID.x; if (i < a.length()) a[i].y = -a[i].y; }
+""")
+    z = (np.arange(100) + 1j * np.arange(100, 200)).astype(np.complex64)
+    x = vk.asarray(z)
+    conj(x)
+    np.testing.assert_array_equal(x.read(0), np.conj(z))
+    negate = vk.Kernel("""#version 450
+#extension GL_EXT_shader_8bit_storage : require
+layout(local_size_x = 32) in;
+layout(binding = 0) buffer A { uint8_t a[]; };
+void main() { uint i = gl_GlobalInvocationID.x; if (i < a.length()) a[i] = uint8_t(1u - uint(a[i])); }
+""")
+    flags = np.arange(77) % 3 == 0
+    f = vk.asarray(flags)
+    negate(f)
+    np.testing.assert_array_equal(f.read(0), ~flags)
