@@ -269,6 +269,19 @@ std::shared_ptr<UserKernel::Prepared> UserKernel::prepare(std::vector<Array>& ar
 void UserKernel::record(const Prepared& p, int replica, Stream& stream) const {
   if (static_cast<uint64_t>(p.groups[0]) * p.groups[1] * p.groups[2] == 0) return;
   Device& device = *p.ctx->replica(replica).device;
+  const Caps& caps = device.caps();
+  const uint64_t invocations = uint64_t{workgroup_[0]} * workgroup_[1] * workgroup_[2];
+  if (workgroup_[0] > caps.max_compute_work_group_size[0] ||
+      workgroup_[1] > caps.max_compute_work_group_size[1] ||
+      workgroup_[2] > caps.max_compute_work_group_size[2] ||
+      invocations > caps.max_compute_work_group_invocations) {
+    throw ShapeError("[Kernel " + name_ + "] workgroup " + dims(workgroup_) +
+                     " exceeds the device limits: size (" +
+                     std::to_string(caps.max_compute_work_group_size[0]) + ", " +
+                     std::to_string(caps.max_compute_work_group_size[1]) + ", " +
+                     std::to_string(caps.max_compute_work_group_size[2]) + "), " +
+                     std::to_string(caps.max_compute_work_group_invocations) + " invocations");
+  }
   auto pipeline = KernelCache::instance().get_user(device, cache_key_, *spirv_,
                                                    static_cast<uint32_t>(num_bindings()),
                                                    static_cast<uint32_t>(p.push.size()), spec_,

@@ -219,6 +219,10 @@ class Sequence:
         return slot
 
     def record_eval(self, expr, out=None):
+        from . import ndarray
+        if not callable(expr) and not isinstance(expr, ndarray):
+            raise TypeError("[Sequence.record_eval] expects a vkarray array or a callable "
+                            f"returning one, not {type(expr).__name__}")
         fn = expr if callable(expr) else (lambda: expr)
         return self._s.record_eval(fn, out)
 

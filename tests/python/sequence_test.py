@@ -142,6 +142,8 @@ def test_clear_results_and_errors(axpb):
         seq.record_write(x, np.zeros(5, np.float32))
     with pytest.raises(TypeError):
         seq.record("not a kernel", x, x)
+    with pytest.raises(TypeError, match="callable"):
+        seq.record_eval(42)
     with pytest.raises(IndexError):
         vk.Sequence(queue=5)
     seq.eval()  # an empty sequence runs

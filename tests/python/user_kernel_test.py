@@ -155,6 +155,9 @@ def test_errors_name_the_values():
         vk.Kernel(uniform)
     with pytest.raises(TypeError, match="GLSL .* or SPIR-V"):
         vk.Kernel(42)
+    huge = vk.Kernel(AXPB, workgroup=(1 << 20, 1, 1))
+    with pytest.raises(ValueError, match="exceeds the device limits"):
+        huge(x, out, push_consts=[1.0, np.uint32(4)])
 
 
 def test_one_replica_with_index(ctx3):
