@@ -25,4 +25,5 @@ PYBIND11_MODULE(_vkarray, m) {
   vka::register_linalg(m);
   vka::register_fft(m);
   vka::register_host(m);
+  vka::register_kernels(m);
 }

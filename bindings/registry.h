@@ -22,5 +22,6 @@ void register_random(pybind11::module_& m);             // random_py.cc (after n
 void register_linalg(pybind11::module_& m);             // linalg_py.cc
 void register_fft(pybind11::module_& m);                // fft_py.cc
 void register_host(pybind11::module_& m);               // host_py.cc (after ndarray)
+void register_kernels(pybind11::module_& m);            // kernel_py.cc (after ndarray)
 
 }  // namespace vka

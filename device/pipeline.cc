@@ -8,7 +8,8 @@
 namespace vka {
 
 Pipeline::Pipeline(Device& device, const std::vector<uint32_t>& spirv, uint32_t num_bindings,
-                   uint32_t push_constant_bytes, std::string name, VkPipelineCache cache)
+                   uint32_t push_constant_bytes, std::string name, VkPipelineCache cache,
+                   const SpecConstants* spec)
     : device_(&device),
       name_(std::move(name)),
       num_bindings_(num_bindings),
@@ -63,6 +64,14 @@ Pipeline::Pipeline(Device& device, const std::vector<uint32_t>& spirv, uint32_t 
   cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   cpci.stage.module = module;
   cpci.stage.pName = "main";
+  VkSpecializationInfo si{};
+  if (spec && !spec->entries.empty()) {
+    si.mapEntryCount = static_cast<uint32_t>(spec->entries.size());
+    si.pMapEntries = spec->entries.data();
+    si.dataSize = spec->data.size();
+    si.pData = spec->data.data();
+    cpci.stage.pSpecializationInfo = &si;
+  }
   cpci.layout = layout;
   VkPipeline pipeline = VK_NULL_HANDLE;
   VK_CHECK(vkCreateComputePipelines(dev, cache, 1, &cpci, nullptr, &pipeline));

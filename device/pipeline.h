@@ -14,12 +14,19 @@ namespace vka {
 
 class Device;
 
+// Specialization constants of a pipeline (user kernels): map entries into `data`.
+struct SpecConstants {
+  std::vector<VkSpecializationMapEntry> entries;
+  std::vector<uint8_t> data;
+};
+
 class Pipeline {
  public:
   // `cache` may be VK_NULL_HANDLE. Throws DeviceError when the push-constant block or the binding
-  // count exceeds the device's limits (naming both numbers).
+  // count exceeds the device's limits (naming both numbers). `spec` may be null (none).
   Pipeline(Device& device, const std::vector<uint32_t>& spirv, uint32_t num_bindings,
-           uint32_t push_constant_bytes, std::string name, VkPipelineCache cache = VK_NULL_HANDLE);
+           uint32_t push_constant_bytes, std::string name, VkPipelineCache cache = VK_NULL_HANDLE,
+           const SpecConstants* spec = nullptr);
 
   Device& device() const { return *device_; }
   const std::string& name() const { return name_; }

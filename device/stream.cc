@@ -9,6 +9,7 @@
 #include "device/context.h"
 #include "device/errors.h"
 #include "device/pipeline.h"
+#include "device/profile.h"
 #include "device/vk_check.h"
 
 namespace vka {
@@ -87,6 +88,7 @@ VkCommandBuffer Stream::recording() {
 
 void Stream::hazard_barrier(const VkBuffer* reads, size_t n_reads, const VkBuffer* writes,
                             size_t n_writes) {
+  close_external();
   bool hazard = false;
   for (size_t i = 0; i < n_reads && !hazard; ++i) hazard = written_.count(reads[i]) > 0;
   for (size_t i = 0; i < n_writes && !hazard; ++i) {
@@ -177,6 +179,8 @@ void Stream::dispatch(const Pipeline& pipeline, const std::vector<Binding>& bind
     sets[i].pBufferInfo = &infos[i];
   }
   hazard_barrier(reads.data(), reads.size(), written.data(), written.size());
+  DispatchProfiler* profiler = DispatchProfiler::active();  // null unless profiling
+  if (profiler) profiler->before(*this, current_);
   vkCmdBindPipeline(current_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.get());
   if (!sets.empty()) {
     device_->push_descriptor_fn()(current_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(), 0,
@@ -189,12 +193,21 @@ void Stream::dispatch(const Pipeline& pipeline, const std::vector<Binding>& bind
   }
   vkCmdDispatch(current_, gx, gy, gz);
   ++stats_.dispatches;
+  if (profiler) {
+    uint64_t bytes = 0;
+    for (const Binding& b : bindings) bytes += b.range == VK_WHOLE_SIZE ? 0 : b.range;
+    profiler->after(*this, current_, pipeline.name(), bytes);
+  }
 }
 
 VkCommandBuffer Stream::record_external(const std::vector<VkBuffer>& reads,
                                         const std::vector<VkBuffer>& writes) {
   hazard_barrier(reads.data(), reads.size(), writes.data(), writes.size());
   ++stats_.dispatches;
+  if (DispatchProfiler* profiler = DispatchProfiler::active()) {
+    profiler->before(*this, current_);
+    external_profiler_ = profiler;  // closed by the next command (close_external)
+  }
   return current_;
 }
 
@@ -207,6 +220,7 @@ uint32_t Stream::timestamp() {
     throw DeviceError("[timestamp] more than " + std::to_string(num_queries_) +
                       " timestamps without reset_timestamps()");
   }
+  close_external();
   VkCommandBuffer cb = recording();
   if (next_query_ == 0) vkCmdResetQueryPool(cb, queries_, 0, num_queries_);
   vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, next_query_);
@@ -223,7 +237,15 @@ double Stream::elapsed_ns(uint32_t begin, uint32_t end) {
   return static_cast<double>(t[1] - t[0]) * device_->caps().timestamp_period_ns;
 }
 
+void Stream::close_external() {
+  if (!external_profiler_) return;
+  DispatchProfiler* profiler = external_profiler_;  // it may have stopped since: still closed
+  external_profiler_ = nullptr;
+  profiler->after(*this, current_, "external", 0);
+}
+
 uint64_t Stream::submit() {
+  close_external();
   if (!current_) return last_submitted_;
   VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;

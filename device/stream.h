@@ -16,6 +16,7 @@
 namespace vka {
 
 class Device;
+class DispatchProfiler;
 class Pipeline;
 
 // A storage-buffer argument: a window [offset, offset + range) of a buffer. Windows let kernels
@@ -97,6 +98,8 @@ class Stream {
   void hazard_barrier(const VkBuffer* reads, size_t n_reads, const VkBuffer* writes,
                       size_t n_writes);
   void recycle();  // returns completed command buffers and allocations
+  // Ends the profiler's record of work recorded through record_external().
+  void close_external();
 
   Device* device_;
   VkQueue queue_;
@@ -123,6 +126,8 @@ class Stream {
   // The timeline value of the last submission (or the one being recorded) touching a buffer.
   std::unordered_map<VkBuffer, uint64_t> last_use_;
   StreamStats stats_;
+  // The profiler that began a record of record_external() work, until the next command.
+  DispatchProfiler* external_profiler_ = nullptr;
 };
 
 }  // namespace vka

@@ -65,6 +65,16 @@ class KernelCache {
   // Elementwise specs: glsl = emit_elementwise(spec).
   std::shared_ptr<const Pipeline> get(Device& device, const KernelSpec& spec);
 
+  // User kernels (array/user_kernel.h). compile_user: GLSL → SPIR-V through the disk cache
+  // (keyed on a digest of the source alone: shaderc's output does not depend on the device).
+  // get_user: the pipeline of `spirv` specialized by `spec`, kept per device under `key` (the
+  // caller's text naming everything the pipeline depends on), sharing the VkPipelineCache.
+  std::vector<uint32_t> compile_user(const std::string& source, const std::string& name);
+  std::shared_ptr<const Pipeline> get_user(Device& device, const std::string& key,
+                                           const std::vector<uint32_t>& spirv,
+                                           uint32_t num_bindings, uint32_t push_constant_bytes,
+                                           const SpecConstants& spec, const std::string& name);
+
   struct Stats {
     uint64_t memory_hits = 0;
     uint64_t disk_hits = 0;
