@@ -1,6 +1,7 @@
 // Command recording, hazard barriers, submission on a timeline semaphore, and timestamps.
 #include "device/stream.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <limits>
@@ -213,17 +214,30 @@ uint64_t Stream::submit() {
                        nullptr, 0, nullptr);
   VK_CHECK(vkEndCommandBuffer(current_));
   const uint64_t value = last_submitted_ + 1;
+  std::vector<VkSemaphore> wait_sems;
+  std::vector<uint64_t> wait_values;
+  for (const auto& [sem, v] : waits_) {
+    wait_sems.push_back(sem);
+    wait_values.push_back(v);
+  }
+  const std::vector<VkPipelineStageFlags> wait_stages(waits_.size(), kWorkStages);
   VkTimelineSemaphoreSubmitInfo ts{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
   ts.signalSemaphoreValueCount = 1;
   ts.pSignalSemaphoreValues = &value;
+  ts.waitSemaphoreValueCount = static_cast<uint32_t>(wait_values.size());
+  ts.pWaitSemaphoreValues = wait_values.data();
   VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   si.pNext = &ts;
+  si.waitSemaphoreCount = static_cast<uint32_t>(wait_sems.size());
+  si.pWaitSemaphores = wait_sems.data();
+  si.pWaitDstStageMask = wait_stages.data();
   si.commandBufferCount = 1;
   si.pCommandBuffers = &current_;
   VkSemaphore sem = timeline_;
   si.signalSemaphoreCount = 1;
   si.pSignalSemaphores = &sem;
   VK_CHECK(vkQueueSubmit(queue_, 1, &si, VK_NULL_HANDLE));
+  waits_.clear();
   in_flight_.push_back({current_, value});
   current_ = VK_NULL_HANDLE;
   last_submitted_ = value;
@@ -259,6 +273,19 @@ void Stream::wait(uint64_t value) {
   wi.pValues = &value;
   VK_CHECK(vkWaitSemaphores(device_->get(), &wi, std::numeric_limits<uint64_t>::max()));
   recycle();
+}
+
+void Stream::wait_on(const Stream& other, uint64_t value) {
+  VKA_ASSERT(other.device_ == device_ && &other != this);
+  if (value == 0) return;
+  for (auto& [sem, v] : waits_) {
+    if (sem == other.timeline_.get()) {
+      v = std::max(v, value);
+      return;
+    }
+  }
+  waits_.emplace_back(other.timeline_.get(), value);
+  ++stats_.queue_waits;
 }
 
 void Stream::wait_for(VkBuffer buffer) {

@@ -32,6 +32,7 @@ struct StreamStats {
   uint64_t copies = 0;
   uint64_t barriers = 0;
   uint64_t submits = 0;
+  uint64_t queue_waits = 0;  // waits on other queues' timelines (wait_on)
 };
 
 class Stream {
@@ -74,6 +75,10 @@ class Stream {
   // visible to the host.
   uint64_t submit();
   void wait(uint64_t value);
+  // Makes this queue's next submission wait, on the device (the host does not block), until
+  // `other` (a stream on another queue of the same device) has completed its work up to
+  // timeline value `value`: the wait carries the memory dependency of cross-queue copies.
+  void wait_on(const Stream& other, uint64_t value);
   void finish() { wait(submit()); }
   uint64_t completed_value();
 
@@ -101,6 +106,7 @@ class Stream {
 
   VkCommandBuffer current_ = VK_NULL_HANDLE;
   uint64_t last_submitted_ = 0;  // value signalled by the latest submission
+  std::vector<std::pair<VkSemaphore, uint64_t>> waits_;  // for the next submission
   struct InFlight {
     VkCommandBuffer cb;
     uint64_t value;
