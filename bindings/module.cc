@@ -24,4 +24,5 @@ PYBIND11_MODULE(_vkarray, m) {
   vka::register_random(m);
   vka::register_linalg(m);
   vka::register_fft(m);
+  vka::register_replicas(m);
 }

@@ -21,5 +21,6 @@ void register_matmul(pybind11::module_& m);             // matmul_py.cc (after n
 void register_random(pybind11::module_& m);             // random_py.cc (after ndarray)
 void register_linalg(pybind11::module_& m);             // linalg_py.cc
 void register_fft(pybind11::module_& m);                // fft_py.cc
+void register_replicas(pybind11::module_& m);           // replicas_py.cc (after ndarray)
 
 }  // namespace vka

@@ -236,6 +236,8 @@ from ._sorting import *  # noqa: E402,F401,F403  unique, unique_values, unique_a
 from . import random  # noqa: E402  vkarray.random: Philox Generator, default_rng, legacy API
 from . import linalg  # noqa: E402  vkarray.linalg (a submodule, as numpy.linalg)
 from . import fft  # noqa: E402,F401  vkarray.fft: numpy.fft on VkFFT
+from . import _replicas as replicas  # noqa: E402  vkarray.replicas: broadcast, all_reduce, ...
+from ._replicas import replica  # noqa: E402  with vkarray.replica(i): ...
 __all__ = [
     "Buffer", "Context", "Replica", "asbuffer", "context", "list_devices", "make_context",
     "set_context", "synchronize", "dtype", "bool_", "bool", "int8", "uint8", "int16", "uint16",
@@ -252,6 +254,7 @@ __all__ = [
     "nanstd", "argmax", "argmin", "nanargmax", "nanargmin", "vdot", "vecdot", "inner", "sort",
     "argsort", "partition", "argpartition", "bincount", "histogram", "isin", "in1d",
     "dot", "outer", "tensordot", "kron", "einsum", "gemm_config", "set_gemm_config",
+    "replica", "replicas",
 ] + (sorted(_UFUNCS) + _joining.__all__ + _reorder.__all__ + _grids.__all__ + _sorting.__all__
      + _cumulative.__all__ + _statistics.__all__)
 
