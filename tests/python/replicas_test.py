@@ -137,6 +137,14 @@ def test_replica_scope(ctx):
     d1 = dispatches(ctx)
     assert d1[0] == d0[0] and d1[1] > d0[1]
     np.testing.assert_array_equal(np.asarray(y), base - 1)  # replica 0, computed now
+    # Assignments apply to every replica, in a scope too: a scope picks where work runs.
+    s = per_replica(ctx, np.zeros(4))
+    v = s[1:3]
+    with vk.replica(1):
+        v += 1
+        s[0] = 7
+    np.testing.assert_array_equal(
+        s.read(), [[7, 10 * r + 1, 10 * r + 1, 10 * r] for r in range(ctx.num_replicas)])
     with pytest.raises(IndexError, match=r"negative"):
         vk.replica(-1)
     with pytest.raises(TypeError, match=r"index must be an int"):
