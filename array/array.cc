@@ -300,7 +300,8 @@ void Array::write(const void* data, uint64_t n, std::optional<int> replica) {
     device_buffer(*ref)->set_valid_only({*replica}, [ctx, old, weak](int r) {
       std::shared_ptr<BufferRef> dest = weak.lock();
       VKA_ASSERT(dest != nullptr);
-      realize(ctx, {old}, r, {default_graph().buffer(dest, old->dtype(), View::contiguous(old->shape()))});
+      const View whole = View::contiguous(old->shape());
+      realize(ctx, {old}, r, {default_graph().buffer(dest, old->dtype(), whole)});
     });
     device_buffer(*ref)->write(data, 0, n, replica);
     assign(default_graph().buffer(ref, dtype(), View::contiguous(shape())));

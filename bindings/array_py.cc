@@ -22,15 +22,15 @@ namespace {
 
 py::module_ numpy() { return py::module_::import("numpy"); }
 
-// The replica host conversions read: the `with vkarray.replica(i)` scope's, else 0.
-int default_replica() { return current_replica().value_or(0); }
-
 py::array download(const Array& a, int replica) {
   py::array out(to_numpy_dtype(a.dtype()),
                 std::vector<py::ssize_t>(a.shape().begin(), a.shape().end()));
   a.read(out.mutable_data(), a.nbytes(), replica);
   return out;
 }
+
+// What host conversions read: the `with vkarray.replica(i)` scope's replica, else replica 0.
+py::array download(const Array& a) { return download(a, current_replica().value_or(0)); }
 
 // read(index): replica `index`, or with None every replica stacked on a new leading axis.
 py::array read(const Array& a, py::handle index) {
@@ -55,7 +55,7 @@ void write(Array& a, py::handle data, py::handle index) {
 // numpy's conversions of a size-1 array to a Python number (float(), int(), complex()).
 py::object to_python_number(const Array& a, const char* method) {
   if (a.size() != 1) throw py::type_error("only size-1 arrays can be converted to Python scalars");
-  return download(a, default_replica()).attr(method)();
+  return download(a).attr(method)();
 }
 
 bool to_bool(const Array& a) {
@@ -69,7 +69,7 @@ bool to_bool(const Array& a) {
         "The truth value of an array with more than one element is ambiguous. Use a.any() or "
         "a.all()");
   }
-  return download(a, default_replica()).attr("__bool__")().cast<bool>();
+  return download(a).attr("__bool__")().cast<bool>();
 }
 
 int64_t length(const Array& a) {
@@ -81,7 +81,7 @@ int64_t length(const Array& a) {
 // higher-rank array yields ndarray views of its rows (one evaluation, no copies).
 py::iterator iterate(Array& a) {
   if (a.ndim() == 0) throw py::type_error("iteration over a 0-d array");
-  if (a.ndim() == 1) return py::iter(download(a, default_replica()));
+  if (a.ndim() == 1) return py::iter(download(a));
   py::list rows;
   for (int64_t i = 0; i < a.shape()[0]; ++i) rows.append(a[{i}]);
   return py::iter(rows);
@@ -102,7 +102,7 @@ py::array to_numpy(const Array& a, py::handle dtype, py::handle copy) {
         "[__array__] a vkarray.ndarray lives on the device: converting it to numpy always "
         "copies, so copy=False cannot be honored");
   }
-  py::array out = download(a, default_replica());
+  py::array out = download(a);
   if (dtype.is_none()) return out;
   return out.attr("astype")(dtype);
 }
@@ -131,7 +131,7 @@ transpose, broadcast_to, ...) return views that share the buffer: assignment thr
       .def_property_readonly("is_lazy", &Array::is_lazy,
                              "True while the value is an unevaluated expression.")
       .def(
-          "get", [](const Array& a) { return download(a, default_replica()); },
+          "get", [](const Array& a) { return download(a); },
           "Download replica 0 (inside `with vkarray.replica(i)`, replica i) as a numpy array, "
           "evaluating first if needed.")
       .def("read", &read, py::arg("index") = py::none(), R"doc(
@@ -167,24 +167,24 @@ whose values convert without change (the same checks as vkarray.Buffer.write).
           "The array converted to `dtype` (numpy's casting results); copy=False returns self "
           "when the dtype already matches.")
       .def(
-          "item", [](const Array& a, py::args args) { return download(a, default_replica()).attr("item")(*args); },
+          "item", [](const Array& a, py::args args) { return download(a).attr("item")(*args); },
           "numpy's item(): one element as a Python scalar.")
       .def(
-          "tolist", [](const Array& a) { return download(a, default_replica()).attr("tolist")(); },
+          "tolist", [](const Array& a) { return download(a).attr("tolist")(); },
           "The values as nested Python lists (numpy's tolist()).")
       .def("__float__", [](const Array& a) { return to_python_number(a, "__float__"); })
       .def("__int__", [](const Array& a) { return to_python_number(a, "__int__"); })
       .def("__complex__", [](const Array& a) { return to_python_number(a, "__complex__"); })
-      .def("__index__", [](const Array& a) { return download(a, default_replica()).attr("__index__")(); })
+      .def("__index__", [](const Array& a) { return download(a).attr("__index__")(); })
       .def("__bool__", &to_bool)
       .def("__len__", &length)
       .def("__iter__", &iterate,
            "Over the first axis: numpy scalars for a 1-d array (one download), ndarray views "
            "of the rows otherwise.")
-      .def("__repr__", [](const Array& a) { return numpy().attr("array_repr")(download(a, default_replica())); })
-      .def("__str__", [](const Array& a) { return numpy().attr("array_str")(download(a, default_replica())); })
+      .def("__repr__", [](const Array& a) { return numpy().attr("array_repr")(download(a)); })
+      .def("__str__", [](const Array& a) { return numpy().attr("array_str")(download(a)); })
       .def("__format__",
-           [](const Array& a, py::handle spec) { return download(a, default_replica()).attr("__format__")(spec); });
+           [](const Array& a, py::handle spec) { return download(a).attr("__format__")(spec); });
 }
 
 }  // namespace vka
