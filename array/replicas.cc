@@ -110,11 +110,14 @@ ReplicaPath copy_between_replicas(const ReplicatedBuffer& src, int from, uint64_
       ++copies_same_queue;
       break;
     case ReplicaPath::kQueueToQueue:
-      // The copy runs on the destination's queue after the source's queue has made the bytes;
-      // the source's later work waits for the copy, which reads its buffer.
+      // The copy runs on the destination's queue after the source's queue has made the bytes.
+      // The source's timeline then passes only after the copy, which reads its buffer: later
+      // work there, host writes and the allocation's reuse wait for it.
       b.stream->wait_on(*a.stream, a.stream->submit());
       b.stream->copy(src.vk_buffer(from), src_offset, dst.vk_buffer(to), dst_offset, size);
       a.stream->wait_on(*b.stream, b.stream->submit());
+      a.stream->submit();
+      a.stream->mark_used(src.vk_buffer(from));
       ++copies_queue_to_queue;
       break;
     case ReplicaPath::kHost: {

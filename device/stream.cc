@@ -206,13 +206,17 @@ double Stream::elapsed_ns(uint32_t begin, uint32_t end) {
 }
 
 uint64_t Stream::submit() {
-  if (!current_) return last_submitted_;
-  VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-  to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vkCmdPipelineBarrier(current_, kWorkStages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
-                       nullptr, 0, nullptr);
-  VK_CHECK(vkEndCommandBuffer(current_));
+  // Waits on other queues alone are submitted too (a batch without commands), so that this
+  // timeline passes only after them.
+  if (!current_ && waits_.empty()) return last_submitted_;
+  if (current_) {
+    VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(current_, kWorkStages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
+                         nullptr, 0, nullptr);
+    VK_CHECK(vkEndCommandBuffer(current_));
+  }
   const uint64_t value = last_submitted_ + 1;
   std::vector<VkSemaphore> wait_sems;
   std::vector<uint64_t> wait_values;
@@ -231,14 +235,14 @@ uint64_t Stream::submit() {
   si.waitSemaphoreCount = static_cast<uint32_t>(wait_sems.size());
   si.pWaitSemaphores = wait_sems.data();
   si.pWaitDstStageMask = wait_stages.data();
-  si.commandBufferCount = 1;
-  si.pCommandBuffers = &current_;
+  si.commandBufferCount = current_ ? 1 : 0;
+  si.pCommandBuffers = current_ ? &current_ : nullptr;
   VkSemaphore sem = timeline_;
   si.signalSemaphoreCount = 1;
   si.pSignalSemaphores = &sem;
   VK_CHECK(vkQueueSubmit(queue_, 1, &si, VK_NULL_HANDLE));
   waits_.clear();
-  in_flight_.push_back({current_, value});
+  if (current_) in_flight_.push_back({current_, value});
   current_ = VK_NULL_HANDLE;
   last_submitted_ = value;
   ++stats_.submits;
@@ -287,6 +291,8 @@ void Stream::wait_on(const Stream& other, uint64_t value) {
   waits_.emplace_back(other.timeline_.get(), value);
   ++stats_.queue_waits;
 }
+
+void Stream::mark_used(VkBuffer buffer) { last_use_[buffer] = pending_value(); }
 
 void Stream::wait_for(VkBuffer buffer) {
   auto it = last_use_.find(buffer);

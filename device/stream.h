@@ -79,6 +79,9 @@ class Stream {
   // `other` (a stream on another queue of the same device) has completed its work up to
   // timeline value `value`: the wait carries the memory dependency of cross-queue copies.
   void wait_on(const Stream& other, uint64_t value);
+  // Records that `buffer` is in use until this stream's work so far completes (work on
+  // another queue that this stream waits on reads it): host access and reuse wait for that.
+  void mark_used(VkBuffer buffer);
   void finish() { wait(submit()); }
   uint64_t completed_value();
 
