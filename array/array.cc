@@ -256,7 +256,7 @@ void Array::read(void* out, uint64_t n, int replica) const {
     leaf = realize(context(), {default_graph().elementwise(Op::kAstype, dtype(), {leaf})},
                    replica)[0];
   }
-  flush(*context());  // every queue works while the host waits for this one
+  if (context()->num_replicas() > 1) flush(*context());  // all queues work while the host waits
   device_buffer(*leaf->buffer())->read(out, leaf->view().offset * itemsize(), n, replica);
 }
 
