@@ -315,3 +315,32 @@ def test_debug_reports_the_copy_path():
     assert ("[vkarray] replicas: 32 bytes from replica 1 to replica 0: device to device "
             "through the host") in out.stderr
     assert "from replica 1 to replica 1: same queue, device copy" in out.stderr
+
+
+def test_eager_operations_complete_a_value_made_on_one_replica(ctx):
+    """Operations that run at once (scans, sorting, compaction, FFT, matmul) read every replica
+    of their input: a value made on one replica is computed on the others first."""
+    rng = np.random.default_rng(5)
+    base = rng.standard_normal(1000).astype(np.float32)
+    x = per_replica(ctx, base)
+    values = [(base + 10 * r) * 2 for r in range(ctx.num_replicas)]
+    cases = [
+        (lambda y: vk.cumsum(y), np.cumsum),
+        (lambda y: vk.sort(y), np.sort),
+        # (nonzero needs the same count on every replica: its shape is one)
+        (lambda y: vk.nonzero(y > y.min())[0], lambda v: np.nonzero(v > v.min())[0]),
+        (lambda y: vk.fft.fft(y), np.fft.fft),
+        (lambda y: vk.reshape(y, (10, 100)) @ vk.reshape(y, (100, 10)),
+         lambda v: v.reshape(10, 100) @ v.reshape(100, 10)),
+    ]
+    for i, (op, ref) in enumerate(cases):
+        y = x * 2
+        y.eval(index=ctx.num_replicas - 1)
+        got = op(y).read()
+        for r in range(ctx.num_replicas):
+            want = ref(values[r])
+            if got.dtype.kind in "fc":
+                np.testing.assert_allclose(got[r], want, rtol=2e-4, atol=2e-3,
+                                           err_msg=f"case {i} replica {r}")
+            else:
+                np.testing.assert_array_equal(got[r], want, err_msg=f"case {i} replica {r}")
