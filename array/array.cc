@@ -7,6 +7,7 @@
 #include "array/device_support.h"
 #include "array/promotion.h"
 #include "array/realize.h"
+#include "array/replicas.h"
 #include "array/write.h"
 #include "device/errors.h"
 #include "device/stream.h"
@@ -72,14 +73,22 @@ bool Array::is_storage() const {
   return n->is_leaf() && n->buffer()->is_storage();
 }
 
+bool Array::owns_buffer() const {
+  const NodePtr& n = state_->node;
+  return n->is_leaf() && n->buffer().use_count() == 1 && !n->buffer()->has_live_producer() &&
+         n->view() == View::contiguous(n->shape()) && held_only_by_graph(n);
+}
+
 const NodePtr& Array::storage() const {
   node();  // a fresh leaf after writes
   NodePtr& n = state_->node;
   if (n->is_leaf() && n->buffer()->is_storage()) return n;
   // An evaluated buffer no other array can reach becomes storage as it is. Expressions that
   // read it are fine: writes pin them first (array/write.h).
-  if (n->is_leaf() && n->buffer().use_count() == 1 && !n->buffer()->has_live_producer() &&
-      n->view() == View::contiguous(n->shape()) && held_only_by_graph(n)) {
+  if (owns_buffer()) {
+    // Storage holds its value on every replica: writes and views never wait on a computation.
+    auto buf = device_buffer(*n->buffer());
+    for (int r = 0; r < context()->num_replicas(); ++r) buf->ensure_valid(r);
     n->buffer()->mark_storage();
     return n;
   }
@@ -195,15 +204,24 @@ Array Array::from_host(const void* data, const Shape& shape, DType dtype,
 }
 
 Array& Array::eval(std::optional<int> replica) {
-  if (is_lazy()) state_->node = realize(context(), {state_->node}, replica)[0];
+  if (!replica) replica = current_replica();
+  if (replica) context()->replica(*replica);  // IndexError before any work
+  // realize() also makes an evaluated buffer valid where it was computed on other replicas.
+  if (is_lazy() || context()->num_replicas() > 1) {
+    state_->node = realize(context(), {node()}, replica)[0];
+  }
   return *this;
 }
 
-void eval(const std::vector<Array*>& arrays) {
+void eval(const std::vector<Array*>& arrays) { eval_on(arrays, std::nullopt); }
+
+void eval_on(const std::vector<Array*>& arrays, std::optional<int> replica) {
+  if (!replica) replica = current_replica();
   std::vector<NodePtr> lazy;
   std::vector<Array*> owners;
   for (Array* a : arrays) {
-    if (!a->is_lazy()) continue;
+    if (replica) a->context()->replica(*replica);  // IndexError before any work
+    if (!a->is_lazy() && a->context()->num_replicas() == 1) continue;
     if (!owners.empty() && a->context() != owners[0]->context()) {
       throw ShapeError("[eval] arrays live on different contexts");
     }
@@ -211,8 +229,10 @@ void eval(const std::vector<Array*>& arrays) {
     owners.push_back(a);
   }
   if (lazy.empty()) return;
-  std::vector<NodePtr> leaves = realize(owners[0]->context(), lazy);
-  for (size_t i = 0; i < owners.size(); ++i) owners[i]->assign(leaves[i]);
+  std::vector<NodePtr> leaves = realize(owners[0]->context(), lazy, replica);
+  for (size_t i = 0; i < owners.size(); ++i) {
+    if (owners[i]->is_lazy()) owners[i]->assign(leaves[i]);
+  }
 }
 
 void Array::read(void* out, uint64_t n, int replica) const {
@@ -223,14 +243,20 @@ void Array::read(void* out, uint64_t n, int replica) const {
   }
   context()->replica(replica);  // IndexError before any work
   if (n == 0) return;
+  // Outside a replica scope a lazy value is computed on every replica (reads of the others
+  // follow); inside one, on that replica. Other replicas' values are computed where they are
+  // missing, the first time they are read.
+  const std::optional<int> where = current_replica();
   NodePtr leaf = node();
   if (!leaf->is_leaf()) {
-    leaf = realize(context(), {leaf})[0];
+    leaf = realize(context(), {leaf}, where)[0];
     state_->node = leaf;
   }
   if (!leaf->view().is_contiguous()) {  // a strided view: gather it on the device first
-    leaf = realize(context(), {default_graph().elementwise(Op::kAstype, dtype(), {leaf})})[0];
+    leaf = realize(context(), {default_graph().elementwise(Op::kAstype, dtype(), {leaf})},
+                   replica)[0];
   }
+  if (context()->num_replicas() > 1) flush(*context());  // all queues work while the host waits
   device_buffer(*leaf->buffer())->read(out, leaf->view().offset * itemsize(), n, replica);
 }
 
@@ -255,21 +281,34 @@ void Array::write(const void* data, uint64_t n, std::optional<int> replica) {
     }
     return;
   }
-  // Writing every replica replaces the value outright; writing one keeps the others, so the
-  // current value is computed first into a buffer this array owns.
-  auto ref = allocate_for(context(), dtype(), shape());
-  if (replica) {
-    Array current = astype(dtype());
-    current.eval();
-    NodePtr old = current.node();
-    auto src = device_buffer(*old->buffer());
-    auto dst = device_buffer(*ref);
-    for (int r = 0; r < context()->num_replicas(); ++r) {
-      context()->replica(r).stream->copy(src->vk_buffer(r), old->view().offset * itemsize(),
-                                         dst->vk_buffer(r), 0, n);
+  // Writing every replica replaces the value outright. Writing one keeps the others' values:
+  // in place when this array alone holds its buffer (expressions reading it are computed
+  // first), else into a fresh buffer whose other replicas take the old value from the old
+  // expression the first time they are needed (nothing is computed or copied before).
+  if (replica && context()->num_replicas() > 1) {
+    if (owns_buffer()) {
+      const NodePtr& leaf = node();
+      pin_readers(context(), *leaf->buffer());
+      device_buffer(*leaf->buffer())->write(data, 0, n, replica);
+      leaf->buffer()->bump_version();
+      return;
     }
+    auto ref = allocate_for(context(), dtype(), shape());
+    NodePtr old = node();
+    std::weak_ptr<BufferRef> weak = ref;
+    std::shared_ptr<Context> ctx = context();
+    device_buffer(*ref)->set_valid_only({*replica}, [ctx, old, weak](int r) {
+      std::shared_ptr<BufferRef> dest = weak.lock();
+      VKA_ASSERT(dest != nullptr);
+      const View whole = View::contiguous(old->shape());
+      realize(ctx, {old}, r, {default_graph().buffer(dest, old->dtype(), whole)});
+    });
+    device_buffer(*ref)->write(data, 0, n, replica);
+    assign(default_graph().buffer(ref, dtype(), View::contiguous(shape())));
+    return;
   }
-  device_buffer(*ref)->write(data, 0, n, replica);
+  auto ref = allocate_for(context(), dtype(), shape());
+  device_buffer(*ref)->write(data, 0, n, std::nullopt);
   assign(default_graph().buffer(ref, dtype(), View::contiguous(shape())));
 }
 

@@ -52,7 +52,9 @@ class Array {
   // True until the value has been computed (or when it was uploaded, false from the start).
   bool is_lazy() const { return !state_->node->is_leaf(); }
 
-  // Computes the value (on every replica, or the one named) and keeps it; returns *this.
+  // Computes the value (on every replica, or the one named; unnamed inside a ReplicaScope, the
+  // scope's) and keeps it; returns *this. A value computed earlier on other replicas only is
+  // completed where it is missing.
   Array& eval(std::optional<int> replica = std::nullopt);
   // Downloads replica `replica` in C order; `nbytes` must equal this->nbytes().
   void read(void* out, uint64_t nbytes, int replica = 0) const;
@@ -121,6 +123,8 @@ class Array {
   void inplace(Op op, const Arg& o);
   void set_node(const Index& index, NodePtr value) const;
   void refresh() const;
+  // A leaf over a whole buffer that no other array, and no computed expression, holds.
+  bool owns_buffer() const;
 
   struct State {
     NodePtr node;
@@ -167,6 +171,8 @@ inline Selection Array::at(Index index) const { return Selection(*this, std::mov
 
 // Evaluates several arrays together: one schedule, so they share kernels where possible.
 void eval(const std::vector<Array*>& arrays);
+// The same on one replica only (nullopt: every replica, or the ReplicaScope's).
+void eval_on(const std::vector<Array*>& arrays, std::optional<int> replica);
 template <typename... A>
 void eval(A&... arrays) {
   eval(std::vector<Array*>{&arrays...});

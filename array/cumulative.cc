@@ -87,6 +87,7 @@ void launch(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
   groups = std::max<uint64_t>(1, std::min(groups, kMaxGroups));
   for (int r = 0; r < ctx->num_replicas(); ++r) {
     Replica& rep = ctx->replica(r);
+    for (size_t i = 0; i < spec.inputs.size(); ++i) spans[i].buf->ensure_valid(r);
     auto pipeline =
         KernelCache::instance().get(*rep.device, spec, [&spec] { return emit_library(spec); });
     std::vector<Binding> bindings;

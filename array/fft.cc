@@ -174,6 +174,7 @@ Array transform(const char* op, const Array& a, int64_t n, int64_t axis_in, FftK
     key.n = n;
     key.batch = batch;
     for (int r = 0; r < ctx->num_replicas(); ++r) {
+      in->ensure_valid(r);
       record_fft(ctx->replica(r), key, in->vk_buffer(r), in_bytes, buf->vk_buffer(r), out_bytes);
     }
     out = Array(default_graph().buffer(ref, out_dtype, View::contiguous(out_shape)), ctx);

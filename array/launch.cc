@@ -104,6 +104,8 @@ void dispatch_spec(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
   for (int r = 0; r < ctx->num_replicas(); ++r) {
     if (only && *only != r) continue;
     Replica& rep = ctx->replica(r);
+    // An input made on other replicas only is computed here first (ReplicatedBuffer validity).
+    for (size_t a = 0; a < spec.inputs.size(); ++a) args[a]->ensure_valid(r);
     auto pipeline = KernelCache::instance().get(*rep.device, spec);
     std::vector<Binding> bindings;
     for (size_t a = 0; a < args.size(); ++a) {

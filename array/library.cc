@@ -28,6 +28,7 @@ void dispatch_library(const std::shared_ptr<Context>& ctx, const KernelSpec& spe
   for (size_t j = spec.inputs.size(); j < bufs.size(); ++j) writes[j] = true;
   for (int r = 0; r < ctx->num_replicas(); ++r) {
     Replica& rep = ctx->replica(r);
+    for (size_t i = 0; i < spec.inputs.size(); ++i) bufs[i]->ensure_valid(r);
     auto pipeline =
         KernelCache::instance().get(*rep.device, spec, [&spec] { return emit_library(spec); });
     std::vector<Binding> bindings;

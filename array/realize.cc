@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <mutex>
+#include <unordered_set>
 #include <unordered_map>
 
 #include "array/debug.h"
@@ -79,9 +80,19 @@ NodePtr leaf_for(const Node& n, const std::shared_ptr<BufferRef>& buf) {
 
 }  // namespace
 
-bool has_value(const Node& n) { return n.was_realized() && realized().find(n) != nullptr; }
+bool has_value(const Node& n) {
+  if (!n.was_realized()) return false;
+  std::shared_ptr<BufferRef> buf = realized().find(n);
+  // A value made on some replicas only is still to be computed on the others.
+  return buf != nullptr && device_buffer(*buf)->valid_everywhere();
+}
 
-std::vector<NodePtr> substitute_realized(const std::vector<NodePtr>& roots) {
+namespace {
+
+// substitute_realized, except for nodes computed into one of `filling`: buffers this
+// evaluation writes, as when a buffer made on one replica is computed on another.
+std::vector<NodePtr> substitute(const std::vector<NodePtr>& roots,
+                                const std::unordered_set<const BufferRef*>& filling) {
   const std::vector<NodePtr> order = topological_order(roots);
   bool any = false;
   for (const NodePtr& n : order) any = any || (n->was_realized() && !n->is_leaf());
@@ -90,7 +101,9 @@ std::vector<NodePtr> substitute_realized(const std::vector<NodePtr>& roots) {
   for (const NodePtr& n : order) {
     NodePtr out = n;
     if (!n->is_leaf() && !n->is_constant()) {
-      if (auto buf = n->was_realized() ? realized().find(*n) : nullptr) {
+      auto buf = n->was_realized() ? realized().find(*n) : nullptr;
+      if (buf && filling.count(buf.get())) buf = nullptr;
+      if (buf) {
         out = leaf_for(*n, buf);
       } else {
         std::vector<NodePtr> inputs;
@@ -107,6 +120,26 @@ std::vector<NodePtr> substitute_realized(const std::vector<NodePtr>& roots) {
   std::vector<NodePtr> result;
   for (const NodePtr& r : roots) result.push_back(done.at(r.get()));
   return result;
+}
+
+// After an evaluation on replica `only`: the buffer of `root` holds its value there alone; on
+// another replica it is computed the first time something needs it (ReplicatedBuffer's
+// validity). The fill keeps the expression, which keeps its inputs.
+void mark_made_on(const std::shared_ptr<Context>& context, const NodePtr& root,
+                  const std::shared_ptr<BufferRef>& buf, int only) {
+  std::weak_ptr<BufferRef> weak = buf;
+  auto fill = [context, root, weak](int replica) {
+    std::shared_ptr<BufferRef> ref = weak.lock();
+    VKA_ASSERT(ref != nullptr);
+    realize(context, {root}, replica, {leaf_for(*root, ref)});
+  };
+  device_buffer(*buf)->set_valid_only({only}, fill);
+}
+
+}  // namespace
+
+std::vector<NodePtr> substitute_realized(const std::vector<NodePtr>& roots) {
+  return substitute(roots, {});
 }
 
 std::shared_ptr<ReplicatedBuffer> device_buffer(const BufferRef& ref) {
@@ -134,7 +167,11 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
   if (replica) context->replica(*replica);  // IndexError before any work
   ++realizations;
   StageTimer timer;
-  std::vector<NodePtr> roots = substitute_realized(targets);
+  std::unordered_set<const BufferRef*> filling;
+  for (const NodePtr& d : destinations) {
+    if (d) filling.insert(d->buffer().get());
+  }
+  std::vector<NodePtr> roots = substitute(targets, filling);
   // A destination is always written by a kernel, even when its value is a buffer already.
   std::unordered_map<const Node*, NodePtr> dests;
   for (size_t i = 0; i < destinations.size(); ++i) {
@@ -148,6 +185,14 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
     }
     VKA_ASSERT(!dests.count(roots[i].get()));
     dests[roots[i].get()] = d;
+  }
+  // A leaf's buffer is made valid where this evaluation reads it; kernels do it for their inputs.
+  for (const NodePtr& r : roots) {
+    if (!r->is_leaf() || dests.count(r.get())) continue;
+    auto buf = device_buffer(*r->buffer());
+    for (int q = 0; q < context->num_replicas(); ++q) {
+      if (!replica || *replica == q) buf->ensure_valid(q);
+    }
   }
   timer.mark("substitute");
   Schedule plan = schedule(roots, limits_of(context->device(0).caps()), dests);
@@ -170,6 +215,7 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
       continue;
     }
     const std::shared_ptr<BufferRef>& buf = buffers.at(r.get());
+    if (replica && context->num_replicas() > 1) mark_made_on(context, r, buf, *replica);
     realized().add(targets[i], buf);
     realized().add(r, buf);
     leaves.push_back(leaf_for(*r, buf));

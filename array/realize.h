@@ -35,7 +35,8 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
 // buffer, and the nodes above rebuilt.
 std::vector<NodePtr> substitute_realized(const std::vector<NodePtr>& roots);
 
-// True when `n` was computed earlier and its buffer still lives (or it is pinned).
+// True when `n` was computed earlier, on every replica, and its buffer still lives (or it is
+// pinned).
 bool has_value(const Node& n);
 
 // The fusion limits of a device (Limits' defaults are Vulkan's guaranteed minimums).

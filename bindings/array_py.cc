@@ -11,6 +11,7 @@
 
 #include "array/array.h"
 #include "array/realize.h"
+#include "array/replicas.h"
 #include "bindings/convert.h"
 #include "bindings/operands_py.h"
 #include "bindings/registry.h"
@@ -27,6 +28,9 @@ py::array download(const Array& a, int replica) {
   a.read(out.mutable_data(), a.nbytes(), replica);
   return out;
 }
+
+// What host conversions read: the `with vkarray.replica(i)` scope's replica, else replica 0.
+py::array download(const Array& a) { return download(a, current_replica().value_or(0)); }
 
 // read(index): replica `index`, or with None every replica stacked on a new leading axis.
 py::array read(const Array& a, py::handle index) {
@@ -51,7 +55,7 @@ void write(Array& a, py::handle data, py::handle index) {
 // numpy's conversions of a size-1 array to a Python number (float(), int(), complex()).
 py::object to_python_number(const Array& a, const char* method) {
   if (a.size() != 1) throw py::type_error("only size-1 arrays can be converted to Python scalars");
-  return download(a, 0).attr(method)();
+  return download(a).attr(method)();
 }
 
 bool to_bool(const Array& a) {
@@ -65,7 +69,7 @@ bool to_bool(const Array& a) {
         "The truth value of an array with more than one element is ambiguous. Use a.any() or "
         "a.all()");
   }
-  return download(a, 0).attr("__bool__")().cast<bool>();
+  return download(a).attr("__bool__")().cast<bool>();
 }
 
 int64_t length(const Array& a) {
@@ -77,7 +81,7 @@ int64_t length(const Array& a) {
 // higher-rank array yields ndarray views of its rows (one evaluation, no copies).
 py::iterator iterate(Array& a) {
   if (a.ndim() == 0) throw py::type_error("iteration over a 0-d array");
-  if (a.ndim() == 1) return py::iter(download(a, 0));
+  if (a.ndim() == 1) return py::iter(download(a));
   py::list rows;
   for (int64_t i = 0; i < a.shape()[0]; ++i) rows.append(a[{i}]);
   return py::iter(rows);
@@ -98,7 +102,7 @@ py::array to_numpy(const Array& a, py::handle dtype, py::handle copy) {
         "[__array__] a vkarray.ndarray lives on the device: converting it to numpy always "
         "copies, so copy=False cannot be honored");
   }
-  py::array out = download(a, 0);
+  py::array out = download(a);
   if (dtype.is_none()) return out;
   return out.attr("astype")(dtype);
 }
@@ -127,8 +131,9 @@ transpose, broadcast_to, ...) return views that share the buffer: assignment thr
       .def_property_readonly("is_lazy", &Array::is_lazy,
                              "True while the value is an unevaluated expression.")
       .def(
-          "get", [](const Array& a) { return download(a, 0); },
-          "Download replica 0 as a numpy array (evaluating first if needed).")
+          "get", [](const Array& a) { return download(a); },
+          "Download replica 0 (inside `with vkarray.replica(i)`, replica i) as a numpy array, "
+          "evaluating first if needed.")
       .def("read", &read, py::arg("index") = py::none(), R"doc(
 Download replica `index` as a numpy array; with index None every replica, stacked on a new
 leading axis: shape (num_replicas, *shape).
@@ -139,14 +144,17 @@ only. data is bytes of exactly nbytes, or an array-like of this shape (or 1-d of
 whose values convert without change (the same checks as vkarray.Buffer.write).
 )doc")
       .def("__array__", &to_numpy, py::arg("dtype") = py::none(), py::arg("copy") = py::none(),
-           "numpy.asarray(x): download replica 0 (always a copy).")
+           "numpy.asarray(x): download replica 0, or the `with vkarray.replica(i)` scope's "
+           "(always a copy).")
       .def(
           "eval",
-          [](py::object self) {
-            self.cast<Array&>().eval();
+          [](py::object self, py::handle index) {
+            self.cast<Array&>().eval(to_replica_index(index, "eval"));
             return self;
           },
-          "Compute the value now (on every replica) and keep it; returns self.")
+          py::arg("index") = py::none(),
+          "Compute the value now and keep it; returns self. On every replica, or on replica "
+          "`index` only (inside `with vkarray.replica(i)`, index None means i).")
       .def(
           "astype",
           [](py::object self, py::handle dtype, bool copy) -> py::object {
@@ -159,24 +167,24 @@ whose values convert without change (the same checks as vkarray.Buffer.write).
           "The array converted to `dtype` (numpy's casting results); copy=False returns self "
           "when the dtype already matches.")
       .def(
-          "item", [](const Array& a, py::args args) { return download(a, 0).attr("item")(*args); },
+          "item", [](const Array& a, py::args args) { return download(a).attr("item")(*args); },
           "numpy's item(): one element as a Python scalar.")
       .def(
-          "tolist", [](const Array& a) { return download(a, 0).attr("tolist")(); },
+          "tolist", [](const Array& a) { return download(a).attr("tolist")(); },
           "The values as nested Python lists (numpy's tolist()).")
       .def("__float__", [](const Array& a) { return to_python_number(a, "__float__"); })
       .def("__int__", [](const Array& a) { return to_python_number(a, "__int__"); })
       .def("__complex__", [](const Array& a) { return to_python_number(a, "__complex__"); })
-      .def("__index__", [](const Array& a) { return download(a, 0).attr("__index__")(); })
+      .def("__index__", [](const Array& a) { return download(a).attr("__index__")(); })
       .def("__bool__", &to_bool)
       .def("__len__", &length)
       .def("__iter__", &iterate,
            "Over the first axis: numpy scalars for a 1-d array (one download), ndarray views "
            "of the rows otherwise.")
-      .def("__repr__", [](const Array& a) { return numpy().attr("array_repr")(download(a, 0)); })
-      .def("__str__", [](const Array& a) { return numpy().attr("array_str")(download(a, 0)); })
+      .def("__repr__", [](const Array& a) { return numpy().attr("array_repr")(download(a)); })
+      .def("__str__", [](const Array& a) { return numpy().attr("array_str")(download(a)); })
       .def("__format__",
-           [](const Array& a, py::handle spec) { return download(a, 0).attr("__format__")(spec); });
+           [](const Array& a, py::handle spec) { return download(a).attr("__format__")(spec); });
 }
 
 }  // namespace vka

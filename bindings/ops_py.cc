@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -224,7 +225,15 @@ are strong; Python scalars are weak (NEP 50), so result_type(float32_array, 2.0)
         "'unsafe'.");
   m.def(
       "eval",
-      [](py::args arrays) {
+      [](py::args arrays, py::kwargs kwargs) {
+        std::optional<int> replica;
+        for (auto item : kwargs) {
+          const std::string key = py::str(item.first);
+          if (key != "index") {
+            throw py::type_error(prefix("eval") + "unexpected keyword argument '" + key + "'");
+          }
+          replica = to_replica_index(item.second, "eval");
+        }
         std::vector<Array*> targets;
         for (py::handle a : arrays) {
           if (!py::isinstance<Array>(a)) {
@@ -233,11 +242,11 @@ are strong; Python scalars are weak (NEP 50), so result_type(float32_array, 2.0)
           }
           targets.push_back(&a.cast<Array&>());
         }
-        const std::vector<Array*>& all = targets;  // the non-template overload
-        eval(all);
+        eval_on(targets, replica);
       },
       "Evaluate the arrays together: one schedule, so shared work runs once and independent "
-      "outputs share kernels where possible.");
+      "outputs share kernels where possible. index=i evaluates on replica i only (default: "
+      "every replica, or the `with vkarray.replica(i)` scope's).");
   m.def(
       "kernel_count", [] { return realize_stats().kernels; },
       "Diagnostic: the number of kernels dispatched so far in this process (each launch "

@@ -23,5 +23,6 @@ void register_linalg(pybind11::module_& m);             // linalg_py.cc
 void register_fft(pybind11::module_& m);                // fft_py.cc
 void register_host(pybind11::module_& m);               // host_py.cc (after ndarray)
 void register_kernels(pybind11::module_& m);            // kernel_py.cc (after ndarray)
+void register_replicas(pybind11::module_& m);           // replicas_py.cc (after ndarray)
 
 }  // namespace vka

@@ -19,6 +19,7 @@ ReplicatedBuffer::ReplicatedBuffer(std::shared_ptr<Context> context, uint64_t nb
   for (int r = 0; r < context_->num_replicas(); ++r) {
     replicas_.push_back(context_->replica(r).device->pool().take(nbytes, MemoryUse::kDevice));
   }
+  valid_.assign(replicas_.size(), 1);
 }
 
 ReplicatedBuffer::ReplicatedBuffer(std::shared_ptr<Context> context, uint64_t nbytes,
@@ -32,6 +33,34 @@ ReplicatedBuffer::~ReplicatedBuffer() {
   for (int r = 0; r < num_replicas(); ++r) {
     context_->replica(r).stream->release_later(std::move(replicas_[r]));
   }
+}
+
+bool ReplicatedBuffer::valid_everywhere() const {
+  for (char v : valid_) {
+    if (!v) return false;
+  }
+  return true;
+}
+
+void ReplicatedBuffer::set_valid_only(const std::vector<int>& replicas,
+                                      std::function<void(int)> fill) {
+  std::fill(valid_.begin(), valid_.end(), 0);
+  for (int r : replicas) valid_.at(r) = 1;
+  fill_ = valid_everywhere() ? nullptr : std::move(fill);
+  VKA_ASSERT(valid_everywhere() || fill_);
+}
+
+void ReplicatedBuffer::mark_valid(int replica) const {
+  valid_.at(replica) = 1;
+  if (valid_everywhere()) fill_ = nullptr;  // releases what the fill held (its expression)
+}
+
+void ReplicatedBuffer::fill_replica(int replica) const {
+  context_->replica(replica);  // IndexError
+  VKA_ASSERT(fill_ != nullptr);
+  std::function<void(int)> fill = fill_;  // the call may drop fill_
+  fill(replica);
+  mark_valid(replica);
 }
 
 void ReplicatedBuffer::check_range(const char* op, uint64_t offset, uint64_t size) const {
@@ -55,6 +84,9 @@ void ReplicatedBuffer::write(const void* src, uint64_t offset, uint64_t size,
 }
 
 void ReplicatedBuffer::write_one(int r, const void* src, uint64_t offset, uint64_t size) {
+  // A write of part of a replica keeps the rest: that rest must be there first.
+  if (offset != 0 || size != nbytes_) ensure_valid(r);
+  mark_valid(r);
   Allocation& a = replicas_[r];
   Stream& stream = *context_->replica(r).stream;
   const auto* bytes = static_cast<const uint8_t*>(src);
@@ -78,6 +110,7 @@ void ReplicatedBuffer::read(void* dst, uint64_t offset, uint64_t size, int r) {
   check_range("read", offset, size);
   context_->replica(r);  // IndexError
   if (size == 0) return;
+  ensure_valid(r);
   Allocation& a = replicas_[r];
   Stream& stream = *context_->replica(r).stream;
   auto* out = static_cast<uint8_t*>(dst);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -48,6 +49,20 @@ class ReplicatedBuffer {
     return is_mapped(replica) && replicas_.at(replica).host_cached;
   }
 
+  // Validity: which replicas hold the buffer's current contents. Every replica does, unless
+  // the buffer was made by work on some replicas only (an evaluation scoped to one replica, a
+  // cross-replica copy: array/replicas.h); then `fill` computes or copies the contents onto
+  // another replica the first time something needs them there (ensure_valid), and is dropped
+  // once every replica is valid. Host writes, kernels and reads call ensure_valid first.
+  bool is_valid(int replica) const { return valid_.at(replica) != 0; }
+  bool valid_everywhere() const;
+  void set_valid_only(const std::vector<int>& replicas, std::function<void(int)> fill);
+  void mark_valid(int replica) const;
+  // Makes `replica` valid (running `fill` there when it is not); cheap when it is.
+  void ensure_valid(int replica) const {
+    if (!valid_.at(replica)) fill_replica(replica);
+  }
+
   // Host → replica(s): `replica` unset writes every replica. Returns once `src` may be reused;
   // the device copy may still be in flight (later work on the replica's stream sees it).
   void write(const void* src, uint64_t offset, uint64_t size, std::optional<int> replica);
@@ -57,10 +72,13 @@ class ReplicatedBuffer {
  private:
   void check_range(const char* op, uint64_t offset, uint64_t size) const;
   void write_one(int replica, const void* src, uint64_t offset, uint64_t size);
+  void fill_replica(int replica) const;
 
   std::shared_ptr<Context> context_;
   uint64_t nbytes_;
   std::vector<Allocation> replicas_;
+  mutable std::vector<char> valid_;         // per replica
+  mutable std::function<void(int)> fill_;  // set while some replica is not valid
 };
 
 }  // namespace vka

@@ -133,13 +133,13 @@ void Stream::copy_regions(VkBuffer src, VkBuffer dst, const std::vector<VkBuffer
 }
 
 void Stream::wait_semaphore(VkSemaphore semaphore, uint64_t value) {
-  for (auto& w : semaphore_waits_) {
+  for (auto& w : waits_) {
     if (w.first == semaphore) {
       w.second = std::max(w.second, value);
       return;
     }
   }
-  semaphore_waits_.emplace_back(semaphore, value);
+  waits_.emplace_back(semaphore, value);
   recording();  // the wait belongs to a submission, so there must be one
 }
 
@@ -246,42 +246,43 @@ void Stream::close_external() {
 
 uint64_t Stream::submit() {
   close_external();
-  if (!current_) return last_submitted_;
-  VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-  to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vkCmdPipelineBarrier(current_, kWorkStages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
-                       nullptr, 0, nullptr);
-  VK_CHECK(vkEndCommandBuffer(current_));
+  // Waits on other queues alone are submitted too (a batch without commands), so that this
+  // timeline passes only after them.
+  if (!current_ && waits_.empty()) return last_submitted_;
+  if (current_) {
+    VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(current_, kWorkStages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
+                         nullptr, 0, nullptr);
+    VK_CHECK(vkEndCommandBuffer(current_));
+  }
   const uint64_t value = last_submitted_ + 1;
+  std::vector<VkSemaphore> wait_sems;
+  std::vector<uint64_t> wait_values;
+  for (const auto& [sem, v] : waits_) {
+    wait_sems.push_back(sem);
+    wait_values.push_back(v);
+  }
+  const std::vector<VkPipelineStageFlags> wait_stages(waits_.size(), kWorkStages);
   VkTimelineSemaphoreSubmitInfo ts{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
   ts.signalSemaphoreValueCount = 1;
   ts.pSignalSemaphoreValues = &value;
+  ts.waitSemaphoreValueCount = static_cast<uint32_t>(wait_values.size());
+  ts.pWaitSemaphoreValues = wait_values.data();
   VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   si.pNext = &ts;
-  std::vector<VkSemaphore> wait_sems;
-  std::vector<uint64_t> wait_values;
-  std::vector<VkPipelineStageFlags> wait_stages;
-  for (const auto& w : semaphore_waits_) {
-    wait_sems.push_back(w.first);
-    wait_values.push_back(w.second);
-    wait_stages.push_back(kWorkStages);
-  }
-  semaphore_waits_.clear();
-  if (!wait_sems.empty()) {
-    ts.waitSemaphoreValueCount = static_cast<uint32_t>(wait_values.size());
-    ts.pWaitSemaphoreValues = wait_values.data();
-    si.waitSemaphoreCount = static_cast<uint32_t>(wait_sems.size());
-    si.pWaitSemaphores = wait_sems.data();
-    si.pWaitDstStageMask = wait_stages.data();
-  }
-  si.commandBufferCount = 1;
-  si.pCommandBuffers = &current_;
+  si.waitSemaphoreCount = static_cast<uint32_t>(wait_sems.size());
+  si.pWaitSemaphores = wait_sems.data();
+  si.pWaitDstStageMask = wait_stages.data();
+  si.commandBufferCount = current_ ? 1 : 0;
+  si.pCommandBuffers = current_ ? &current_ : nullptr;
   VkSemaphore sem = timeline_;
   si.signalSemaphoreCount = 1;
   si.pSignalSemaphores = &sem;
   VK_CHECK(vkQueueSubmit(queue_, 1, &si, VK_NULL_HANDLE));
-  in_flight_.push_back({current_, value});
+  waits_.clear();
+  if (current_) in_flight_.push_back({current_, value});
   current_ = VK_NULL_HANDLE;
   last_submitted_ = value;
   ++stats_.submits;
@@ -317,6 +318,21 @@ void Stream::wait(uint64_t value) {
   VK_CHECK(vkWaitSemaphores(device_->get(), &wi, std::numeric_limits<uint64_t>::max()));
   recycle();
 }
+
+void Stream::wait_on(const Stream& other, uint64_t value) {
+  VKA_ASSERT(other.device_ == device_ && &other != this);
+  if (value == 0) return;
+  for (auto& [sem, v] : waits_) {
+    if (sem == other.timeline_.get()) {
+      v = std::max(v, value);
+      return;
+    }
+  }
+  waits_.emplace_back(other.timeline_.get(), value);
+  ++stats_.queue_waits;
+}
+
+void Stream::mark_used(VkBuffer buffer) { last_use_[buffer] = pending_value(); }
 
 void Stream::wait_for(VkBuffer buffer) {
   auto it = last_use_.find(buffer);

@@ -33,6 +33,7 @@ struct StreamStats {
   uint64_t copies = 0;
   uint64_t barriers = 0;
   uint64_t submits = 0;
+  uint64_t queue_waits = 0;  // waits on other queues' timelines (wait_on)
 };
 
 class Stream {
@@ -77,6 +78,13 @@ class Stream {
   // visible to the host.
   uint64_t submit();
   void wait(uint64_t value);
+  // Makes this queue's next submission wait, on the device (the host does not block), until
+  // `other` (a stream on another queue of the same device) has completed its work up to
+  // timeline value `value`: the wait carries the memory dependency of cross-queue copies.
+  void wait_on(const Stream& other, uint64_t value);
+  // Records that `buffer` is in use until this stream's work so far completes (work on
+  // another queue that this stream waits on reads it): host access and reuse wait for that.
+  void mark_used(VkBuffer buffer);
   void finish() { wait(submit()); }
   uint64_t completed_value();
   // This stream's timeline semaphore (signalled with each submission's value).
@@ -111,6 +119,7 @@ class Stream {
 
   VkCommandBuffer current_ = VK_NULL_HANDLE;
   uint64_t last_submitted_ = 0;  // value signalled by the latest submission
+  std::vector<std::pair<VkSemaphore, uint64_t>> waits_;  // for the next submission
   struct InFlight {
     VkCommandBuffer cb;
     uint64_t value;
@@ -118,7 +127,6 @@ class Stream {
   std::deque<InFlight> in_flight_;
   std::vector<VkCommandBuffer> free_;
   std::deque<std::pair<uint64_t, Allocation>> garbage_;
-  std::vector<std::pair<VkSemaphore, uint64_t>> semaphore_waits_;  // for the next submission
 
   // Hazard tracking since the last barrier; kept across submissions, since a barrier's first
   // scope covers earlier submissions on the same queue.

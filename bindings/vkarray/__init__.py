@@ -226,6 +226,8 @@ _UFUNCS.update(_numpy_names.UFUNCS)  # np.fmod(x, y), np.divmod(x, y), ... on th
 from . import _host  # noqa: E402  x.set/get(_async), regions, zero; HostArray, mapped memory
 from ._host import *  # noqa: E402,F401,F403  HostArray, DeviceArray, Event, mapped_empty, ...
 from ._kernels import Kernel, Sequence, profile, Profile  # noqa: E402  user kernels, profiler
+from . import _replicas as replicas  # noqa: E402  vkarray.replicas: broadcast, all_reduce, ...
+from ._replicas import replica  # noqa: E402  with vkarray.replica(i): ...
 __all__ = [
     "Buffer", "Context", "Replica", "asbuffer", "context", "list_devices", "make_context",
     "set_context", "synchronize", "dtype", "bool_", "bool", "int8", "uint8", "int16", "uint16",
@@ -242,6 +244,7 @@ __all__ = [
     "nanstd", "argmax", "argmin", "nanargmax", "nanargmin", "vdot", "vecdot", "inner", "sort",
     "argsort", "partition", "argpartition", "bincount", "histogram", "isin", "in1d",
     "dot", "outer", "tensordot", "kron", "einsum", "gemm_config", "set_gemm_config",
+    "replica", "replicas",
 ] + (sorted(_UFUNCS) + _joining.__all__ + _reorder.__all__ + _grids.__all__ + _sorting.__all__
      + _cumulative.__all__ + _statistics.__all__ + _host.__all__
      + ["Kernel", "Sequence", "profile", "Profile"])
