@@ -27,6 +27,7 @@ ReplicatedBuffer::ReplicatedBuffer(std::shared_ptr<Context> context, uint64_t nb
     : context_(std::move(context)), nbytes_(nbytes), replicas_(std::move(replicas)) {
   VKA_ASSERT(context_ != nullptr && num_replicas() == context_->num_replicas());
   for (const Allocation& a : replicas_) VKA_ASSERT(a.capacity >= nbytes_);
+  valid_.assign(replicas_.size(), 1);
 }
 
 ReplicatedBuffer::~ReplicatedBuffer() {

@@ -244,7 +244,7 @@ __all__ = [
     "nanstd", "argmax", "argmin", "nanargmax", "nanargmin", "vdot", "vecdot", "inner", "sort",
     "argsort", "partition", "argpartition", "bincount", "histogram", "isin", "in1d",
     "dot", "outer", "tensordot", "kron", "einsum", "gemm_config", "set_gemm_config",
-    "replica", "replicas",
+    "replica",
 ] + (sorted(_UFUNCS) + _joining.__all__ + _reorder.__all__ + _grids.__all__ + _sorting.__all__
      + _cumulative.__all__ + _statistics.__all__ + _host.__all__
      + ["Kernel", "Sequence", "profile", "Profile"])

@@ -40,3 +40,52 @@ for _name, _fn in [("HostArray", _host_arrays), ("DeviceArray", _host_arrays),
                    ("Event", _host_arrays), ("record_event", _host_arrays),
                    ("MappedArray", _mapped), ("mapped_empty", _mapped)]:
     check(_name, _fn)
+
+
+_SCALE = """#version 450
+layout(local_size_x = 64) in;
+layout(constant_id = 0) const float k = 1.0;
+layout(push_constant) uniform Push { float c; } pc;
+layout(binding = 0) readonly buffer A { float a[]; };
+layout(binding = 1) writeonly buffer B { float b[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i < b.length()) b[i] = a[i] * k + pc.c;
+}
+"""
+
+
+def _kernels_and_sequences():
+    a = np.arange(100, dtype=np.float32)
+    k = vk.Kernel(_SCALE, spec_consts=[2.0], name="scale")
+    out = vk.zeros(100, vk.float32)
+    k(a, out, push_consts=[np.float32(1)])
+    np.testing.assert_array_equal(out.read(0), a * 2 + 1)
+    seq = vk.Sequence()
+    x = vk.asarray(a)
+    seq.record(k, x, out, push_consts=[np.float32(-3)])
+    seq.eval()
+    np.testing.assert_array_equal(out.read(0), a * 2 - 3)
+    assert len(seq.get_timestamps()) == 1
+
+
+def _profiles():
+    x = vk.asarray(np.arange(10, dtype=np.float32))
+    with vk.profile() as prof:
+        (x * 2 + 1).eval()
+    assert isinstance(prof, vk.Profile) and prof.count == 1
+
+
+def _replicas():
+    x = vk.asarray(np.arange(6, dtype=np.int32))
+    with vk.replica(0):
+        np.testing.assert_array_equal(np.asarray(x * 3), np.arange(6) * 3)
+    r = vk.context().num_replicas
+    np.testing.assert_array_equal(vk.replicas.all_reduce(x, "sum").read(0), np.arange(6) * r)
+    np.testing.assert_array_equal(vk.replicas.gather(x).read(0), np.stack([np.arange(6)] * r))
+    np.testing.assert_array_equal(vk.replicas.broadcast(x, src=0).read(0), np.arange(6))
+
+
+for _name, _fn in [("Kernel", _kernels_and_sequences), ("Sequence", _kernels_and_sequences),
+                   ("profile", _profiles), ("Profile", _profiles), ("replica", _replicas)]:
+    check(_name, _fn)

@@ -100,7 +100,7 @@ def test_parameter_types_follow_the_tables():
            "context: Optional[Context] = ...) -> ndarray: ..." in text
     assert "def kernel_count() -> int: ..." in text
     assert "def nonzero(a: ArrayLike) -> tuple[ndarray, ...]: ..." in text
-    assert "    def eval(self) -> ndarray: ..." in text
+    assert "    def eval(self, index: Optional[int] = ...) -> ndarray: ..." in text
 
 
 @pytest.mark.parametrize("file_name", sorted(MODULES.values()))
