@@ -312,19 +312,6 @@ a host array must not be changed (set_async) or read (get_async) before then.
     std::optional<Shape> p = padded_shape(a);
     return p ? py::object(to_tuple(*p)) : py::object(py::none());
   });
-  m.def(
-      "_stream_stats",
-      [](Ctx context, int replica) {
-        const StreamStats& s =
-            context_or_default(std::move(context))->replica(replica).stream->stats();
-        py::dict d;
-        d["dispatches"] = s.dispatches;
-        d["copies"] = s.copies;
-        d["barriers"] = s.barriers;
-        d["submits"] = s.submits;
-        return d;
-      },
-      py::arg("context") = nullptr, py::arg("replica") = 0);
 }
 
 }  // namespace vka

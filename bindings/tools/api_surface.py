@@ -217,8 +217,9 @@ def public_names(module):
     """The names a module exports: its __all__, then public submodules and metadata dunders."""
     names = list(module.__all__)
     if module is vkarray:
+        # vkarray.dask is imported on demand (it needs dask) and documented in docs/dask.md.
         names += sorted(n for n in dir(module) if not n.startswith("_") and n not in names
-                        and isinstance(getattr(module, n), types.ModuleType))
+                        and n != "dask" and isinstance(getattr(module, n), types.ModuleType))
     names += [n for n in MODULE_DUNDERS if hasattr(module, n)]
     return names
 

@@ -215,12 +215,15 @@ def _set_async(self, host, index=None, wait_for=None):
 
 
 def _get(self, host=None, index=None):
-    """Copy replica ``index`` (default 0) into ``host`` (a numpy array of this shape and
+    """Copy replica ``index`` (default: the ``with vkarray.replica(i)`` scope's, else 0) into
+    ``host`` (a numpy array of this shape and
     dtype; a HostArray takes one copy command) and return it; returns once the copy is done.
     With host None, a new numpy array (allocating a HostArray per call would cost more than
     it saves: keep one from x.empty_like_host() for repeated transfers)."""
     if host is None:
         host = _np.empty(self.shape, self.dtype)
+    if index is None:
+        index = _vkarray._current_replica()
     _vkarray._download(self, host, index, True, "get")
     return host
 
@@ -229,6 +232,8 @@ def _get_async(self, host, index=None, wait_for=None):
     """Like get into ``host``, but returns a vk.Event at once; ``host`` holds the data once
     the event completes (into a HostArray; into other memory the copy is done on return).
     ``wait_for``: Events the copy waits for on the device, as in set_async."""
+    if index is None:
+        index = _vkarray._current_replica()
     _wait_for(self, wait_for, 0 if index is None else index)
     return _vkarray._download(self, host, index, False, "get_async")
 

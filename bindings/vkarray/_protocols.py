@@ -114,3 +114,6 @@ def _array_function(self, func, types, args, kwargs):
 
 
 _vk.ndarray.__array_function__ = _array_function
+# Above numpy's (0): libraries that pick the array type of a mixed operation by priority (dask's
+# tensordot and concatenate3) pick vkarray's.
+_vk.ndarray.__array_priority__ = 100.0

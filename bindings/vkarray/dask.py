@@ -235,10 +235,6 @@ def _percentile(a, q, method="linear"):
 
 
 def _register_dask_array():
-    # dask picks the chunk type that implements a mixed operation by __array_priority__
-    # (tensordot, concatenate3): vkarray's arrays rank above numpy's (0).
-    if not hasattr(vk.ndarray, "__array_priority__"):
-        vk.ndarray.__array_priority__ = 100.0
     # A chunk type dask handles: dask_array + vkarray_array (and numpy ufuncs on both) is a
     # dask array, not a vkarray conversion of the dask array.
     from dask.array.chunk_types import register_chunk_type

@@ -25,7 +25,7 @@ def values(shape, dtype, seed=0):
 
 
 def copies(ctx, replica=0):
-    return _vkarray._stream_stats(ctx, replica)["copies"]
+    return vk.replicas.stream_stats(ctx)[replica]["copies"]
 
 
 def test_host_array_is_a_numpy_array_over_pinned_memory(ctx1):
