@@ -236,6 +236,14 @@ from ._sorting import *  # noqa: E402,F401,F403  unique, unique_values, unique_a
 from . import random  # noqa: E402  vkarray.random: Philox Generator, default_rng, legacy API
 from . import linalg  # noqa: E402  vkarray.linalg (a submodule, as numpy.linalg)
 from . import fft  # noqa: E402,F401  vkarray.fft: numpy.fft on VkFFT
+# The array API standard's keywords (device=, copy=, descending=, correction=, min=/max=) on
+# the creation and numpy functions above, its data-type functions and inspection namespace.
+from . import _array_api, _info  # noqa: E402
+from ._creation import *  # noqa: E402,F401,F403  asarray, zeros, ... with device= and copy=
+from ._keywords import *  # noqa: E402,F401,F403  sort, argsort, std, var, clip, astype
+from ._array_api import *  # noqa: E402,F401,F403  finfo, iinfo, isdtype, logaddexp, unstack
+from ._info import __array_namespace_info__  # noqa: E402
+_UFUNCS["logaddexp"] = logaddexp  # noqa: F405  np.logaddexp(x, y) stays on the device
 __all__ = [
     "Buffer", "Context", "Replica", "asbuffer", "context", "list_devices", "make_context",
     "set_context", "synchronize", "dtype", "bool_", "bool", "int8", "uint8", "int16", "uint16",
@@ -253,7 +261,7 @@ __all__ = [
     "argsort", "partition", "argpartition", "bincount", "histogram", "isin", "in1d",
     "dot", "outer", "tensordot", "kron", "einsum", "gemm_config", "set_gemm_config",
 ] + (sorted(_UFUNCS) + _joining.__all__ + _reorder.__all__ + _grids.__all__ + _sorting.__all__
-     + _cumulative.__all__ + _statistics.__all__)
+     + _cumulative.__all__ + _statistics.__all__ + _array_api.__all__ + _info.__all__)
 
 
 def _finish_at_exit():
