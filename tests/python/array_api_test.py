@@ -244,3 +244,21 @@ def test_clip_keywords():
                                   np.clip(a, lo, hi))
     with pytest.raises(TypeError, match=r"\[clip\] min and a_min"):
         vk.clip(x, 1, a_min=2)
+
+
+def test_list_results():
+    """broadcast_arrays and meshgrid return lists, as numpy 1.24 and the array API 2023.12."""
+    a, b = np.arange(3), np.arange(4).reshape(4, 1)
+    got = vk.broadcast_arrays(vk.asarray(a), vk.asarray(b))
+    want = np.broadcast_arrays(a, b)
+    assert type(got) is type(want) is list
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g.get(), w)
+    assert type(vk.meshgrid(vk.asarray(a), vk.asarray(a))) is list
+
+
+def test_nonzero_0d_is_an_error():
+    for v in (True, 0, 2.5):
+        with pytest.raises(ValueError, match=r"\[nonzero\] calling nonzero on a 0-d array"):
+            vk.nonzero(vk.asarray(v))
+    np.testing.assert_array_equal(vk.nonzero(vk.asarray(True).reshape(1))[0].get(), [0])
