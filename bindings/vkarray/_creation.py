@@ -4,6 +4,8 @@
 Each forwards to the compiled function of the same name (vkarray._vkarray) on the context
 the device names; without a device or context, the default context."""
 
+import operator as _operator
+
 from . import _info, _vkarray
 
 __all__ = ["asarray", "empty", "zeros", "ones", "full", "empty_like", "zeros_like",
@@ -104,5 +106,9 @@ def linspace(start, stop, num=50, endpoint=True, dtype=None, *, device=None,
 
 
 def eye(N, M=None, k=0, dtype=None, *, device=None, context=None):  # noqa: N803
-    """A 2-d array with ones on the k-th diagonal (numpy.eye)."""
+    """A 2-d array with ones on the k-th diagonal (numpy.eye). A diagonal beyond the matrix
+    (any Python int k, however large) leaves it all zeros."""
+    k = _operator.index(k)
+    if N >= 0 and (M is None or M >= 0):  # else the compiled function names the bad size
+        k = max(-N - 1, min(N + 1 if M is None else M + 1, k))
     return _vkarray.eye(N, M, k, dtype, context=_context("eye", device, context))

@@ -154,6 +154,9 @@ def test_creation_device_keyword():
     np.testing.assert_array_equal(vk.arange(1, 10, 3, device=dev).get(), np.arange(1, 10, 3))
     np.testing.assert_array_equal(vk.linspace(0, 1, num=7, endpoint=False).get(),
                                   np.linspace(0, 1, num=7, endpoint=False))
+    for k in (2**63, -(2**70), 3, -3, 4):  # a diagonal beyond the matrix: all zeros
+        np.testing.assert_array_equal(vk.eye(3, 4, k=k).get(), np.eye(3, 4, k=max(-9, min(9, k))))
+    assert vk.eye(0, k=2**63).shape == (0, 0)
     with pytest.raises(ValueError, match=r"\[zeros\] unknown device 'vulkan:99'"):
         vk.zeros(3, device="vulkan:99")
 
@@ -262,3 +265,35 @@ def test_nonzero_0d_is_an_error():
         with pytest.raises(ValueError, match=r"\[nonzero\] calling nonzero on a 0-d array"):
             vk.nonzero(vk.asarray(v))
     np.testing.assert_array_equal(vk.nonzero(vk.asarray(True).reshape(1))[0].get(), [0])
+
+
+SIGNED = ["int8", "int16", "int32", "int64"]
+
+
+@pytest.mark.parametrize("n", [1, 7, 1000])
+def test_floor_divide_remainder_mixed_signed(n):
+    """Mixed-width signed operands (one converted in the kernel) floor toward -inf: lavapipe
+    once compiled the sign test of a sign-extended divisor as unsigned."""
+    rng = np.random.default_rng(n)
+    for da in SIGNED:
+        for db in SIGNED:
+            a = rng.integers(-100, 100, n).astype(da)
+            b = rng.integers(-100, 100, n).astype(db)
+            b[b == 0] = 3
+            for fn in ("floor_divide", "remainder"):
+                got = getattr(vk, fn)(vk.asarray(a), vk.asarray(b))
+                want = getattr(np, fn)(a, b)
+                assert got.dtype == want.dtype
+                np.testing.assert_array_equal(got.get(), want, err_msg=f"{fn} {da} {db}")
+
+
+def test_empty_mask_dimensions():
+    """A mask dimension of 0 selects nothing whatever the extent it covers (numpy)."""
+    a = np.arange(12.0).reshape(3, 4)
+    for ks in [(0,), (0, 4), (3, 0), (0, 0)]:
+        m = np.zeros(ks, bool)
+        got = vk.asarray(a)[vk.asarray(m)]
+        assert got.shape == a[m].shape and got.dtype == a.dtype
+    for ks in [(0, 5), (2, 0)]:
+        with pytest.raises(IndexError):
+            vk.asarray(a)[vk.asarray(np.zeros(ks, bool))]
