@@ -61,8 +61,8 @@ SVDResult = _namedtuple("SVDResult", ["U", "S", "Vh"])
 
 def _power_of_two_scale(a):
     """(a / 2^k, 2^k per matrix, shaped batch + (1,)) with 2^k just at or below max|a| (1
-    where a matrix is zero or not finite). The Jacobi solvers square entries: scaling by a power of
-    two keeps them from overflowing or underflowing and changes no rounding."""
+    where a matrix is zero or not finite). The Jacobi solvers square entries: scaling by a
+    power of two keeps them from overflowing or underflowing and changes no rounding."""
     dtype = _linalg_dtype(a.dtype)
     real = _np.dtype(dtype.char.lower()) if dtype.kind == "c" else dtype
     c = _vk.max(_vk.abs(a), axis=(-2, -1)).get().astype(_np.float64)

@@ -84,3 +84,24 @@ def test_freq_dtype_and_device(fn, n):
     assert getattr(vk.fft, fn)(n, device=dev).device == dev
     with pytest.raises(TypeError, match=r"\[fftfreq\] dtype must be a real floating dtype"):
         getattr(vk.fft, fn)(n, dtype=vk.int32)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+def test_repeated_columns_converge(dtype):
+    """A rank-2 matrix of repeated columns (found by the array API tests): a column reduced to
+    rounding noise kept the Jacobi sweeps turning until they gave up ("SVD did not
+    converge"); pairs below (eps ||A||_F)^2 are now left alone."""
+    c = 1.1334306724047154
+    a = np.full((6, 5), c)
+    a[0, 2], a[2, 2] = -0.12471107899799247, -1.2342762861236334
+    a = a.astype(dtype)
+    eps = np.finfo(a.real.dtype).eps
+    want = np.linalg.svd(a, compute_uv=False)
+    got = vk.linalg.svdvals(vk.asarray(a)).get()
+    np.testing.assert_allclose(got, want, rtol=0, atol=16 * eps * want[0])
+    u, s, vh = vk.linalg.svd(vk.asarray(a), full_matrices=False)
+    np.testing.assert_allclose(((u * s[..., None, :]) @ vh).get(), a, rtol=0, atol=16 * eps * c)
+    assert int(vk.linalg.matrix_rank(vk.asarray(a))) == np.linalg.matrix_rank(a) == 2
+    if dtype == "float64":  # float32's noise-level singular values sit above pinv's 1e-15
+        np.testing.assert_allclose(vk.linalg.pinv(vk.asarray(a)).get(), np.linalg.pinv(a),
+                                   rtol=0, atol=1e3 * eps)
