@@ -45,12 +45,12 @@ bench-gpu-prepare: setup
 # The array API standard's test suite (data-apis/array-api-tests) against vkarray, on the
 # default device (lavapipe here). Read-only checkouts beside the project, never committed:
 # the suite reads its spec from $(ARRAY_API_TESTS_DIR)/array-api (its submodule path). It
-# needs a newer hypothesis than Debian's and ndindex: pip-installed into
+# needs a newer hypothesis than Debian's, ndindex and pytest-json-report: pip-installed into
 # $(ARRAY_API_TESTS_DEPS) (used only here). See docs/conformance.md.
 ARRAY_API_TESTS_DIR ?= /work/array-api-tests
 ARRAY_API_SPEC_DIR ?= $(ARRAY_API_TESTS_DIR)/array-api
 ARRAY_API_TESTS_DEPS ?= /work/array-api-tests-deps
-CONFORMANCE_MAX_EXAMPLES ?= 20
+CONFORMANCE_MAX_EXAMPLES ?= 100
 CONFORMANCE_TESTS ?= array_api_tests
 CONFORMANCE_ARGS ?=
 CONFORMANCE_XML ?= $(CURDIR)/.bazel/conformance.xml
@@ -67,9 +67,11 @@ conformance: setup
 	  echo "conformance: the suite reads its spec only from $(ARRAY_API_TESTS_DIR)/array-api;" \
 	    "link ARRAY_API_SPEC_DIR=$(ARRAY_API_SPEC_DIR) there"; missing=1; fi; \
 	if ! PYTHONPATH=$(ARRAY_API_TESTS_DEPS) $(PYTHON) -c \
-	    'import hypothesis, ndindex, sys; sys.exit(hypothesis.__version_info__ < (6, 151))' 2>/dev/null; then \
-	  echo "conformance: hypothesis>=6.151 and ndindex missing from ARRAY_API_TESTS_DEPS=$(ARRAY_API_TESTS_DEPS)" \
-	    "($(PYTHON) -m pip install --target $(ARRAY_API_TESTS_DEPS) 'hypothesis>=6.151' 'ndindex>=1.8')"; \
+	    'import hypothesis, ndindex, pytest_jsonreport, sys; sys.exit(hypothesis.__version_info__ < (6, 151))' \
+	    2>/dev/null; then \
+	  echo "conformance: hypothesis>=6.151, ndindex or pytest-json-report missing from" \
+	    "ARRAY_API_TESTS_DEPS=$(ARRAY_API_TESTS_DEPS) ($(PYTHON) -m pip install --target" \
+	    "$(ARRAY_API_TESTS_DEPS) 'hypothesis>=6.151' 'ndindex>=1.8' pytest-json-report pytest-metadata)"; \
 	  missing=1; fi; \
 	exit $$missing
 	@$(BAZEL) build //bindings:python_package
