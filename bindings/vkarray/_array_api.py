@@ -31,6 +31,7 @@ class finfo_object:  # noqa: N801
 
     def __init__(self, dtype):
         info = _np.finfo(dtype)
+        self._numpy = info
         self.bits = int(info.bits)
         self.eps = float(info.eps)
         self.max = float(info.max)
@@ -38,6 +39,9 @@ class finfo_object:  # noqa: N801
         self.smallest_normal = float(info.smallest_normal)
         self.resolution = float(info.resolution)
         self.dtype = info.dtype.type  # complex64's limits are float32's
+
+    def __getattr__(self, name):  # numpy's other fields (tiny, precision, machep, ...)
+        return getattr(self.__dict__["_numpy"], name)
 
     def __repr__(self):
         return (f"finfo(bits={self.bits}, eps={self.eps!r}, max={self.max!r}, "
@@ -52,10 +56,14 @@ class iinfo_object:  # noqa: N801
 
     def __init__(self, dtype):
         info = _np.iinfo(dtype)
+        self._numpy = info
         self.bits = int(info.bits)
         self.max = int(info.max)
         self.min = int(info.min)
         self.dtype = info.dtype.type
+
+    def __getattr__(self, name):  # numpy's other fields (kind, ...)
+        return getattr(self.__dict__["_numpy"], name)
 
     def __repr__(self):
         return (f"iinfo(bits={self.bits}, min={self.min}, max={self.max}, "
@@ -147,4 +155,5 @@ def _to_device(self, device, /, *, stream=None):
     return _vkarray.asarray(self.get(), context=_info.context_for(device, "to_device"))
 
 
-_vkarray.ndarray.to_device = _to_device
+if not hasattr(_vkarray.ndarray, "to_device"):  # a Device-aware one may be installed already
+    _vkarray.ndarray.to_device = _to_device

@@ -30,8 +30,13 @@ _NEEDS = {"float64": "shader_float64", "complex128": "shader_float64",
 
 
 def context_device(ctx):
-    """The device string of arrays on context ctx (what ``x.device`` says)."""
-    return "vulkan:" + ",".join(str(d["physical_index"]) for d in ctx.devices)
+    """The device of arrays on context ctx, as ``x.device`` gives it: a vkarray.Device where
+    the package has that class, else the string "vulkan:" and the physical indices."""
+    try:
+        from ._devices import Device
+    except ImportError:
+        return "vulkan:" + ",".join(str(d["physical_index"]) for d in ctx.devices)
+    return Device(ctx)
 
 
 def default_device():
@@ -47,6 +52,8 @@ def context_for(device, op):
     Context as given, else a context over the devices a "vulkan:i,j" string names, made once."""
     if device is None or isinstance(device, _vkarray.Context):
         return device
+    if isinstance(getattr(device, "context", None), _vkarray.Context):  # a vkarray.Device
+        return device.context
     if device == context_device(_vkarray.context()):
         return None
     if device in _contexts:
@@ -71,7 +78,14 @@ def _device_facts(device, op):
 
 
 def _devices():
-    """The default device first, then each physical device alone."""
+    """The default device first, then each physical device alone (as strings; where the
+    package has vkarray.Device, its vkarray.devices())."""
+    try:
+        from ._devices import devices
+    except ImportError:
+        pass
+    else:
+        return devices()
     out = [default_device()]
     for d in _vkarray.list_devices():
         name = f"vulkan:{d['index']}"

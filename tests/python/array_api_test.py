@@ -45,6 +45,13 @@ def test_iinfo(dtype):
         assert type(i.max) is int and type(i.min) is int and i.dtype == np.dtype(dtype)
 
 
+def test_info_numpy_fields():
+    """numpy's other finfo/iinfo fields stay reachable (numpy code reads them)."""
+    assert vk.finfo(vk.float32).tiny == np.finfo(np.float32).tiny
+    assert vk.finfo(vk.float64).precision == np.finfo(np.float64).precision
+    assert vk.iinfo(vk.uint16).kind == "u"
+
+
 def test_info_bad_dtypes():
     with pytest.raises(ValueError, match=r"\[finfo\] int32"):
         vk.finfo(vk.int32)
@@ -71,7 +78,8 @@ def test_isdtype(dtype):
 def test_inspection_namespace():
     info = vk.__array_namespace_info__()
     assert info.capabilities() == {"boolean indexing": True, "data-dependent shapes": True}
-    assert info.default_device() == vk.ones(1).device == "vulkan:0"
+    assert info.default_device() == vk.ones(1).device
+    assert str(info.default_device()) == "vulkan:0"
     assert info.default_device() in info.devices()
     assert info.default_dtypes() == {"real floating": vk.float64, "complex floating":
                                      vk.complex128, "integral": vk.int64, "indexing": vk.int64}
@@ -179,13 +187,13 @@ def test_to_device_and_astype_device(ctx2):
     a = vk.arange(5)
     assert a.to_device(a.device) is a
     other = vk.zeros(1, context=ctx2).device
-    assert other == "vulkan:0,0"
+    assert str(other) == "vulkan:0,0"
     b = a.to_device(ctx2)
     assert b.device == other
     np.testing.assert_array_equal(b.get(), np.arange(5))
     c = vk.astype(a, vk.float32, device=ctx2)
     assert c.device == other and c.dtype == np.float32
-    with pytest.raises(ValueError, match=r"\[to_device\] vkarray has no streams"):
+    with pytest.raises(ValueError, match=r"\[to_device\] .*stream"):
         a.to_device(a.device, stream=1)
 
 
