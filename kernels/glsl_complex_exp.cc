@@ -45,13 +45,12 @@ void add_complex_exp_templates(Templates* m) {
 )"}},
       // glibc's ctanh: (sinh x cosh x + i sin y cos y) / (sinh^2 x + cos^2 y); for large |x|
       // the real part is +-1 and the imaginary part 4 sin y cos y e^(-2|x|), without the
-      // overflowing sinh * cosh. Annex G: tanh(+-inf + i(inf or NaN)) = +-1 +- 0i,
+      // overflowing sinh * cosh. tanh(+-inf + iy) = +-1 + 0i, the zero signed as y (the
+      // array API; C99 and numpy sign it as sin 2y for a finite y), Annex G otherwise:
       // tanh(+-0 + i(inf or NaN)) = +-0 + NaN i, tanh(NaN + 0i) = NaN + 0i, any other
       // finite or NaN x with an infinite or NaN y: NaN + NaN i.
       {"ctanh", {"exp sinh cosh sincos copysign", R"(C vka_ctanh_F(C z) {
-  if (isinf(z.x) && (isinf(z.y) || isnan(z.y))) {
-    return C(vka_copysign_F(T(1), z.x), vka_copysign_F(T(0), z.y));
-  }
+  if (isinf(z.x)) return C(vka_copysign_F(T(1), z.x), vka_copysign_F(T(0), z.y));
   if (z.x == T(0) && (isinf(z.y) || isnan(z.y))) return C(z.x, NAN);
   if (isnan(z.x) && z.y == T(0)) return z;
   if (isinf(z.y) || isnan(z.y)) return C(NAN, NAN);  // before the large-|x| branch

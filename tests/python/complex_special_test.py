@@ -13,7 +13,11 @@ GRID = np.array([complex(a, b) for a in EDGES for b in EDGES])
 # Annex G leaves these signs unspecified (the spec writes "+-"); glibc's csin is not
 # derived from its csinh there, so numpy's signs differ between the two.
 SIGN_FREE = {("sin", "imag"): lambda z: np.isinf(z.imag) and not np.isfinite(z.real),
-             ("cos", "imag"): lambda z: np.isnan(z.imag) and z.real == 0}
+             ("cos", "imag"): lambda z: np.isnan(z.imag) and z.real == 0,
+             # tanh(+-inf + iy), finite y: the array API signs the zero as y, numpy as sin 2y
+             # (test_tanh_infinite_real_part); tan z = -i tanh(iz) inherits it.
+             ("tanh", "imag"): lambda z: np.isinf(z.real) and np.isfinite(z.imag),
+             ("tan", "real"): lambda z: np.isinf(z.imag) and np.isfinite(z.real)}
 
 
 def same(got, want, ignore_sign=False):
@@ -82,3 +86,14 @@ def test_real_axis_stays_real(fn):
         want = getattr(np, fn)(z)
     for zi, g, w in zip(z, got, want):
         assert same(g.real, w.real) and same(g.imag, w.imag), (fn, zi, g, w)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_tanh_infinite_real_part(dtype):
+    """The array API: tanh(+inf + iy) = 1 + 0i for a positive finite y (and by symmetry the
+    zero takes y's sign), whatever the sign of sin 2y."""
+    for x in (INF, -INF):
+        for y in (2.0, 3.144196018324722e+15, 0.5, -2.0, -0.5, 0.0, -0.0):
+            got = vk.tanh(vk.asarray(np.array([complex(x, y)], dtype))).get()[0]
+            assert got.real == np.sign(x) and got.imag == 0, (x, y, got)
+            assert np.signbit(got.imag) == np.signbit(y), (x, y, got)
