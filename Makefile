@@ -11,7 +11,7 @@ TESTLOGS := $(CURDIR)/.bazel/testlogs
 # The whole suite runs under the Vulkan validation layer: any validation message fails a test.
 TEST_ENV := VKA_VALIDATE=1
 
-.PHONY: setup build demo test pythonpath wheel generate bench-gpu-prepare clean
+.PHONY: setup build demo test pythonpath wheel generate bench-gpu-prepare conformance clean
 
 setup:
 	@./third_party/setup.sh
@@ -57,6 +57,48 @@ generate: setup
 # Builds the benchmarks and stages them for the GPU machine (see benchmarks/README.md).
 bench-gpu-prepare: setup
 	./benchmarks/gpu/prepare.sh
+
+# The array API standard's test suite (data-apis/array-api-tests) against vkarray, on the
+# default device (lavapipe here). Read-only checkouts beside the project, never committed:
+# the suite reads its spec from $(ARRAY_API_TESTS_DIR)/array-api (its submodule path). It
+# needs a newer hypothesis than Debian's, ndindex and pytest-json-report: pip-installed into
+# $(ARRAY_API_TESTS_DEPS) (used only here). See docs/conformance.md.
+ARRAY_API_TESTS_DIR ?= /work/array-api-tests
+ARRAY_API_SPEC_DIR ?= $(ARRAY_API_TESTS_DIR)/array-api
+ARRAY_API_TESTS_DEPS ?= /work/array-api-tests-deps
+CONFORMANCE_MAX_EXAMPLES ?= 100
+CONFORMANCE_TESTS ?= array_api_tests
+CONFORMANCE_ARGS ?=
+CONFORMANCE_XML ?= $(CURDIR)/.bazel/conformance.xml
+
+conformance: setup
+	@missing=0; \
+	if [ ! -d "$(ARRAY_API_TESTS_DIR)/array_api_tests" ]; then \
+	  echo "conformance: no array-api-tests checkout at ARRAY_API_TESTS_DIR=$(ARRAY_API_TESTS_DIR)" \
+	    "(git clone https://github.com/data-apis/array-api-tests there)"; missing=1; fi; \
+	if [ ! -d "$(ARRAY_API_SPEC_DIR)/spec/2023.12" ]; then \
+	  echo "conformance: no spec checkout with spec/2023.12 at ARRAY_API_SPEC_DIR=$(ARRAY_API_SPEC_DIR)" \
+	    "(the data-apis/array-api commit the suite's submodule pins)"; missing=1; \
+	elif [ "$$(realpath $(ARRAY_API_SPEC_DIR))" != "$$(realpath -m $(ARRAY_API_TESTS_DIR)/array-api)" ]; then \
+	  echo "conformance: the suite reads its spec only from $(ARRAY_API_TESTS_DIR)/array-api;" \
+	    "link ARRAY_API_SPEC_DIR=$(ARRAY_API_SPEC_DIR) there"; missing=1; fi; \
+	if ! PYTHONPATH=$(ARRAY_API_TESTS_DEPS) $(PYTHON) -c \
+	    'import hypothesis, ndindex, pytest_jsonreport, sys; sys.exit(hypothesis.__version_info__ < (6, 151))' \
+	    2>/dev/null; then \
+	  echo "conformance: hypothesis>=6.151, ndindex or pytest-json-report missing from" \
+	    "ARRAY_API_TESTS_DEPS=$(ARRAY_API_TESTS_DEPS) ($(PYTHON) -m pip install --target" \
+	    "$(ARRAY_API_TESTS_DEPS) 'hypothesis>=6.151' 'ndindex>=1.8' pytest-json-report pytest-metadata)"; \
+	  missing=1; fi; \
+	exit $$missing
+	@$(BAZEL) build //bindings:python_package
+	@rm -f $(CONFORMANCE_XML)
+	@status=0; cd $(ARRAY_API_TESTS_DIR) && \
+	ARRAY_API_TESTS_MODULE=vkarray ARRAY_API_TESTS_VERSION=2023.12 \
+	  PYTHONPATH=$(ARRAY_API_TESTS_DEPS):$(PYDIR) $(PYTHON) -m pytest -p no:cacheprovider -q \
+	  --max-examples=$(CONFORMANCE_MAX_EXAMPLES) --derandomize --disable-deadline \
+	  --junitxml=$(CONFORMANCE_XML) $(CONFORMANCE_ARGS) $(CONFORMANCE_TESTS) || status=$$?; \
+	$(PYTHON) $(CURDIR)/tests/conformance/summarize.py $(CONFORMANCE_XML); \
+	exit $$status
 
 clean:
 	$(BAZEL) clean

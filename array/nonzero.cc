@@ -80,11 +80,15 @@ Array masked(const Array& a, const Array& mask) {
   if (mask.dtype() != DType::kBool) {
     throw IndexError("[index] a mask must be a boolean array, got " + std::string(name(mask.dtype())));
   }
-  if (mask.ndim() > a.ndim() ||
-      !std::equal(mask.shape().begin(), mask.shape().end(), a.shape().begin())) {
+  // Each mask dimension matches the array's or is 0 (numpy: an empty mask selects nothing,
+  // whatever the extent it covers; the array API's tests rely on it).
+  auto fits = [&](int d) { return mask.shape()[d] == a.shape()[d] || mask.shape()[d] == 0; };
+  bool ok = mask.ndim() <= a.ndim();
+  for (int d = 0; ok && d < mask.ndim(); ++d) ok = fits(d);
+  if (!ok) {
     std::string at;
     for (int d = 0; d < std::min(mask.ndim(), a.ndim()); ++d) {
-      if (mask.shape()[d] != a.shape()[d]) {
+      if (!fits(d)) {
         at = "; dimension is " + std::to_string(a.shape()[d]) + " but corresponding boolean "
              "dimension is " + std::to_string(mask.shape()[d]);
         break;
@@ -94,9 +98,10 @@ Array masked(const Array& a, const Array& mask) {
                      std::to_string(mask.ndim()) + at + " (array shape " + to_string(a.shape()) +
                      ", mask shape " + to_string(mask.shape()) + ")");
   }
-  Array idx = flatnonzero(mask);
   Shape flat = {mask.size()};
   flat.insert(flat.end(), a.shape().begin() + mask.ndim(), a.shape().end());
+  if (mask.size() == 0) return zeros(flat, a.dtype(), a.context());
+  Array idx = flatnonzero(mask);
   return gather(reshape(a, flat), {idx}, {0}, 0, /*checked=*/true, "index");
 }
 

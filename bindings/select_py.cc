@@ -76,8 +76,14 @@ void register_selection(py::module_& m) {
   m.def(
       "nonzero",
       [](py::object a) {
+        Array x = as_array(a, "nonzero");
+        if (x.ndim() == 0) {  // numpy 2 and the array API: an error (numpy 1.24 deprecates it)
+          throw ShapeError(
+              "[nonzero] calling nonzero on a 0-d array is not allowed; use x.reshape(1) "
+              "for a 1-d array of its one element");
+        }
         py::list out;
-        for (Array& i : nonzero(as_array(a, "nonzero"))) out.append(py::cast(i));
+        for (Array& i : nonzero(x)) out.append(py::cast(i));
         return py::tuple(out);
       },
       py::arg("a"),

@@ -168,7 +168,7 @@ void register_views(py::module_& m) {
     for (py::handle h : arrays) xs.push_back(as_array(h, "broadcast_arrays"));
     py::list out;
     for (Array& a : broadcast_arrays(xs)) out.append(py::cast(a));
-    return py::tuple(out);
+    return out;  // a list, as numpy 1.24 and the array API 2023.12 return
   });
   m.def(
       "expand_dims",

@@ -1,7 +1,8 @@
 // Complex op emission: complex64 is vec2 (re, im), complex128 is dvec2. The functions follow
 // numpy's loops (nc_pow's integer powers, Smith's division, lexicographic order with its NaN
 // rule) and, where numpy calls the C library (cexp, clog, cpow, ctanh), glibc's formulas, so
-// that rounding matches; they are math-library templates (glsl_math_templates.h).
+// that rounding matches; they are math-library templates (glsl_math_templates.h). exp, expm1,
+// sinh, cosh, tanh, sin and cos live in glsl_complex_exp.cc.
 #include "device/errors.h"
 #include "kernels/glsl_math_templates.h"
 #include "kernels/glsl_ops.h"
@@ -29,32 +30,6 @@ void add_complex_templates(Templates* m) {
   T d = b.x * r + b.y;
   C q = C((a.x * r + a.y) / d, (a.y * r - a.x) / d);
   return q;
-}
-)"}},
-      // e^x (cos y, sin y); e^x split in two halves where it alone would overflow.
-      {"cexp", {"exp sincos", R"(C vka_cexp_F(C z) {
-  if (z.y == T(0)) return C(vka_exp_F(z.x), z.y);
-  T s;
-  T c;
-  vka_sincos_F(z.y, s, c);
-  if (z.x > @EXP_MAX@$) {
-    T h = vka_exp_F(0.5$ * z.x);
-    C big = C((h * c) * h, (h * s) * h);
-    return big;
-  }
-  T r = vka_exp_F(z.x);
-  C w = C(r * c, r * s);
-  return w;
-}
-)"}},
-      // numpy's nc_expm1: (expm1(x) cos y - 2 sin^2(y/2), e^x sin y), no cancellation near 0.
-      {"cexpm1", {"exp expm1 sin sincos", R"(C vka_cexpm1_F(C z) {
-  T a = vka_sin_F(0.5$ * z.y);
-  T s;
-  T c;
-  vka_sincos_F(z.y, s, c);
-  C w = C(vka_expm1_F(z.x) * c - T(2) * a * a, vka_exp_F(z.x) * s);
-  return w;
 }
 )"}},
       // log|z| as glibc's clog: near |z| = 1, log1p of the exactly computed x^2 + y^2 - 1.
@@ -118,54 +93,6 @@ void add_complex_templates(Templates* m) {
     return acc;
   }
   return vka_cexp_F(vka_cmul_F(b, vka_clog_F(a)));
-}
-)"}},
-      // glibc's ctanh: (sinh x cosh x + i sin y cos y) / (sinh^2 x + cos^2 y); for large |x|
-      // the real part is +-1 and the imaginary part 4 sin y cos y e^(-2|x|), without the
-      // overflowing sinh * cosh.
-      {"ctanh", {"exp sinh cosh sincos copysign", R"(C vka_ctanh_F(C z) {
-  T s;
-  T c;
-  vka_sincos_F(z.y, s, c);
-  if (abs(z.x) > @TANH_BIG@$) {
-    T e = vka_exp_F(-abs(z.x));
-    C big = C(vka_copysign_F(T(1), z.x), T(4) * s * c * e * e);
-    return big;
-  }
-  T sh = vka_sinh_F(z.x);
-  T ch = vka_cosh_F(z.x);
-  T den = sh * sh + c * c;
-  C w = C(sh * ch / den, s * c / den);
-  return w;
-}
-)"}},
-      {"ctrig", {"sincos sinh cosh", R"(C vka_csin_F(C z) {
-  T s;
-  T c;
-  vka_sincos_F(z.x, s, c);
-  C w = C(s * vka_cosh_F(z.y), c * vka_sinh_F(z.y));
-  return w;
-}
-C vka_ccos_F(C z) {
-  T s;
-  T c;
-  vka_sincos_F(z.x, s, c);
-  C w = C(c * vka_cosh_F(z.y), -s * vka_sinh_F(z.y));
-  return w;
-}
-C vka_csinh_F(C z) {
-  T s;
-  T c;
-  vka_sincos_F(z.y, s, c);
-  C w = C(vka_sinh_F(z.x) * c, vka_cosh_F(z.x) * s);
-  return w;
-}
-C vka_ccosh_F(C z) {
-  T s;
-  T c;
-  vka_sincos_F(z.y, s, c);
-  C w = C(vka_cosh_F(z.x) * c, vka_sinh_F(z.x) * s);
-  return w;
 }
 )"}},
       // numpy's complex abs on x86 with AVX512F (its SIMD loop, used for whole arrays):

@@ -274,6 +274,7 @@ const Templates& templates() {
     math_internal::add_exp_templates(&t);
     math_internal::add_trig_templates(&t);
     math_internal::add_complex_templates(&t);
+    math_internal::add_complex_exp_templates(&t);
     return t;
   }();
   return m;

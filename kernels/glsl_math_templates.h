@@ -30,6 +30,7 @@ using Templates = std::map<std::string, Template>;
 void add_exp_templates(Templates* m);      // glsl_math_exp.cc
 void add_trig_templates(Templates* m);     // glsl_math_trig.cc
 void add_complex_templates(Templates* m);  // glsl_complex.cc
+void add_complex_exp_templates(Templates* m);  // glsl_complex_exp.cc: exp, expm1, sinh, ...
 
 }  // namespace math_internal
 }  // namespace vka

@@ -41,8 +41,8 @@ std::string int_helper(const std::string& fn, DType t, HelperSet* h) {
            z("0") + ";  // numpy: integer division by zero gives 0\n";
     if (sgn) {
       code += "  if (b == " + z("-1") + ") return -a;  // INT_MIN / -1 wraps, as numpy\n  " + C +
-              " q = a / b;\n  if (a - q * b != " + z("0") + " && ((a < " + z("0") + ") != (b < " +
-              z("0") + "))) q -= " + z("1") + ";\n  return q;\n";
+              " q = a / b;\n  if (a - q * b != " + z("0") + " && (a ^ b) < " + z("0") + ") q -= " +
+              z("1") + ";\n  return q;\n";
     } else {
       code += "  return a / b;\n";
     }
@@ -53,8 +53,8 @@ std::string int_helper(const std::string& fn, DType t, HelperSet* h) {
     if (sgn) {
       // GLSL's % is undefined for negative operands: derive it from truncating division.
       code += "  if (b == " + z("-1") + ") return " + z("0") + ";\n  " + C +
-              " r = a - (a / b) * b;\n  if (r != " + z("0") + " && ((r < " + z("0") + ") != (b < " +
-              z("0") + "))) r += b;\n  return r;\n";
+              " r = a - (a / b) * b;\n  if (r != " + z("0") + " && (r ^ b) < " + z("0") +
+              ") r += b;\n  return r;\n";
     } else {
       code += "  return a % b;\n";
     }

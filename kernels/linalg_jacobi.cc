@@ -73,6 +73,16 @@ std::string emit_svd_jacobi(const KernelSpec& spec) {
          "          V(e / n, e % n) = e / n == e % n ? TR(1) : T(0);\n"
          "        }\n"
          "        if (t == 0u) { out6.v[2 * int(b)] = 0; out6.v[2 * int(b) + 1] = 0; }\n"
+         // ||A||_F (scaled by the largest entry: no overflow) parks in the singular values'
+         // first slot until the last step writes them: the rotations' absolute floor.
+         "        if (t == 0u && n > 0) {\n"
+         "          R mx = R(0), ss = R(0);\n"
+         "          for (int e = 0; e < m * n; ++e) mx = max(mx, ABSV(out0.v[abase + e]));\n"
+         "          if (mx > R(0)) {\n"
+         "            for (int e = 0; e < m * n; ++e) ss += ABS2(out0.v[abase + e] / mx);\n"
+         "          }\n"
+         "          out5.v[sbase] = mx * sqrt(ss);\n"
+         "        }\n"
          "        SYNC();\n"
          "      } else if (s < last) {\n" +
          rotation_step("out6.v",
@@ -87,7 +97,11 @@ std::string emit_svd_jacobi(const KernelSpec& spec) {
                        "            al += ABS2(x); be += ABS2(y); ga += MUL(CONJ(x), y);\n"
                        "          }\n"
                        "          R g = ABSV(ga);\n"
-                       "          if (g > tol * sqrt(al) * sqrt(be)) {\n"
+                       // Pairs whose product is below (eps ||A||_F)^2 are left alone: a
+                       // column reduced to rounding noise would otherwise keep turning
+                       // (seen for rank-deficient matrices of repeated columns).
+                       "          if (g > tol * sqrt(al) * sqrt(be) &&\n"
+                       "              sqrt(g) > EPS * out5.v[sbase]) {\n"
                        "            atomicAdd(out6.v[2 * int(b) + 1], 1);\n"
                        // Column q turned by the phase of ga makes the pair's product real;
                        // then the real rotation that orthogonalizes them.

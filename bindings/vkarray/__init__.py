@@ -228,6 +228,14 @@ from ._host import *  # noqa: E402,F401,F403  HostArray, DeviceArray, Event, map
 from ._kernels import Kernel, Sequence, profile, Profile  # noqa: E402  user kernels, profiler
 from . import _replicas as replicas  # noqa: E402  vkarray.replicas: broadcast, all_reduce, ...
 from ._replicas import replica  # noqa: E402  with vkarray.replica(i): ...
+# The array API standard's keywords (device=, copy=, descending=, correction=, min=/max=) on
+# the creation and numpy functions above, its data-type functions and inspection namespace.
+from . import _array_api, _info  # noqa: E402
+from ._creation import *  # noqa: E402,F401,F403  asarray, zeros, ... with device= and copy=
+from ._keywords import *  # noqa: E402,F401,F403  sort, argsort, std, var, clip, astype
+from ._array_api import *  # noqa: E402,F401,F403  finfo, iinfo, isdtype, logaddexp, unstack
+from ._info import __array_namespace_info__  # noqa: E402
+_UFUNCS["logaddexp"] = logaddexp  # noqa: F405  np.logaddexp(x, y) stays on the device
 __all__ = [
     "Buffer", "Context", "Replica", "asbuffer", "context", "list_devices", "make_context",
     "set_context", "synchronize", "dtype", "bool_", "bool", "int8", "uint8", "int16", "uint16",
@@ -247,9 +255,10 @@ __all__ = [
     "replica",
 ] + (sorted(_UFUNCS) + _joining.__all__ + _reorder.__all__ + _grids.__all__ + _sorting.__all__
      + _cumulative.__all__ + _statistics.__all__ + _host.__all__
-     + ["Kernel", "Sequence", "profile", "Profile"])
+     + ["Kernel", "Sequence", "profile", "Profile"] + _array_api.__all__ + _info.__all__)
 __all__ += [n for n in ["Device", "devices", "from_dlpack"] + _numpy_names.__all__
             if n not in __all__]
+__all__ = list(dict.fromkeys(__all__))  # each name once
 
 
 def _finish_at_exit():

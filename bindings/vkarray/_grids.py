@@ -109,7 +109,7 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     indexing='xy' swaps the first two output axes (Cartesian), 'ij' does not (matrix).
     sparse=True leaves each output with extent 1 on the other axes. copy=False returns views
     (read-only broadcast views when not sparse), as numpy does; copy=True gives lazy copies,
-    one kernel each. A tuple, as numpy 2 returns."""
+    one kernel each. A list, as numpy 1.24 and the array API 2023.12 return."""
     if indexing not in ("xy", "ij"):
         raise ValueError("[meshgrid] Valid values for `indexing` are 'xy' and 'ij'.")
     ctx = _context(xi)
@@ -127,7 +127,7 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
         outputs = [_vk.broadcast_to(o, full) for o in outputs]
     if copy:
         outputs = [_vk.copy(o) for o in outputs]
-    return tuple(outputs)
+    return outputs
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,6 +15,8 @@ out= is accepted: the result is assigned into out (a vkarray.ndarray of the resu
 
 from collections.abc import Iterable as _Iterable
 
+import numpy as _np
+
 from . import _vkarray as _vk
 from ._cumulative import _into as _store_into
 
@@ -100,21 +102,31 @@ def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     return _into("irfft2", _vk._irfftn(a, s, axes, norm), out)
 
 
-def fftfreq(n, d=1.0, device=None):
-    """numpy.fft.fftfreq: [0, 1, ..., -(n//2), ..., -1] / (d*n), float64, on the device.
-    device=: accepted for the array API; the default context is used."""
+def fftfreq(n, d=1.0, device=None, *, dtype=None):
+    """numpy.fft.fftfreq: [0, 1, ..., -(n//2), ..., -1] / (d*n), float64 (or dtype, the
+    array API's keyword), on the device."""
     n = int(n)
     if n * d == 0:
         raise ZeroDivisionError("float division by zero")
-    return _vk._fftfreq(n, float(d))
+    return _freq_result(_vk._fftfreq(n, float(d)), device, dtype)
 
 
-def rfftfreq(n, d=1.0, device=None):
-    """numpy.fft.rfftfreq: [0, 1, ..., n//2] / (d*n), float64, on the device."""
+def rfftfreq(n, d=1.0, device=None, *, dtype=None):
+    """numpy.fft.rfftfreq: [0, 1, ..., n//2] / (d*n), float64 (or dtype), on the device."""
     n = int(n)
     if n * d == 0:
         raise ZeroDivisionError("float division by zero")
-    return _vk._rfftfreq(n, float(d))
+    return _freq_result(_vk._rfftfreq(n, float(d)), device, dtype)
+
+
+def _freq_result(f, device, dtype):
+    """The float64 frequencies f as dtype (a real floating dtype), on device."""
+    if dtype is not None:
+        dtype = _np.dtype(dtype)
+        if dtype.kind != "f":
+            raise TypeError(f"[fftfreq] dtype must be a real floating dtype, got {dtype}")
+        f = f.astype(dtype)
+    return f if device is None else f.to_device(device)
 
 
 def _shift(x, axes, sign):

@@ -11,6 +11,7 @@ svd as Hermitian and unitary Jacobi).
 """
 
 import operator as _operator
+from collections import namedtuple as _namedtuple
 
 import numpy as _np
 
@@ -49,6 +50,27 @@ def _stacked(a, square=True):
         raise LinAlgError("Last 2 dimensions of the array must be square")
     _linalg_dtype(a.dtype)
     return a
+
+
+# The array API's (and numpy 2's) named results; plain tuples to numpy 1.x code.
+EighResult = _namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+QRResult = _namedtuple("QRResult", ["Q", "R"])
+SlogdetResult = _namedtuple("SlogdetResult", ["sign", "logabsdet"])
+SVDResult = _namedtuple("SVDResult", ["U", "S", "Vh"])
+
+
+def _power_of_two_scale(a):
+    """(a / 2^k, 2^k per matrix, shaped batch + (1,)) with 2^k just at or below max|a| (1
+    where a matrix is zero or not finite). The Jacobi solvers square entries: scaling by a
+    power of two keeps them from overflowing or underflowing and changes no rounding."""
+    dtype = _linalg_dtype(a.dtype)
+    real = _np.dtype(dtype.char.lower()) if dtype.kind == "c" else dtype
+    c = _vk.max(_vk.abs(a), axis=(-2, -1)).get().astype(_np.float64)
+    info = _np.finfo(real)  # 2^k with 1 <= max|a| / 2^k < 2, a normal number of real
+    k = _np.clip(_np.frexp(c)[1] - 1, info.minexp, info.maxexp - 1)
+    scale = _np.where(_np.isfinite(c) & (c > 0), _np.ldexp(1.0, k), 1.0)
+    scale = _vk.asarray(scale.astype(real).reshape(c.shape + (1,)), context=a.context)
+    return a / _vk.expand_dims(scale, -1), scale
 
 
 def _eps(dtype):
@@ -112,13 +134,20 @@ def solve(a, b):
     batch = _np.broadcast_shapes(a.shape[:-2], bm.shape[:-2])
     a = _vk.broadcast_to(a, batch + a.shape[-2:])
     bm = _vk.broadcast_to(bm, batch + bm.shape[-2:])
-    x = _vk._linalg_solve(a, bm)
+    if n == 0:  # nothing to factor, nothing singular
+        dtype = _np.result_type(_linalg_dtype(a.dtype), _linalg_dtype(b.dtype))
+        x = _vk.zeros(bm.shape, dtype, context=a.context)
+    else:
+        x = _vk._linalg_solve(a, bm)
     return _vk.squeeze(x, -1) if vector else x
 
 
 def inv(a):
     """numpy.linalg.inv: LU with partial pivoting, then n solves per matrix."""
-    return _vk._linalg_inv(_stacked(a))
+    a = _stacked(a)
+    if a.shape[-1] == 0:  # nothing to factor, nothing singular
+        return _vk.zeros(a.shape, _linalg_dtype(a.dtype), context=a.context)
+    return _vk._linalg_inv(a)
 
 
 def cholesky(a, *, upper=False):
@@ -156,7 +185,7 @@ def slogdet(a):
     else:
         unit = _vk.sign(diag)
     sign = sign * _vk.prod(unit, axis=-1)
-    return sign, _vk.sum(_vk.log(mag), axis=-1)
+    return SlogdetResult(sign, _vk.sum(_vk.log(mag), axis=-1))
 
 
 def qr(a, mode="reduced"):
@@ -166,7 +195,7 @@ def qr(a, mode="reduced"):
             raise ValueError(f"qr: mode '{mode}' is not supported by vkarray yet")
         raise ValueError(f"Unrecognized mode '{mode}'")
     out = _vk._linalg_qr(_stacked(a, square=False), mode)
-    return out[0] if mode == "r" else tuple(out)
+    return out[0] if mode == "r" else QRResult(*out)
 
 
 def _uplo(a, UPLO):
@@ -177,22 +206,38 @@ def _uplo(a, UPLO):
 
 
 def eigh(a, UPLO="L"):
-    """numpy.linalg.eigh: (w ascending, v) by parallel cyclic Jacobi on the GPU."""
-    w, v = _vk._linalg_eigh(_uplo(a, UPLO), True)
-    return w, v
+    """numpy.linalg.eigh: (w ascending, v) by parallel cyclic Jacobi on the GPU, on the
+    matrices scaled by a power of two."""
+    a = _uplo(a, UPLO)
+    if a.size == 0:
+        return EighResult(*_vk._linalg_eigh(a, True))
+    a, scale = _power_of_two_scale(a)
+    w, v = _vk._linalg_eigh(a, True)
+    return EighResult(w * scale, v)
 
 
 def eigvalsh(a, UPLO="L"):
     """numpy.linalg.eigvalsh."""
-    return _vk._linalg_eigh(_uplo(a, UPLO), False)[0]
+    a = _uplo(a, UPLO)
+    if a.size == 0:
+        return _vk._linalg_eigh(a, False)[0]
+    a, scale = _power_of_two_scale(a)
+    return _vk._linalg_eigh(a, False)[0] * scale
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     """numpy.linalg.svd by one-sided Jacobi on the GPU: (u, s, vh), or s. `hermitian` is
-    accepted and changes nothing (the result is the same)."""
-    out = _vk._linalg_svd(_stacked(a, square=False), bool(full_matrices),
-                          bool(compute_uv))
-    return tuple(out) if compute_uv else out[0]
+    accepted and changes nothing (the result is the same). The matrices are scaled by a power
+    of two first, so that entries near the dtype's limits neither overflow nor underflow."""
+    a = _stacked(a, square=False)
+    scale = None
+    if a.size:
+        a, scale = _power_of_two_scale(a)
+    out = _vk._linalg_svd(a, bool(full_matrices), bool(compute_uv))
+    s = out[1] if compute_uv else out[0]
+    if scale is not None:
+        s = s * scale
+    return SVDResult(out[0], s, out[2]) if compute_uv else s
 
 
 def svdvals(x):

@@ -79,6 +79,18 @@ TEST(GatherTest, MasksCompressAndNonzeroCoordinates) {
   EXPECT_THROW(masked(a, greater(iota(4), Arg(1.0))), IndexError);  // (4,) vs (3, 4)
 }
 
+// numpy: a mask dimension of 0 fits any extent and selects nothing; others must match.
+TEST(GatherTest, EmptyMaskDimensionsSelectNothing) {
+  Array a = iota(12, {3, 4});
+  EXPECT_EQ(masked(a, zeros({0}, DType::kBool)).shape(), (Shape{0, 4}));
+  EXPECT_EQ(masked(a, zeros({0, 4}, DType::kBool)).shape(), (Shape{0}));
+  EXPECT_EQ(masked(a, zeros({3, 0}, DType::kBool)).shape(), (Shape{0}));
+  EXPECT_EQ(masked(a, zeros({0, 0}, DType::kBool)).shape(), (Shape{0}));
+  EXPECT_EQ(masked(a, zeros({0}, DType::kBool)).dtype(), a.dtype());
+  EXPECT_THROW(masked(a, zeros({0, 5}, DType::kBool)), IndexError);  // 5 vs 4
+  EXPECT_THROW(masked(a, zeros({2, 0}, DType::kBool)), IndexError);  // 2 vs 3
+}
+
 TEST(ScatterTest, LastAssignmentWinsAndViewsSeeIt) {
   Array a = iota(12, {3, 4});
   Array row = a[{1}];

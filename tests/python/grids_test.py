@@ -89,7 +89,8 @@ def test_meshgrid(dtype):
                 check(vk.meshgrid(dx, **kw), tuple(np.meshgrid(x, **kw)))
     m = sample((2, 2), dtype)  # inputs are flattened
     check(vk.meshgrid(m, x), tuple(np.meshgrid(m, x)))
-    assert vk.meshgrid() == ()
+    assert vk.meshgrid() == np.meshgrid() == []
+    assert type(vk.meshgrid(x)) is type(np.meshgrid(x)) is list
     same_error(lambda: np.meshgrid(x, indexing="yx"), lambda: vk.meshgrid(x, indexing="yx"))
 
 

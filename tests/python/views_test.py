@@ -135,7 +135,7 @@ def test_view_functions_fixed(shape):
     check(VKF.copy(x), np.copy(ref))
     got = VKF.broadcast_arrays(x, vk.asarray(np.zeros((3, 1) + shape[1:], np.float32)))
     want = np.broadcast_arrays(ref, np.zeros((3, 1) + shape[1:], np.float32))
-    assert isinstance(got, tuple) and len(got) == 2
+    assert type(got) is type(want) is list and len(got) == 2  # as numpy 1.24
     for g, w in zip(got, want):
         check(g, w, shape)
     if ndim >= 1:
