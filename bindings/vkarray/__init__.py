@@ -258,7 +258,7 @@ __all__ = [
      + ["Kernel", "Sequence", "profile", "Profile"] + _array_api.__all__ + _info.__all__)
 __all__ += [n for n in ["Device", "devices", "from_dlpack"] + _numpy_names.__all__
             if n not in __all__]
-__all__ = list(dict.fromkeys(__all__))  # each name once
+__all__ = [n for n in dict.fromkeys(__all__) if not n.startswith("__")]  # each name once
 
 
 def _finish_at_exit():

@@ -89,3 +89,23 @@ def _replicas():
 for _name, _fn in [("Kernel", _kernels_and_sequences), ("Sequence", _kernels_and_sequences),
                    ("profile", _profiles), ("Profile", _profiles), ("replica", _replicas)]:
     check(_name, _fn)
+
+
+def _isdtype():
+    assert vk.isdtype(vk.float32, "real floating") and not vk.isdtype(vk.int8, "real floating")
+    assert vk.isdtype(vk.int8, ("integral", vk.float64)) and vk.isdtype(vk.float64, vk.float64)
+    assert vk.isdtype(vk.complex64, "numeric") and not vk.isdtype(vk.bool, "numeric")
+
+
+def _unstack():
+    a = np.arange(24).reshape(2, 3, 4)
+    for axis in (0, 1, -1):
+        got = vk.unstack(vk.asarray(a), axis=axis)
+        want = [np.take(a, i, axis=axis) for i in range(a.shape[axis])]
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(np.asarray(g), w)
+
+
+check("isdtype", _isdtype)
+check("unstack", _unstack)
