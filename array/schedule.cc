@@ -335,19 +335,40 @@ class Scheduler {
     return "";
   }
 
-  // Distinct tape nodes under `n` in this kernel, stopping at its inputs.
-  static int subtree_size(const NodePtr& n, const Built& b) {
-    std::unordered_set<const Node*> seen;
-    std::vector<const Node*> stack{n.get()};
-    while (!stack.empty()) {
-      const Node* x = stack.back();
-      stack.pop_back();
-      if (!b.tape_index.count(x) || !seen.insert(x).second) continue;
-      const TapeEntry& e = b.k.spec.tape[b.tape_index.at(x)];
-      if (e.op == Op::kBuffer) continue;
-      for (const NodePtr& in : x->inputs()) stack.push_back(in.get());
+  // For every tape entry, the number of distinct tape nodes under it in this kernel, stopping
+  // at its inputs: bit sets over tape positions, inputs first, so one pass serves every
+  // candidate split point (a walk per candidate made long chains quadratic). Past kMaxExact
+  // entries the sets would be large: the position in the tape (the number of entries it can
+  // reach at most) stands in for the size.
+  static std::vector<int> subtree_sizes(const Built& b) {
+    constexpr std::size_t kMaxExact = 8192;
+    const std::size_t n = b.k.spec.tape.size();
+    std::vector<int> sizes(n);
+    if (n > kMaxExact) {
+      for (std::size_t i = 0; i < n; ++i) sizes[i] = static_cast<int>(i) + 1;
+      return sizes;
     }
-    return static_cast<int>(seen.size());
+    std::vector<const Node*> at(n, nullptr);
+    for (const auto& [node, i] : b.tape_index) at[i] = node;
+    const std::size_t words = (n + 63) / 64;
+    std::vector<uint64_t> bits(n * words, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      uint64_t* row = &bits[i * words];
+      row[i / 64] |= uint64_t{1} << (i % 64);
+      if (at[i] != nullptr && b.k.spec.tape[i].op != Op::kBuffer) {
+        for (const NodePtr& in : at[i]->inputs()) {
+          auto it = b.tape_index.find(in.get());
+          if (it == b.tape_index.end()) continue;
+          const std::size_t k = static_cast<std::size_t>(it->second);
+          VKA_ASSERT(k < i);  // the tape lists inputs first
+          for (std::size_t w = 0; w < words; ++w) row[w] |= bits[k * words + w];
+        }
+      }
+      int count = 0;
+      for (std::size_t w = 0; w < words; ++w) count += __builtin_popcountll(row[w]);
+      sizes[i] = count;
+    }
+    return sizes;
   }
 
   // Rule 5: divide the outputs when there are several; otherwise materialize the interior
@@ -367,10 +388,11 @@ class Scheduler {
                         ", and a single operation cannot be split further");
     }
     int half = static_cast<int>(b.k.spec.tape.size()) / 2;
+    const std::vector<int> sizes = subtree_sizes(b);
     NodePtr best;
     int best_score = INT32_MAX;
     for (const NodePtr& c : b.interior) {
-      int score = std::abs(subtree_size(c, b) - half);
+      int score = std::abs(sizes[b.tape_index.at(c.get())] - half);
       if (score < best_score) {
         best_score = score;
         best = c;

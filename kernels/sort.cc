@@ -265,14 +265,34 @@ std::string emit_sort(const KernelSpec& spec) {
     case KernelKind::kSortScatter:
       return emit_scatter(spec);
     case KernelKind::kSegmentSum:
+      // One workgroup per segment. Up to 4096 elements, thread 0 adds them in input order (the
+      // stable sort keeps it), as numpy does; longer segments are cut into one block per
+      // thread, whose sums meet in a fixed tree: deterministic, and no invocation iterates
+      // more than llvmpipe allows one invocation (65535 loop iterations in all).
       return header(spec) + storage_buffer(0, "readonly", "double", "in0") +
              storage_buffer(1, "readonly", "int64_t", "in1") +
              storage_buffer(2, "writeonly", "double", "out0") +
+             "shared double part[" + kT + "];\n"
              "void main() {\n"
-             "  for (uint k = gl_GlobalInvocationID.x; k < uint(pc.n); k += " + grid + ") {\n"
+             "  uint t = gl_LocalInvocationID.x;\n"
+             "  for (uint k = gl_WorkGroupID.x; k < uint(pc.n); k += gl_NumWorkGroups.x) {\n"
+             "    int64_t lo = in1.v[k], hi = in1.v[k + 1u];\n"
              "    precise double s = 0.0;\n"
-             "    for (int64_t i = in1.v[k]; i < in1.v[k + 1u]; ++i) s += in0.v[uint(i)];\n"
-             "    out0.v[k] = s;\n"
+             "    if (hi - lo <= 4096l) {\n"
+             "      if (t == 0u) for (int64_t i = lo; i < hi; ++i) s += in0.v[uint(i)];\n"
+             "    } else {\n"
+             "      int64_t per = (hi - lo + " + kT + "l - 1l) / " + kT + "l;\n"
+             "      int64_t a = lo + int64_t(t) * per, b = min(hi, a + per);\n"
+             "      for (int64_t i = a; i < b; ++i) s += in0.v[uint(i)];\n"
+             "    }\n"
+             "    part[t] = s;\n"
+             "    barrier();\n"
+             "    for (uint h = " + kT + "u / 2u; h > 0u; h >>= 1) {\n"
+             "      if (t < h) part[t] = part[t] + part[t + h];\n"
+             "      barrier();\n"
+             "    }\n"
+             "    if (t == 0u) out0.v[k] = part[0];\n"
+             "    barrier();\n"
              "  }\n"
              "}\n";
     case KernelKind::kElementwise:

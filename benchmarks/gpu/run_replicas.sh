@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Runs on a GPU machine with two GPUs (kind nvidia-h200-x2), from the repository root, with .gpu/
-# (from prepare.sh, plus `cp .bazel/bin/tests/array/replicas_test .gpu/bin/` after
-# `bazel build //tests/array:replicas_test`) carried along: the replica tests on two real GPUs
+# (from prepare.sh) carried along: the replica tests on two real GPUs
 # (VKA_TEST_DEVICES=0,1) and benchmarks/replicas.py on devices 0,1, on 0,0 and on two queues
 # of device 0. Writes $OUT/replicas.md.
 set -uo pipefail

@@ -1,6 +1,8 @@
 """unique (and the array API's unique_*), bincount, histogram, isin and in1d against numpy
 1.24: values, dtypes, NaN handling, numpy's exception types, determinism."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -157,3 +159,17 @@ def test_deterministic_weighted_sums():
     for _ in range(3):
         np.testing.assert_array_equal(np.asarray(vk.bincount(vk.asarray(a), weights=w)), first)
     np.testing.assert_array_equal(first, np.bincount(a, weights=w))
+
+
+@pytest.mark.parametrize("n", [65535, 65536, 200003])
+def test_weighted_bins_longer_than_one_loop(n):
+    # One bin holding every element, and three bins of ~n/3: more elements per bin than one
+    # llvmpipe invocation may iterate over (65535), so bins are summed in 256 blocks and a
+    # tree, not in numpy's order: both sums are within (n - 1) u sum|w| of the exact one.
+    w = np.random.default_rng(n).standard_normal(n)
+    bound = 2 * (n - 1) * 2.0**-53 * np.abs(w).sum()
+    for a in (np.zeros(n, np.int64), np.arange(n) % 3):
+        got = np.asarray(vk.bincount(vk.asarray(a), weights=w))
+        np.testing.assert_allclose(got, np.bincount(a, weights=w), rtol=0, atol=bound)
+        exact = [math.fsum(w[a == k]) for k in range(a.max() + 1)]
+        np.testing.assert_allclose(got, exact, rtol=0, atol=bound / 2)
