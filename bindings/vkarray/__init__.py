@@ -236,6 +236,7 @@ from ._sorting import *  # noqa: E402,F401,F403  unique, unique_values, unique_a
 from . import random  # noqa: E402  vkarray.random: Philox Generator, default_rng, legacy API
 from . import linalg  # noqa: E402  vkarray.linalg (a submodule, as numpy.linalg)
 from . import fft  # noqa: E402,F401  vkarray.fft: numpy.fft on VkFFT
+from . import _attributes  # noqa: E402,F401  ndarray.real, ndarray.imag
 __all__ = [
     "Buffer", "Context", "Replica", "asbuffer", "context", "list_devices", "make_context",
     "set_context", "synchronize", "dtype", "bool_", "bool", "int8", "uint8", "int16", "uint16",
