@@ -52,8 +52,8 @@ def _reference(module, name, size, host, ref_dir):
 
 
 def _time(lib, module, data, runs, warm_s):
-    """Median-able list of ms per synchronized call, after a first call and warm_s seconds of
-    calls (compilation, caches, GPU clocks)."""
+    """ms of each of `runs` synchronized calls, after warm_s seconds of untimed calls (at least
+    one when warm_s > 0: compilation, caches, GPU clocks)."""
     t_end = time.perf_counter() + warm_s
     while time.perf_counter() < t_end:
         lib.sync(module.kernel(lib.xp, *data))
@@ -71,12 +71,15 @@ def run_one(lib, module, name, size, host, want, runs, warm_s, time_it=True):
     try:
         data = [lib.asarray(d) if isinstance(d, numpy.ndarray) else d for d in host]
         k0 = lib.kernel_count()
-        result = module.kernel(lib.xp, *data)
-        lib.sync(result)
-        if k0 is not None:
-            rec["first_call_kernels"] = lib.kernel_count() - k0
-        got = lib.to_numpy(result)
-        rec["ok"], rec["detail"] = libs_mod.compare(module, module.SIZES[size], got, want)
+        if lib.name == "numpy":  # the reference itself: no call to check, no warm-up needed
+            rec["ok"], rec["detail"], warm_s = True, "the reference", 0.0
+        else:
+            result = module.kernel(lib.xp, *data)
+            lib.sync(result)
+            if k0 is not None:
+                rec["first_call_kernels"] = lib.kernel_count() - k0
+            got = lib.to_numpy(result)
+            rec["ok"], rec["detail"] = libs_mod.compare(module, module.SIZES[size], got, want)
         if k0 is not None:  # a second call: compiled kernels and cached values reused
             k0 = lib.kernel_count()
             lib.sync(module.kernel(lib.xp, *data))

@@ -29,8 +29,9 @@ def _dtype(dt):
 
 
 def _scalar_or(fn, host):
-    """fn on tensors; numpy's function on Python numbers (np.sqrt(n) of an int)."""
-    return lambda x, *a, **k: fn(x, *a, **k) if torch.is_tensor(x) else host(x, *a, **k)
+    """fn on tensors; on Python numbers (np.sqrt(n) of an int), numpy's function as a Python
+    float (a numpy scalar times a CUDA tensor would try to convert the tensor to numpy)."""
+    return lambda x: fn(x) if torch.is_tensor(x) else float(host(x))
 
 
 def asarray(x, dtype=None):
@@ -112,7 +113,9 @@ def bincount(x, weights=None, minlength=0):
 def histogram(x, bins, range):  # noqa: A002  (numpy's name)
     lo, hi = range
     counts = torch.histc(x, bins=bins, min=lo, max=hi).to(torch.int64)
-    return counts, torch.linspace(lo, hi, bins + 1, dtype=torch.float64, device=x.device)
+    # numpy's edges: computed in float64, in the samples' float dtype
+    edges = torch.linspace(lo, hi, bins + 1, dtype=torch.float64, device=x.device)
+    return counts, edges.to(x.dtype if x.is_floating_point() else torch.float64)
 
 
 sqrt = _scalar_or(torch.sqrt, numpy.sqrt)
