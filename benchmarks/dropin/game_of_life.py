@@ -14,11 +14,8 @@ def initialize(size, np):
 
 def kernel(np, grid, steps):
     for _ in range(steps):
-        neighbours = (np.roll(grid, 1, axis=0) + np.roll(grid, -1, axis=0)
-                      + np.roll(grid, 1, axis=1) + np.roll(grid, -1, axis=1)
-                      + np.roll(np.roll(grid, 1, axis=0), 1, axis=1)
-                      + np.roll(np.roll(grid, 1, axis=0), -1, axis=1)
-                      + np.roll(np.roll(grid, -1, axis=0), 1, axis=1)
-                      + np.roll(np.roll(grid, -1, axis=0), -1, axis=1))
+        neighbours = sum(np.roll(grid, shift, axis=(0, 1))
+                         for shift in [(1, 1), (1, 0), (1, -1), (0, 1), (0, -1), (-1, 1),
+                                       (-1, 0), (-1, -1)])
         grid = ((neighbours == 3) | ((grid == 1) & (neighbours == 2))).astype(np.uint8)
     return grid
