@@ -118,7 +118,9 @@ def histogram(x, bins, range):  # noqa: A002  (numpy's name)
     return counts, edges.to(x.dtype if x.is_floating_point() else torch.float64)
 
 
-sqrt = _scalar_or(torch.sqrt, numpy.sqrt)
+# numpy's math functions also take Python numbers (np.cos(lat0) of a float).
+for _name in ["sqrt", "exp", "log", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "abs"]:
+    globals()[_name] = _scalar_or(getattr(torch, _name), getattr(numpy, _name))
 dot = torch.dot
 
 
