@@ -38,17 +38,21 @@ class Progress:
 
 
 def _reference(module, name, size, host, ref_dir):
-    """numpy's result for the program (as a list of arrays), from ref_dir when a run saved it
-    there, else computed (and saved when ref_dir is given)."""
+    """(inputs, numpy's result as a list of arrays). With ref_dir, both come from the file a
+    run saved there (so that a process with another numpy, say numpy 2, checks against the
+    same inputs and reference), else are computed and saved."""
     path = ref_dir and os.path.join(ref_dir, f"{name}-{size}.npz")
     if path and os.path.exists(path):
         with numpy.load(path) as z:
-            return [z[f"r{i}"] for i in range(len(z.files))]
+            want = [z[f"r{i}"] for i in range(len([k for k in z.files if k[0] == "r"]))]
+            host = [z[f"in{i}"] if f"in{i}" in z.files else d for i, d in enumerate(host)]
+        return host, want
     want = libs_mod.Library().to_numpy(module.kernel(numpy, *host))
     if path:
         os.makedirs(ref_dir, exist_ok=True)
-        numpy.savez(path, **{f"r{i}": w for i, w in enumerate(want)})
-    return want
+        inputs = {f"in{i}": d for i, d in enumerate(host) if isinstance(d, numpy.ndarray)}
+        numpy.savez(path, **{f"r{i}": w for i, w in enumerate(want)}, **inputs)
+    return host, want
 
 
 def _time(lib, module, data, runs, warm_s):
@@ -111,7 +115,7 @@ def run(programs, sizes, lib_names, runs=5, warm_s=0.3, ref_dir=None, progress=T
         for size in sizes:
             bar.show(f"{name} {size}: numpy reference")
             host = module.initialize(module.SIZES[size], numpy)
-            want = _reference(module, name, size, host, ref_dir)
+            host, want = _reference(module, name, size, host, ref_dir)
             ops = count_ops(module, host) if any(x.name in ("numpy", "vkarray")
                                                  for x in libraries) else None
             bar.step(f"{name} {size}")

@@ -95,3 +95,21 @@ def test_runner_table_json_and_merge(tmp_path, vk_lib):
     assert out["records"][0]["speedup"] == pytest.approx(1.0)
     assert (tmp_path / "o" / "speedup.png").stat().st_size > 0
     assert (tmp_path / "o" / "kernels.png").stat().st_size > 0
+
+
+def test_reference_files_carry_inputs_and_results(tmp_path, vk_lib):
+    first, _ = suite.run(["covariance"], ["small"], ["vkarray"], runs=1, warm_s=0.0,
+                         ref_dir=str(tmp_path), progress=False)
+    with np.load(tmp_path / "covariance-small.npz") as z:
+        saved = {k: z[k] for k in z.files}
+    assert sorted(saved) == ["in0", "r0"]
+    np.testing.assert_array_equal(saved["in0"], load("covariance").initialize(
+        load("covariance").SIZES["small"], np)[0])
+    np.savez(tmp_path / "covariance-small.npz", in0=saved["in0"] * 2, r0=saved["r0"] * 4)
+    second, _ = suite.run(["covariance"], ["small"], ["vkarray"], runs=1, warm_s=0.0,
+                          ref_dir=str(tmp_path), progress=False)  # the saved data are used
+    assert first[0]["ok"] and second[0]["ok"]
+    np.savez(tmp_path / "covariance-small.npz", in0=saved["in0"], r0=saved["r0"] * 4)
+    third, _ = suite.run(["covariance"], ["small"], ["vkarray"], runs=1, warm_s=0.0,
+                         ref_dir=str(tmp_path), progress=False)
+    assert not third[0]["ok"]
