@@ -23,7 +23,8 @@ def merge(results):
         out["records"] += res.get("records", [])
         out["notes"] += res.get("notes", [])
         out["micro"].update(res.get("micro", {}))
-        out["meta"].append(res.get("meta", {}))
+        meta = res.get("meta", {})
+        out["meta"] += meta if isinstance(meta, list) else [meta]  # a merged file's list
     out["records"].sort(key=_key)
     return out
 

@@ -2,10 +2,12 @@
 # The drop-in numpy programs (benchmarks/dropin/) and the C++ microbenchmarks on the GPU
 # machine, from the repository root with .gpu/ (from prepare.sh) carried along:
 #   run(command="bash benchmarks/gpu/run_dropin.sh", carry=[".gpu"])
-# numpy and vkarray run under Debian's Python 3.11 (py311, where the staged vkarray imports),
-# CuPy and PyTorch under the machine's python3; numpy's results pass between them through
-# $WORK/refs. $OUT receives table.md, results.json, speedup.png, kernels.png and dropin.log.
-# SIZES=small,medium (say) runs fewer sizes; RUNS sets the timed runs (default 5).
+# numpy, CuPy and PyTorch run under the machine's python3 (its numpy has an optimized,
+# multithreaded BLAS; the staged Debian numpy links the unoptimized reference BLAS, which would
+# make numpy's matrix products look many times slower than they are), vkarray under Debian's Python 3.11 (py311,
+# where the staged vkarray imports); numpy's inputs and results pass from the first to the
+# second through $WORK/refs. $OUT receives table.md, results.json, speedup.png, kernels.png and
+# dropin.log. SIZES=small,medium (say) runs fewer sizes; RUNS sets the timed runs (default 5).
 set -uo pipefail
 source benchmarks/gpu/common.sh
 gpu_setup
@@ -16,10 +18,10 @@ export VKA_CACHE_DIR=$WORK/vka-cache
 log=$OUT/dropin.log
 status=0
 common=(--sizes "$SIZES" --runs "$RUNS" --refs "$WORK/refs" --no-progress)
-py311 benchmarks/run.py --libs numpy,vkarray "${common[@]}" --json "$WORK/vk.json" \
-  > "$WORK/vk.txt" 2>&1 || status=1
-python3 benchmarks/run.py --libs cupy,torch "${common[@]}" --json "$WORK/peers.json" \
+python3 benchmarks/run.py --libs numpy,cupy,torch "${common[@]}" --json "$WORK/peers.json" \
   > "$WORK/peers.txt" 2>&1 || status=1
+py311 benchmarks/run.py --libs vkarray "${common[@]}" --json "$WORK/vk.json" \
+  > "$WORK/vk.txt" 2>&1 || status=1
 # The microbenchmarks and the merged outputs; plots need matplotlib, which the machine's python3
 # may lack: then table.md and results.json come back alone, and the plots are made here with
 #   benchmarks/run.py --merge results.json --out DIR
@@ -31,8 +33,8 @@ else
 fi
 {
   cat "$WORK/gpu.txt"
-  echo "== numpy, vkarray (py311)"; cat "$WORK/vk.txt"
-  echo "== cupy, torch (python3)"; cat "$WORK/peers.txt"
+  echo "== numpy, cupy, torch (python3)"; cat "$WORK/peers.txt"
+  echo "== vkarray (py311)"; cat "$WORK/vk.txt"
   echo "== merge and microbenchmarks"; tail -50 "$WORK/merge.txt"
 } > "$log"
 grep -A3 'Geometric-mean' "$OUT/table.md"
