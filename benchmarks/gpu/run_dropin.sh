@@ -4,10 +4,11 @@
 #   run(command="bash benchmarks/gpu/run_dropin.sh", carry=[".gpu"])
 # numpy, CuPy and PyTorch run under the machine's python3 (its numpy has an optimized,
 # multithreaded BLAS; the staged Debian numpy links the unoptimized reference BLAS, which would
-# make numpy's matrix products look many times slower than they are), vkarray under Debian's Python 3.11 (py311,
-# where the staged vkarray imports); numpy's inputs and results pass from the first to the
-# second through $WORK/refs. $OUT receives table.md, results.json, speedup.png, kernels.png and
-# dropin.log. SIZES=small,medium (say) runs fewer sizes; RUNS sets the timed runs (default 5).
+# make numpy's matrix products look many times slower than they are), vkarray under Debian's
+# Python 3.11 (py311, where the staged vkarray imports); numpy's inputs and results pass from
+# the first to the second through $WORK/refs. $OUT receives table.md, results.json,
+# speedup.png, kernels.png and dropin.log. SIZES=small,medium (say) runs fewer sizes; RUNS sets
+# the timed runs (default 5).
 set -uo pipefail
 source benchmarks/gpu/common.sh
 gpu_setup
