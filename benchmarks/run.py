@@ -119,6 +119,9 @@ def main(argv=None):
 def _device(lib_names):
     """The devices the libraries ran on, in words."""
     names = []
+    if "numpy" in lib_names:
+        import numpy
+        names.append(f"numpy {numpy.__version__} on {os.cpu_count()} CPUs")
     if "vkarray" in lib_names:
         try:
             import vkarray
