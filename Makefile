@@ -31,10 +31,10 @@ demo: build
 	  --warmup 0
 
 # Every drop-in program at every size on every library importable here, and the C++
-# microbenchmarks: table, JSON and plots in benchmarks/results/local/.
+# microbenchmarks: table, JSON and plots in .bazel/bench/.
 bench: build
 	PYTHONPATH=$(PYDIR) $(PYTHON) benchmarks/run.py --libs numpy,vkarray,cupy,torch --micro \
-	  --bin .bazel/bin/benchmarks --out benchmarks/results/local
+	  --bin .bazel/bin/benchmarks --out $(CURDIR)/.bazel/bench
 
 test: build
 	@rm -rf $(CURDIR)/.bazel/pytest.xml
