@@ -76,6 +76,8 @@ def main(argv=None):
     ap.add_argument("--micro", action="store_true", help="also run the C++ microbenchmarks")
     ap.add_argument("--micro-quick", action="store_true",
                     help="the microbenchmarks at small sizes (lavapipe)")
+    ap.add_argument("--micro-timeout", type=float, default=300,
+                    help="seconds each microbenchmark may run (default 300)")
     ap.add_argument("--bin", default=".bazel/bin/benchmarks",
                     help="directory of the C++ benchmark binaries")
     ap.add_argument("--no-progress", action="store_true")
@@ -88,7 +90,10 @@ def main(argv=None):
             print(f"{name:22} {load(name).SIZES}")
         return 0
     if args.merge:
-        results = report.merge(json.load(open(p)) for p in args.merge)
+        found = [p for p in args.merge if os.path.exists(p)]
+        results = report.merge(json.load(open(p)) for p in found)
+        results["notes"] += [f"{p} missing: that run saved nothing" for p in args.merge
+                             if p not in found]
     else:
         programs = PROGRAMS if args.programs == "all" else args.programs.split(",")
         unknown = [p for p in programs if p not in PROGRAMS]
@@ -96,24 +101,37 @@ def main(argv=None):
         bad_sizes = [s for s in sizes if s not in report.SIZE_ORDER]
         if unknown or bad_sizes or args.runs < 1:
             ap.error(f"unknown programs {unknown} or sizes {bad_sizes} (or --runs < 1)")
-        records, notes = suite.run(programs, sizes, args.libs.split(","), args.runs,
-                                   args.warmup, args.refs, not args.no_progress)
         meta = {"command": " ".join(["benchmarks/run.py"] + sys.argv[1:]),
                 "date": datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"),
                 "python": sys.version.split()[0], "libs": args.libs.split(","),
                 "device": _device(args.libs.split(","))}
+
+        def save(records, notes):  # after every record: a run cut short keeps what it measured
+            if args.json:
+                _write_json(args.json, report.merge([{"records": records, "notes": notes,
+                                                      "meta": meta}]))
+
+        records, notes = suite.run(programs, sizes, args.libs.split(","), args.runs,
+                                   args.warmup, args.refs, not args.no_progress,
+                                   on_record=save)
         results = report.merge([{"records": records, "notes": notes, "meta": meta}])
     if args.micro:
-        results["micro"].update(run_micro(args.bin, args.micro_quick, 600))
+        results["micro"].update(run_micro(args.bin, args.micro_quick, args.micro_timeout))
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=1)
+        _write_json(args.json, results)
     if args.out:
         text = report.write(results, args.out)
     else:
         text = report.markdown(report.with_speedups(results))
     print(text)
     return 0 if all(r["ok"] for r in results["records"]) else 1
+
+
+def _write_json(path, results):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(results, f, indent=1)
+    os.replace(tmp, path)
 
 
 def _device(lib_names):

@@ -98,8 +98,9 @@ def run_one(lib, module, name, size, host, want, runs, warm_s, time_it=True):
 
 
 def run(programs, sizes, lib_names, runs=5, warm_s=0.3, ref_dir=None, progress=True,
-        time_it=True):
-    """Records of every (program, size, library), and notes about libraries skipped."""
+        time_it=True, on_record=None):
+    """Records of every (program, size, library), and notes about libraries skipped;
+    on_record(records, notes) is called after each record (to save partial results)."""
     libraries, notes = [], []
     for n in lib_names:
         lib, why = libs_mod.load(n)
@@ -123,6 +124,8 @@ def run(programs, sizes, lib_names, runs=5, warm_s=0.3, ref_dir=None, progress=T
                 rec = run_one(lib, module, name, size, host, want, runs, warm_s, time_it)
                 rec["numpy_ops"] = ops
                 records.append(rec)
+                if on_record:
+                    on_record(records, notes)
                 bar.step(f"{name} {size} {lib.name}")
     bar.close()
     return records, notes

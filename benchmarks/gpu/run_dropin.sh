@@ -8,7 +8,10 @@
 # Python 3.11 (py311, where the staged vkarray imports); numpy's inputs and results pass from
 # the first to the second through $WORK/refs. $OUT receives table.md, results.json,
 # speedup.png, kernels.png and dropin.log. SIZES=small,medium (say) runs fewer sizes; RUNS sets
-# the timed runs (default 5).
+# the timed runs (default 5). Each step has a time limit, so that what was measured comes back
+# within the device call's 10 minutes (the runs save their JSON after every measurement):
+# PEERS_S (numpy, CuPy, PyTorch; default 240), VK_S (vkarray; 150), MICRO_S (each
+# microbenchmark; 20).
 set -uo pipefail
 source benchmarks/gpu/common.sh
 gpu_setup
@@ -19,14 +22,15 @@ export VKA_CACHE_DIR=$WORK/vka-cache
 log=$OUT/dropin.log
 status=0
 common=(--sizes "$SIZES" --runs "$RUNS" --refs "$WORK/refs" --no-progress)
-python3 benchmarks/run.py --libs numpy,cupy,torch "${common[@]}" --json "$WORK/peers.json" \
-  > "$WORK/peers.txt" 2>&1 || status=1
-py311 benchmarks/run.py --libs vkarray "${common[@]}" --json "$WORK/vk.json" \
-  > "$WORK/vk.txt" 2>&1 || status=1
+timeout "${PEERS_S:-240}" python3 benchmarks/run.py --libs numpy,cupy,torch "${common[@]}" \
+  --json "$WORK/peers.json" > "$WORK/peers.txt" 2>&1 || status=1
+PY_TIMEOUT=${VK_S:-150} py311 benchmarks/run.py --libs vkarray "${common[@]}" \
+  --json "$WORK/vk.json" > "$WORK/vk.txt" 2>&1 || status=1
 # The microbenchmarks and the merged outputs; plots need matplotlib, which the machine's python3
 # may lack: then table.md and results.json come back alone, and the plots are made here with
 #   benchmarks/run.py --merge results.json --out DIR
-merge=(--merge "$WORK/vk.json" "$WORK/peers.json" --micro --bin .gpu/bin --out "$OUT")
+merge=(--merge "$WORK/vk.json" "$WORK/peers.json" --micro --micro-timeout "${MICRO_S:-20}"
+       --bin .gpu/bin --out "$OUT")
 if python3 -c 'import matplotlib' 2>/dev/null; then
   python3 benchmarks/run.py "${merge[@]}" > "$WORK/merge.txt" 2>&1 || status=1
 else

@@ -113,3 +113,18 @@ def test_reference_files_carry_inputs_and_results(tmp_path, vk_lib):
     third, _ = suite.run(["covariance"], ["small"], ["vkarray"], runs=1, warm_s=0.0,
                          ref_dir=str(tmp_path), progress=False)
     assert not third[0]["ok"]
+
+
+def test_command_line_json_and_merge(tmp_path, capsys):
+    from benchmarks import run as cli
+    a = str(tmp_path / "a.json")
+    assert cli.main(["--programs", "softmax,histogram", "--sizes", "small", "--runs", "1",
+                     "--warmup", "0", "--no-progress", "--json", a]) == 0
+    assert len(json.loads(open(a).read())["records"]) == 4
+    out = tmp_path / "out"
+    assert cli.main(["--merge", a, str(tmp_path / "none.json"), "--out", str(out)]) == 0
+    table = (out / "table.md").read_text()
+    assert "none.json missing" in table and "| histogram | small | vkarray | yes |" in table
+    with pytest.raises(SystemExit):
+        cli.main(["--programs", "no_such_program"])
+    capsys.readouterr()
