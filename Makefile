@@ -11,7 +11,7 @@ TESTLOGS := $(CURDIR)/.bazel/testlogs
 # The whole suite runs under the Vulkan validation layer: any validation message fails a test.
 TEST_ENV := VKA_VALIDATE=1
 
-.PHONY: setup build demo test pythonpath wheel generate bench-gpu-prepare conformance clean
+.PHONY: setup build demo bench test pythonpath wheel generate bench-gpu-prepare conformance clean
 
 setup:
 	@./third_party/setup.sh
@@ -24,8 +24,17 @@ pythonpath: setup
 	  //bindings:python_package >/dev/null 2>&1 || $(BAZEL) build //bindings:python_package
 	@echo $(PYDIR)
 
+# The drop-in numpy programs at their small sizes, numpy against vkarray on the default device,
+# with a progress bar and the table (docs/examples/demo.py is the replica example).
 demo: build
-	PYTHONPATH=$(PYDIR) $(PYTHON) docs/examples/demo.py
+	PYTHONPATH=$(PYDIR) $(PYTHON) benchmarks/run.py --libs numpy,vkarray --sizes small \
+	  --warmup 0
+
+# Every drop-in program at every size on every library importable here, and the C++
+# microbenchmarks: table, JSON and plots in .bazel/bench/.
+bench: build
+	PYTHONPATH=$(PYDIR) $(PYTHON) benchmarks/run.py --libs numpy,vkarray,cupy,torch --micro \
+	  --bin .bazel/bin/benchmarks --out $(CURDIR)/.bazel/bench
 
 test: build
 	@rm -rf $(CURDIR)/.bazel/pytest.xml

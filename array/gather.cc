@@ -233,7 +233,7 @@ Array searchsorted(const Array& a, const Array& values, bool right) {
     dispatch_library(ctx, searchsorted_spec(t),
                      {device_buffer(*sa.node()->buffer()), device_buffer(*sv.node()->buffer()),
                       device_buffer(*out)},
-                     n, (n + kScanThreads - 1) / kScanThreads,
+                     n, std::min<int64_t>((n + kScanThreads - 1) / kScanThreads, 65535),
                      {Scalar::of_int(right ? 1 : 0, DType::kInt64),
                       Scalar::of_int(a.size(), DType::kInt64)});
   }

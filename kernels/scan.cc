@@ -174,17 +174,21 @@ std::string emit_library(const KernelSpec& spec) {
              push.str() +
              "bool before(" + ct + " x, " + ct + " y) { return " + less + "; }\n"
              "void main() {\n"
-             "  uint i = gl_GlobalInvocationID.x;\n"
-             "  if (i >= uint(pc.n)) return;\n"
              "  bool right = pack64(pc.c0) != 0ul;\n"
-             "  int64_t lo = 0, hi = int64_t(pack64(pc.c1));\n"
-             "  " + ct + " v = " + ct + "(in1.v[pc.off1 + int(i)]);\n"
-             "  while (lo < hi) {\n"
-             "    int64_t mid = (lo + hi) / 2;\n"
-             "    " + ct + " m = " + ct + "(in0.v[pc.off0 + int(mid)]);\n"
-             "    if (right ? !before(v, m) : before(m, v)) lo = mid + 1; else hi = mid;\n"
+             // A grid-stride loop: the dispatch is capped at 65535 workgroups (the least
+             // maxComputeWorkGroupCount Vulkan allows), and more values than that many threads
+             // are searched by several passes of each thread.
+             "  for (uint i = gl_GlobalInvocationID.x; i < uint(pc.n);\n"
+             "       i += gl_NumWorkGroups.x * gl_WorkGroupSize.x) {\n"
+             "    int64_t lo = 0, hi = int64_t(pack64(pc.c1));\n"
+             "    " + ct + " v = " + ct + "(in1.v[pc.off1 + int(i)]);\n"
+             "    while (lo < hi) {\n"
+             "      int64_t mid = (lo + hi) / 2;\n"
+             "      " + ct + " m = " + ct + "(in0.v[pc.off0 + int(mid)]);\n"
+             "      if (right ? !before(v, m) : before(m, v)) lo = mid + 1; else hi = mid;\n"
+             "    }\n"
+             "    out0.v[pc.off2 + int(i)] = lo;\n"
              "  }\n"
-             "  out0.v[pc.off2 + int(i)] = lo;\n"
              "}\n";
     }
     case KernelKind::kSortKeys:

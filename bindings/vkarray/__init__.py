@@ -236,6 +236,7 @@ from ._keywords import *  # noqa: E402,F401,F403  sort, argsort, std, var, clip,
 from ._array_api import *  # noqa: E402,F401,F403  finfo, iinfo, isdtype, logaddexp, unstack
 from ._info import __array_namespace_info__  # noqa: E402
 _UFUNCS["logaddexp"] = logaddexp  # noqa: F405  np.logaddexp(x, y) stays on the device
+from . import _attributes  # noqa: E402,F401  ndarray.real, ndarray.imag
 __all__ = [
     "Buffer", "Context", "Replica", "asbuffer", "context", "list_devices", "make_context",
     "set_context", "synchronize", "dtype", "bool_", "bool", "int8", "uint8", "int16", "uint16",

@@ -10,12 +10,13 @@ where the count says "fused", and is evaluated once first where a view of it is 
   meshgrid with copy=False.
 - one fused, lazy kernel (the result stays lazy and fuses with what uses it): tril, triu,
   diag/diagflat of a 1-d array with k=0, ravel_multi_index, unravel_index (one kernel for all
-  of its outputs when they are evaluated together), meshgrid's copies (one each).
+  of its outputs when they are evaluated together), meshgrid's copies (one each), roll (a
+  gather, on up to two adjacent rolled axes of an array a gather can bind).
 - one kernel, run at once: tile, repeat with one count. roll where nothing moves: a lazy copy
   (one kernel when evaluated).
 - trace: a pairwise sum of the diagonal view, one fused kernel per halving (ceil(log2 n)).
 - one kernel per piece, run at once: concatenate and the stacks (one per non-empty input),
-  roll (two per rolled axis, multiplied: 2, 4, ...), repeat with per-element counts (one per
+  roll otherwise (two per rolled axis, multiplied: 2, 4, ...), repeat with per-element counts (one per
   run of equal counts), diag/diagflat with k != 0 (two), pad (see pad).
 
 Results are new arrays unless the function says it returns views; numpy's errors are raised

@@ -17,9 +17,15 @@ __all__ = [
 def roll(a, shift, axis=None):
     """numpy.roll: elements shifted along the axes, those leaving one end coming back at the
     other (axis=None: over the flattened array, shape kept). shift and axis may be ints or
-    sequences broadcast together; shifts of a repeated axis add up. A new array: two
-    assignments (kernels) per rolled axis, 2**k for k axes; a lazy copy when nothing moves."""
+    sequences broadcast together; shifts of a repeated axis add up. A lazy gather (x indexed by
+    small host index arrays), so rolls fuse with what uses them: ``roll(x, 1) + roll(x, -1)``
+    is one kernel once x is computed. Where a gather cannot serve (an array larger than a
+    device's maxStorageBufferRange, which a gather binds whole; rolled axes more than two
+    apart; axis=None on more than one dimension, whose reshape computes the result), two
+    assignments (kernels) per rolled axis. A lazy copy when nothing moves."""
     x = _asarray(a)
+    if axis is None and x.ndim == 1:
+        axis = 0  # no reshapes: a view of the lazy result would compute it
     if axis is None:
         flat = x.reshape(-1)
         return roll(flat, shift, 0).reshape(x.shape)
@@ -45,11 +51,39 @@ def roll(a, shift, axis=None):
                       if off else [(slice(None), slice(None))])
     if all(len(p) == 1 for p in pieces):
         return _vk.copy(x)
+    if x.size and _gather_fits(x):
+        out = _roll_gather(x, offsets)
+        if out is not None:
+            return out
     out = _vk.empty(x.shape, x.dtype, **_creation_kwargs(x.context))
     for combo in _itertools.product(*pieces):
         src, dst = zip(*combo)
         out[dst] = x[src]
     return out
+
+
+def _gather_fits(x):
+    """Whether every device of x's context can bind x whole (what a gather reads from)."""
+    return x.nbytes <= min(d["max_storage_buffer_range"] for d in x.context.devices)
+
+
+def _roll_gather(x, offsets):
+    """roll as one gather, or None where it cannot be one: x indexed by host index arrays
+    ``(arange(n) - offset) mod n``, one per axis from the first rolled axis to the last (at most
+    two, broadcast as an open mesh so the axes stay in place; slices elsewhere). Not three: a
+    gather with three index arrays of a 3-d array needs more push-constant bytes than some
+    devices have (136 > 128 on lavapipe)."""
+    moved = [ax for ax, off in enumerate(offsets) if off % x.shape[ax]]
+    lo, hi = moved[0], moved[-1]
+    if hi - lo >= 2:
+        return None
+    key = [slice(None)] * x.ndim
+    for ax in range(lo, hi + 1):
+        n = x.shape[ax]
+        index = (_np.arange(n, dtype=_np.int64) - offsets[ax]) % n
+        key[ax] = index.astype(_np.int32 if n < 2**31 else _np.int64).reshape(
+            (n,) + (1,) * (hi - ax))
+    return x[tuple(key)]
 
 
 def tile(A, reps):

@@ -1,7 +1,9 @@
 """vkarray's demonstration: shows the default device, then uploads, round-trips and verifies
 data of every dtype on every replica of a context with several replicas.
 
-Run it with `make demo`. Set VKA_DEVICE to choose a device (an index or part of its name)."""
+Run it with `PYTHONPATH=$(make -s pythonpath) /usr/bin/python3 docs/examples/demo.py` (`make
+demo` runs the drop-in numpy programs instead). Set VKA_DEVICE to choose a device (an index or
+part of its name)."""
 
 import sys
 import time

@@ -305,6 +305,16 @@ def test_searchsorted(dtype, side):
                                                                                  side=side)
 
 
+def test_searchsorted_of_more_values_than_65535_workgroups():
+    # 256 threads a workgroup: more than 65535 * 256 values, within lavapipe's 128 MiB binding
+    # of the int64 result.
+    rng = np.random.default_rng(10)
+    a = np.arange(-120, 120, 7, dtype=np.int8)
+    v = rng.integers(-128, 128, 65535 * 256 + 40, dtype=np.int8)
+    got = vk.searchsorted(vk.asarray(a), vk.asarray(v), side="right").get()
+    np.testing.assert_array_equal(got, np.searchsorted(a, v, side="right"))
+
+
 def test_searchsorted_with_sorter_and_errors():
     rng = np.random.default_rng(9)
     a = rng.standard_normal(20)

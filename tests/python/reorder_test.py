@@ -34,8 +34,9 @@ def test_roll_errors_and_kernels():
     for shift, axis in [(1, 2), (1, -3), ((1, 2), (0, 1, 1)), (((1,),), 0)]:
         same_error(lambda: np.roll(x, shift, axis), lambda: vk.roll(x, shift, axis))
     d = device(x)
-    assert kernels(lambda: vk.roll(d, 1, 0)) == 2
-    assert kernels(lambda: vk.roll(d, (1, 1), (0, 1))) == 4
+    assert kernels(lambda: vk.roll(d, 1, 0)) == 1  # a gather
+    assert kernels(lambda: vk.roll(d, (1, 1), (0, 1))) == 1
+    assert kernels(lambda: vk.roll(d, 1)) == 1  # axis=None of 2-d: the flat gather, computed
     assert kernels(lambda: vk.roll(d, 3, 1)) == 1  # nothing moves: a lazy copy
     r = vk.roll(d, 2, 0)
     assert r is not d
@@ -168,3 +169,36 @@ def test_pad_errors_and_kernels():
     assert kernels(lambda: vk.pad(d, 1, constant_values=(1, 2))) == 5
     for mode in ["edge", "reflect", "symmetric", "wrap"]:
         assert kernels(lambda: vk.pad(d, 1, mode)) == 5  # the input, then one per side
+
+
+def test_roll_fuses_with_its_consumers():
+    a = np.arange(7 * 1000, dtype=np.float32).reshape(7, 1000)
+    x = vk.asarray(a)
+    vk.eval(x)
+    before = vk.kernel_count()
+    got = np.asarray(vk.roll(x, 1, axis=0) - vk.roll(x, (2, -3), axis=(0, 1)))
+    assert vk.kernel_count() - before == 1
+    np.testing.assert_array_equal(got, np.roll(a, 1, 0) - np.roll(a, (2, -3), (0, 1)))
+    got = np.asarray(vk.roll(x, 1, axis=0) + vk.roll(x, -1, axis=1) + vk.roll(x, (2, -3),
+                                                                        axis=(0, 1)) - x)
+    np.testing.assert_array_equal(
+        got, np.roll(a, 1, 0) + np.roll(a, -1, 1) + np.roll(a, (2, -3), (0, 1)) - a)
+    v = vk.asarray(a[0])
+    vk.eval(v)
+    before = vk.kernel_count()
+    got = np.asarray(vk.roll(v, -1) * vk.roll(v, 2) - v)  # 1-d, axis=None
+    assert vk.kernel_count() - before == 1
+    np.testing.assert_array_equal(got, np.roll(a[0], -1) * np.roll(a[0], 2) - a[0])
+    b = np.arange(2 * 3 * 4 * 5, dtype=np.int64).reshape(2, 3, 4, 5)
+    for shift, axis in [((1, 2), (0, 3)), ((1, -1, 2), (1, 2, 3)), ((1, 1), (1, 2)), (-7, 2)]:
+        np.testing.assert_array_equal(np.asarray(vk.roll(vk.asarray(b), shift, axis)),
+                                      np.roll(b, shift, axis))
+
+
+@pytest.mark.parametrize("shift, axis", [(3, None), ((1, -2), (0, 1)), (-4, 1)])
+def test_roll_of_an_array_too_large_to_gather(monkeypatch, shift, axis):
+    from vkarray import _reorder
+    monkeypatch.setattr(_reorder, "_gather_fits", lambda x: False)  # the assignments' path
+    a = np.arange(5 * 33, dtype=np.int16).reshape(5, 33)
+    np.testing.assert_array_equal(np.asarray(vk.roll(vk.asarray(a), shift, axis)),
+                                  np.roll(a, shift, axis))

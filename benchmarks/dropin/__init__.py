@@ -1,0 +1,32 @@
+"""The drop-in suite: realistic numpy programs, one module each, that run unchanged with any
+numpy-like module passed as ``np`` (numpy, vkarray, CuPy, PyTorch through ``torch_shim``).
+
+Each module has ``SIZES`` ({"small", "medium", "large"} -> a size), ``initialize(size, np)``
+(host data from numpy's seeded generator: numpy arrays, which the runner moves to the device
+with ``xp.asarray``, and plain Python values, passed unchanged), ``kernel(np, *data)`` (the
+program; it uses only the module passed as ``np``), and the tolerance it is checked with:
+``RTOL``/``ATOL`` (each with a comment saying why), or a ``check(got, want)`` of its own where
+results are compared statistically.
+"""
+
+import importlib
+
+PROGRAMS = [
+    # elementwise chains
+    "black_scholes", "mandelbrot", "haversine", "softmax",
+    # stencils
+    "jacobi_2d", "heat_3d", "shallow_water", "game_of_life",
+    # reductions and statistics
+    "kmeans", "correlation", "covariance", "histogram", "rolling_mean",
+    # linear algebra
+    "mlp_forward", "conjugate_gradient", "power_iteration", "logistic_regression",
+    # physics, spectral, random
+    "nbody", "fft_convolution", "monte_carlo_pi",
+    # many small ops from Python loops
+    "small_updates", "lorenz96",
+]
+
+
+def load(name):
+    """The program module benchmarks.dropin.<name>."""
+    return importlib.import_module(f"{__name__}.{name}")

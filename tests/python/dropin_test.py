@@ -1,0 +1,130 @@
+"""Every drop-in benchmark program (benchmarks/dropin/) at its small size on vkarray, checked
+against numpy with the program's own tolerance; and the suite's own machinery: the counting
+proxy, the comparison, the runner's table and JSON."""
+
+import json
+import os
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
+
+from benchmarks.dropin import PROGRAMS, libs, load, report, suite  # noqa: E402
+from benchmarks.dropin.counting import count_ops  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def vk_lib():
+    lib, why = libs.load("vkarray")
+    assert lib is not None, why
+    return lib
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_program_matches_numpy(name, vk_lib):
+    module = load(name)
+    size = module.SIZES["small"]
+    host = module.initialize(size, np)
+    before = [np.copy(d) if isinstance(d, np.ndarray) else d for d in host]
+    want = libs.Library().to_numpy(module.kernel(np, *host))
+    rec = suite.run_one(vk_lib, module, name, "small", host, want, runs=1, warm_s=0.0,
+                        time_it=False)
+    assert rec["ok"], rec.get("traceback") or rec["detail"]
+    assert rec["kernels"] >= 1
+    for b, h in zip(before, host):  # programs never modify their inputs
+        if isinstance(b, np.ndarray):
+            np.testing.assert_array_equal(b, h)
+
+
+def test_every_program_has_sizes_and_a_tolerance():
+    assert len(PROGRAMS) >= 20
+    for name in PROGRAMS:
+        m = load(name)
+        assert list(m.SIZES) == ["small", "medium", "large"], name
+        assert hasattr(m, "check") or (hasattr(m, "RTOL") and hasattr(m, "ATOL")), name
+
+
+def test_counting_proxy_counts_numpy_level_operations():
+    class Prog:
+        @staticmethod
+        def kernel(np, a, b):
+            c = a * b + 1.0          # multiply, add
+            c[1:] = c[:-1]           # one assignment (the slices are views)
+            s = np.sum(c, axis=0)    # a function
+            t = c.sum()              # a method (add.reduce)
+            u = c[np.argsort(a)]     # argsort, and a gather with an index array
+            return s * c + t, u.astype(np.float32)  # multiply, add, astype
+
+    a = np.arange(5.0)
+    assert count_ops(Prog, [a, a]) == 10
+
+
+def test_compare_uses_the_tolerance_and_kinds():
+    class M:
+        RTOL, ATOL = 1e-6, 0.0
+
+    w = [np.array([1.0, 2.0])]
+    assert libs.compare(M, None, [np.array([1.0, 2.0000001])], w)[0]
+    assert not libs.compare(M, None, [np.array([1.0, 2.001])], w)[0]
+    assert not libs.compare(M, None, [np.array([1, 2])], w)[0]          # int where float
+    assert not libs.compare(M, None, [np.array([1.0, 2.0, 3.0])], w)[0]  # shape
+
+    class Exact:
+        RTOL, ATOL = 0.0, 0.0
+
+    assert libs.compare(Exact, None, [np.array([3], np.int32)], [np.array([3])])[0]
+    assert not libs.compare(Exact, None, [np.array([4], np.int32)], [np.array([3])])[0]
+
+
+def test_runner_table_json_and_merge(tmp_path, vk_lib):
+    records, notes = suite.run(["softmax", "lorenz96"], ["small"], ["numpy", "vkarray", "nolib"],
+                               runs=2, warm_s=0.0, progress=False)
+    assert [r["lib"] for r in records] == ["numpy", "vkarray"] * 2
+    assert all(r["ok"] and r["median_ms"] > 0 and len(r["times_ms"]) == 2 for r in records)
+    assert notes and "nolib skipped" in notes[0]
+    vk_rec = records[1]
+    assert vk_rec["kernels"] >= 1 and vk_rec["numpy_ops"] == 5  # max, subtract, exp, sum, divide
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps({"records": records[:2], "notes": notes, "meta": {}}))
+    b.write_text(json.dumps({"records": records[2:], "notes": [], "meta": {}}))
+    text = report.write(report.merge(json.loads(p.read_text()) for p in (a, b)), tmp_path / "o")
+    assert "| softmax | small | vkarray | yes |" in text and "lorenz96" in text
+    out = json.loads((tmp_path / "o" / "results.json").read_text())
+    assert out["records"][0]["speedup"] == pytest.approx(1.0)
+    assert (tmp_path / "o" / "speedup.png").stat().st_size > 0
+    assert (tmp_path / "o" / "kernels.png").stat().st_size > 0
+
+
+def test_reference_files_carry_inputs_and_results(tmp_path, vk_lib):
+    first, _ = suite.run(["covariance"], ["small"], ["vkarray"], runs=1, warm_s=0.0,
+                         ref_dir=str(tmp_path), progress=False)
+    with np.load(tmp_path / "covariance-small.npz") as z:
+        saved = {k: z[k] for k in z.files}
+    assert sorted(saved) == ["in0", "r0"]
+    np.testing.assert_array_equal(saved["in0"], load("covariance").initialize(
+        load("covariance").SIZES["small"], np)[0])
+    np.savez(tmp_path / "covariance-small.npz", in0=saved["in0"] * 2, r0=saved["r0"] * 4)
+    second, _ = suite.run(["covariance"], ["small"], ["vkarray"], runs=1, warm_s=0.0,
+                          ref_dir=str(tmp_path), progress=False)  # the saved data are used
+    assert first[0]["ok"] and second[0]["ok"]
+    np.savez(tmp_path / "covariance-small.npz", in0=saved["in0"], r0=saved["r0"] * 4)
+    third, _ = suite.run(["covariance"], ["small"], ["vkarray"], runs=1, warm_s=0.0,
+                         ref_dir=str(tmp_path), progress=False)
+    assert not third[0]["ok"]
+
+
+def test_command_line_json_and_merge(tmp_path, capsys):
+    from benchmarks import run as cli
+    a = str(tmp_path / "a.json")
+    assert cli.main(["--programs", "softmax,histogram", "--sizes", "small", "--runs", "1",
+                     "--warmup", "0", "--no-progress", "--json", a]) == 0
+    assert len(json.loads(open(a).read())["records"]) == 4
+    out = tmp_path / "out"
+    assert cli.main(["--merge", a, str(tmp_path / "none.json"), "--out", str(out)]) == 0
+    table = (out / "table.md").read_text()
+    assert "none.json missing" in table and "| histogram | small | vkarray | yes |" in table
+    with pytest.raises(SystemExit):
+        cli.main(["--programs", "no_such_program"])
+    capsys.readouterr()
