@@ -10,6 +10,8 @@
 #include "array/launch.h"
 #include "array/promotion.h"
 #include "array/realize.h"
+#include "array/reduce.h"
+#include "array/views.h"
 #include "device/errors.h"
 
 namespace vka {
@@ -223,6 +225,23 @@ Array matmul(const Array& a, const Array& b) {
                      ")");
   }
   if (k == 0) return zeros(out_shape, t, ctx);
+  if ((m == 1 || n == 1) && t != DType::kBool && t != DType::kFloat16) {
+    // A matrix-vector product reads the matrix once: as the fused reduction sum(A * x), with
+    // the matrix as the leading operand (it picks the reduction's memory-friendly strategy),
+    // it runs at the bandwidth roofline, where a GEMM leaves all but one row or column of its
+    // tiles idle and parallelizes over one dimension only.
+    const Array ac = a2.dtype() == t ? a2 : a2.astype(t);
+    const Array bc = b2.dtype() == t ? b2 : b2.astype(t);
+    ReduceOptions o;
+    o.dtype = t;
+    if (a.ndim() == 1 && b.ndim() == 1) {
+      return sum((a.dtype() == t ? a : a.astype(t)) * (b.dtype() == t ? b : b.astype(t)), Axes(),
+                 o);
+    }
+    const Array r = n == 1 ? sum(ac * swapaxes(bc, -1, -2), Axes(int64_t{-1}), o)
+                           : sum(bc * swapaxes(ac, -1, -2), Axes(int64_t{-2}), o);
+    return r.shape() == out_shape ? r : reshape(r, out_shape);
+  }
   const Array ac = as_batched(a2.dtype() == t ? a2 : a2.astype(t), batch, nbatch);
   const Array bc = as_batched(b2.dtype() == t ? b2 : b2.astype(t), batch, nbatch);
   // Operands are read in place through their 3-d views (as_batched realizes them).
