@@ -20,8 +20,12 @@ ULPS = {"complex64": 8, "complex128": 8}
 
 def parts(dtype):
     tiny, huge = (1e-30, 1e30) if dtype == "complex64" else (1e-300, 1e300)
+    fi = np.finfo(dtype)
     base = [0.0, 1e-30, tiny, 1e-8, 0.25, 0.5, 0.7071, 1.0, 1.0 + 2e-7, 1.5, 2.0, 10.0,
-            1e4, 1e8, 3e15, 1e30, huge]
+            1e4, 1e8, 3e15, 1e30, huge,
+            # the range's ends and the neighbours of 1
+            float(fi.max), float(fi.max) / 3, float(fi.tiny), float(fi.tiny) * 7,
+            1.0 - float(fi.epsneg), 1.0 + float(fi.eps)]
     vals = sorted(set(base))
     return vals + [-v for v in vals]
 
