@@ -309,6 +309,18 @@ std::string emit_complex_op(Op op, DType t, const std::vector<std::string>& a, H
       std::string w = call("ctanh", C + "(-(" + z + ").y, (" + z + ").x)");
       return "(" + C + "(" + w + ".y, -" + w + ".x))";
     }
+    case Op::kArcsin:
+      return call("casin", z);
+    case Op::kArccos:
+      return call("cacos", z);
+    case Op::kArctan:
+      return call("catan", z);
+    case Op::kArcsinh:
+      return call("casinh", z);
+    case Op::kArccosh:
+      return call("cacosh", z);
+    case Op::kArctanh:
+      return call("catanh", z);
     case Op::kRound:
     case Op::kRint:
       return "roundEven(" + z + ")";
@@ -340,12 +352,6 @@ std::string emit_complex_op(Op op, DType t, const std::vector<std::string>& a, H
       return lex(">", ">=");
     case Op::kWhere:
       return "(" + a[0] + " ? " + a[1] + " : " + a[2] + ")";
-    case Op::kArcsin:
-    case Op::kArccos:
-    case Op::kArctan:
-    case Op::kArcsinh:
-    case Op::kArccosh:
-    case Op::kArctanh:
     case Op::kArctan2:
     case Op::kHypot:
     case Op::kCopysign:

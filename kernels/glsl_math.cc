@@ -95,6 +95,7 @@ const Precision& precision(DType t) {
                               {"FMOD_STEPS", "300"},
                               {"HYP_BIG", "9.0"},
                               {"TANH_BIG", "12.0"},
+                              {"RECIP_EPS", "16777216.0"},  // 2^24
                               {"HUGE", "4096.0"},
                               {"BITS_HI", "floatBitsToUint(x)"}}};
   static const Precision f64{"double",
@@ -147,6 +148,7 @@ const Precision& precision(DType t) {
                               {"FMOD_STEPS", "2100"},
                               {"HYP_BIG", "22.0"},
                               {"TANH_BIG", "22.0"},
+                              {"RECIP_EPS", "9007199254740992.0"},  // 2^53
                               {"HUGE", "268435456.0"},
                               {"BITS_HI", "unpackDouble2x32(x).y"}}};
   VKA_ASSERT(t == DType::kFloat32 || t == DType::kFloat64);
@@ -275,6 +277,7 @@ const Templates& templates() {
     math_internal::add_trig_templates(&t);
     math_internal::add_complex_templates(&t);
     math_internal::add_complex_exp_templates(&t);
+    math_internal::add_complex_inverse_templates(&t);
     return t;
   }();
   return m;

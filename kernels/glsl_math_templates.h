@@ -31,6 +31,7 @@ void add_exp_templates(Templates* m);      // glsl_math_exp.cc
 void add_trig_templates(Templates* m);     // glsl_math_trig.cc
 void add_complex_templates(Templates* m);  // glsl_complex.cc
 void add_complex_exp_templates(Templates* m);  // glsl_complex_exp.cc: exp, expm1, sinh, ...
+void add_complex_inverse_templates(Templates* m);  // glsl_complex_inv.cc: asin, acos, ...
 
 }  // namespace math_internal
 }  // namespace vka
