@@ -24,10 +24,12 @@ import numpy as np
 
 
 def make_chunk(block_info=None):
-    """One chunk of the workload, made on the worker's device: values in [0, 1]."""
+    """One chunk of the workload, made on the worker's device: values in [0, 1], evaluated into
+    device memory (a lazy linspace would fuse into every reduction over it, which would then
+    read no memory at all)."""
     import vkarray as vk
     n = block_info[None]["chunk-shape"][0]
-    return vk.linspace(0, 1, n, dtype=vk.float32)
+    return vk.linspace(0, 1, n, dtype=vk.float32).eval()
 
 
 def expected_total(chunk_sizes):
