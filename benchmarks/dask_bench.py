@@ -42,8 +42,12 @@ def expected_total(chunk_sizes):
 
 
 def start_cluster(n_workers):
+    import dask
     import distributed
     import vkarray.dask as vkd
+    # A stolen task takes its chunk along: 1 GiB through both hosts' memory and onto another
+    # GPU, far slower than waiting for the worker that holds it.
+    dask.config.set({"distributed.scheduler.work-stealing": False})
     cluster = distributed.LocalCluster(n_workers=n_workers, processes=True,
                                        threads_per_worker=1, host="127.0.0.1",
                                        dashboard_address=None, memory_limit=0)

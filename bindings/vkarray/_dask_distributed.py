@@ -108,6 +108,19 @@ class DevicePlugin(_WorkerPlugin):
     def setup(self, worker):
         device = bind_worker(worker, self.devices)
         worker.vkarray_device = device
+        self.worker = worker
+
+    def transition(self, key, start, finish, **kwargs):
+        """When a task's result is a vkarray array, start its kernels on the device at once:
+        evaluation records them, and without a submission they would wait until another
+        worker asks for the value (one worker's GPU after the other's, not together)."""
+        if finish != "memory":
+            return
+        worker = getattr(self, "worker", None)
+        value = None if worker is None else worker.data.get(key)
+        if isinstance(value, vk.ndarray):
+            value.eval()
+            vk.record_event(context=value.context)
 
 
 _register()

@@ -294,6 +294,25 @@ def test_bind_worker_makes_the_default_context(monkeypatch):
         vk.set_context(before)
 
 
+def test_plugin_starts_finished_chunks_on_the_device():
+    # A task's vkarray result is evaluated and submitted when it reaches the worker's memory,
+    # so each worker's GPU starts at once rather than when the value is asked for.
+    from vkarray import _dask_distributed as dd
+
+    plugin = dd.DevicePlugin()
+    x = vk.asarray(np.arange(1000, dtype=np.float32))
+    y = x * 2 + 1
+    plugin.worker = type("W", (), {"data": {"k": y, "other": 3}})()
+    assert y.is_lazy
+    before = vk.replicas.stream_stats()[0]["submits"]
+    plugin.transition("other", "executing", "memory")  # not an array: nothing to do
+    plugin.transition("k", "executing", "released")  # not a result in memory
+    assert y.is_lazy and vk.replicas.stream_stats()[0]["submits"] == before
+    plugin.transition("k", "executing", "memory")
+    assert not y.is_lazy and vk.replicas.stream_stats()[0]["submits"] > before
+    np.testing.assert_array_equal(np.asarray(y), np.arange(1000, dtype=np.float32) * 2 + 1)
+
+
 def pipeline(x, y, w):
     """The chunked pipeline both schedulers run: its dask results and numpy's."""
     xd, yd = vkd.from_numpy(x, chunks=(100, 90)), vkd.from_numpy(y, chunks=(100, 90))
