@@ -204,6 +204,9 @@ std::string emit_complex_op(Op op, DType t, const std::vector<std::string>& a, H
   const bool wide = t == DType::kComplex64 && h->float64;
   auto fn = [&](const char* f) { return math_function(f, m, h); };
   auto call = [&](const char* f, const std::string& args) { return fn(f) + "(" + args + ")"; };
+  auto in_double = [&](const char* f) {
+    return "vec2(" + math_function(f, DType::kFloat64, h) + "(dvec2(" + z + ")))";
+  };
   auto named = [&](const char* group, const char* f, const std::string& args) {
     fn(group);
     return std::string(f) + (m == DType::kFloat64 ? "_f64" : "_f32") + "(" + args + ")";
@@ -309,18 +312,20 @@ std::string emit_complex_op(Op op, DType t, const std::vector<std::string>& a, H
       std::string w = call("ctanh", C + "(-(" + z + ").y, (" + z + ").x)");
       return "(" + C + "(" + w + ".y, -" + w + ".x))";
     }
+    // complex64's inverse functions in double where the device has it, rounded once: their
+    // float intermediates underflow to subnormals near FLT_MIN, which a GPU may flush.
     case Op::kArcsin:
-      return call("casin", z);
+      return wide ? in_double("casin") : call("casin", z);
     case Op::kArccos:
-      return call("cacos", z);
+      return wide ? in_double("cacos") : call("cacos", z);
     case Op::kArctan:
-      return call("catan", z);
+      return wide ? in_double("catan") : call("catan", z);
     case Op::kArcsinh:
-      return call("casinh", z);
+      return wide ? in_double("casinh") : call("casinh", z);
     case Op::kArccosh:
-      return call("cacosh", z);
+      return wide ? in_double("cacosh") : call("cacosh", z);
     case Op::kArctanh:
-      return call("catanh", z);
+      return wide ? in_double("catanh") : call("catanh", z);
     case Op::kRound:
     case Op::kRint:
       return "roundEven(" + z + ")";

@@ -177,9 +177,12 @@ def _arrays_and_evaluation():
 def _gemm_config():
     cfg = vk.gemm_config()
     vk.set_gemm_config(cfg)
-    assert vk.gemm_config() == cfg
-    a = np.arange(6.0).reshape(2, 3)
-    np.testing.assert_allclose(vk.matmul(vk.asarray(a), vk.asarray(a.T)).get(), a @ a.T)
+    try:
+        assert vk.gemm_config() == cfg
+        a = np.arange(6.0).reshape(2, 3)
+        np.testing.assert_allclose(vk.matmul(vk.asarray(a), vk.asarray(a.T)).get(), a @ a.T)
+    finally:
+        vk.set_gemm_config(None)  # an override applies to every dtype: leave none behind
 
 
 def _devices():
