@@ -46,10 +46,10 @@ Array segment_sums(const Array& sorted_weights, const Array& bounds, int64_t m) 
   Array b(default_graph().convert(bounds.node(), DType::kInt64, bounds.shape()), ctx);
   eval(w, b);
   auto out = allocate_for(ctx, DType::kFloat64, {std::max<int64_t>(m, 1)});
-  dispatch_library(ctx, segment_sum_spec(),
-                   {device_buffer(*w.node()->buffer()), device_buffer(*b.node()->buffer()),
-                    device_buffer(*out)},
-                   m, sort_groups(m, 1));  // one workgroup per segment
+  dispatch_library(
+      ctx, segment_sum_spec(),
+      {device_buffer(*w.node()->buffer()), device_buffer(*b.node()->buffer()), device_buffer(*out)},
+      m, sort_groups(m, 1));  // one workgroup per segment
   return Array(default_graph().buffer(out, DType::kFloat64, View::contiguous({m})), ctx);
 }
 
