@@ -10,6 +10,7 @@
 
 #include "array/kernel_layout.h"
 #include "array/schedule_gemm.h"
+#include "array/schedule_split.h"
 #include "device/errors.h"
 
 namespace vka {
@@ -335,67 +336,6 @@ class Scheduler {
     return "";
   }
 
-  // For every tape entry, the number of distinct tape nodes under it in this kernel, stopping
-  // at its inputs: bit sets over tape positions, inputs first, so one pass serves every
-  // candidate split point (a walk per candidate made long chains quadratic). Past kMaxExact
-  // entries the sets would be large: the position in the tape (which lists inputs first, but
-  // for gathers' operands) stands in for the size.
-  static std::vector<int> subtree_sizes(const Built& b) {
-    constexpr std::size_t kMaxExact = 8192;
-    const std::size_t n = b.k.spec.tape.size();
-    std::vector<int> sizes(n);
-    if (n > kMaxExact) {
-      for (std::size_t i = 0; i < n; ++i) sizes[i] = static_cast<int>(i) + 1;
-      return sizes;
-    }
-    std::vector<const Node*> at(n, nullptr);
-    for (const auto& [node, i] : b.tape_index) at[i] = node;
-    // The tape positions of each entry's inputs in this kernel (none for buffer entries).
-    std::vector<std::vector<std::size_t>> ins(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (at[i] == nullptr || b.k.spec.tape[i].op == Op::kBuffer) continue;
-      for (const NodePtr& in : at[i]->inputs()) {
-        auto it = b.tape_index.find(in.get());
-        if (it != b.tape_index.end()) ins[i].push_back(static_cast<std::size_t>(it->second));
-      }
-    }
-    // Inputs before users (a gather's operands need not precede it in the tape).
-    std::vector<std::size_t> order;
-    std::vector<char> state(n, 0);  // 0 new, 1 on the stack, 2 done
-    for (std::size_t r = 0; r < n; ++r) {
-      if (state[r]) continue;
-      std::vector<std::pair<std::size_t, std::size_t>> stack{{r, 0}};
-      state[r] = 1;
-      while (!stack.empty()) {
-        auto& [x, next] = stack.back();
-        if (next < ins[x].size()) {
-          const std::size_t y = ins[x][next++];
-          if (!state[y]) {
-            state[y] = 1;
-            stack.push_back({y, 0});
-          }
-          continue;
-        }
-        state[x] = 2;
-        order.push_back(x);
-        stack.pop_back();
-      }
-    }
-    const std::size_t words = (n + 63) / 64;
-    std::vector<uint64_t> bits(n * words, 0);
-    for (std::size_t i : order) {
-      uint64_t* row = &bits[i * words];
-      row[i / 64] |= uint64_t{1} << (i % 64);
-      for (std::size_t k : ins[i]) {
-        for (std::size_t w = 0; w < words; ++w) row[w] |= bits[k * words + w];
-      }
-      int count = 0;
-      for (std::size_t w = 0; w < words; ++w) count += __builtin_popcountll(row[w]);
-      sizes[i] = count;
-    }
-    return sizes;
-  }
-
   // Rule 5: divide the outputs when there are several; otherwise materialize the interior
   // node whose subtree is closest to half the kernel, as an earlier kernel.
   void split_one(const Group& g, const Built& b, const std::string& why) {
@@ -413,7 +353,7 @@ class Scheduler {
                         ", and a single operation cannot be split further");
     }
     int half = static_cast<int>(b.k.spec.tape.size()) / 2;
-    const std::vector<int> sizes = subtree_sizes(b);
+    const std::vector<int> sizes = tape_subtree_sizes(b.k.spec.tape, b.tape_index);
     NodePtr best;
     int best_score = INT32_MAX;
     for (const NodePtr& c : b.interior) {

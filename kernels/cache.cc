@@ -407,38 +407,6 @@ void KernelCache::clear_memory() {
   }
 }
 
-std::vector<uint32_t> KernelCache::compile_user(const std::string& source,
-                                                const std::string& name) {
-  const std::string key = "vkarray user kernel v" + std::to_string(kCacheFormatVersion) +
-                          "\nglsl " + digest128(source).hex() + "\n";
-  const std::string file = digest128(key).hex() + ".spv";
-  // In memory too, for processes without a disk cache. Never freed, as instance() is not.
-  static std::mutex memo_mutex;
-  static auto* memo = new std::unordered_map<std::string, std::vector<uint32_t>>();
-  {
-    std::lock_guard<std::mutex> lock(memo_mutex);
-    if (auto it = memo->find(key); it != memo->end()) {
-      ++memory_hits_;
-      return it->second;
-    }
-  }
-  std::optional<std::vector<uint32_t>> spirv;
-  if (const std::string d = dir(); !d.empty()) {
-    if (std::optional<std::string> bytes = read_whole_file(d + "/" + file)) {
-      std::string why;
-      spirv = decode_spirv_file(*bytes, key, &why);
-      ++(spirv ? disk_hits_ : corrupt_files_);
-    }
-  }
-  if (!spirv) {
-    spirv = compile_glsl(source, name);
-    ++compiles_;
-    write(file, encode_spirv_file(key, *spirv));
-  }
-  std::lock_guard<std::mutex> lock(memo_mutex);
-  return memo->emplace(key, std::move(*spirv)).first->second;
-}
-
 std::shared_ptr<const Pipeline> KernelCache::get_user(Device& device, const std::string& key,
                                                       const std::vector<uint32_t>& spirv,
                                                       uint32_t num_bindings,

@@ -6,7 +6,7 @@ import numpy as _np
 
 from ._namespace import vk as _vk
 from ._shaping import _asarray
-from ._statistics import _float_of, _keep, _lerp, _sorted_last
+from ._statistics import _float_of, _lerp, _quantile_result, _sorted_last
 
 __all__ = ["nanquantile", "nanpercentile"]
 
@@ -45,13 +45,7 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
     hi = _vk.take_along_axis(s, hi_i, axis=-1)
     r = _vk.astype(_lerp(lo, hi, t), ft)
     r = _vk.astype(_vk.where(count == 0, _np.nan, r), ft)
-    r = _vk.moveaxis(r, -1, 0) if r.ndim > 1 else r
-    r = _vk.reshape(r, qh.shape + kept_shape)
-    r = _keep(r, axes, keepdims, lead=qh.ndim)
-    if out is not None:
-        out[...] = r
-        return out
-    return r
+    return _quantile_result(r, qh, kept_shape, axes, keepdims, out)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",

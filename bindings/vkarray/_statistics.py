@@ -46,6 +46,18 @@ def _keep(result, axes, keepdims, lead=0):
     return result
 
 
+def _quantile_result(r, qh, kept_shape, axes, keepdims, out):
+    """Quantiles computed as (kept..., q) in numpy's layout (q..., kept...), with keepdims'
+    axes, written into `out` when given."""
+    r = _vk.moveaxis(r, -1, 0) if r.ndim > 1 else r
+    r = _vk.reshape(r, qh.shape + kept_shape)
+    r = _keep(r, axes, keepdims, lead=qh.ndim)
+    if out is not None:
+        out[...] = r
+        return out
+    return r
+
+
 def _float_of(a):
     dt = _np.dtype(a.dtype)
     return dt if dt.kind in "fc" else _np.dtype(_np.float64)
@@ -85,14 +97,7 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     r = _lerp(lo, hi, tv).astype(ft)
     has_nan = _vk.isnan(s[..., n - 1:n])  # NaN sorts last
     r = _vk.where(has_nan, _np.nan, r).astype(ft) if ft.kind in "fc" else r
-    # (kept..., q) → (q..., kept...)
-    r = _vk.moveaxis(r, -1, 0) if r.ndim > 1 else r
-    r = _vk.reshape(r, qh.shape + kept_shape)
-    r = _keep(r, axes, keepdims, lead=qh.ndim)
-    if out is not None:
-        out[...] = r
-        return out
-    return r
+    return _quantile_result(r, qh, kept_shape, axes, keepdims, out)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
