@@ -59,17 +59,20 @@ bool fits(const GemmConfig& c, DType t, const GemmLimits& l) {
          gemm_shared_bytes(c, t) <= l.shared;
 }
 
-// Tilings measured best on a device, for 4-byte accumulators (benchmarks/gemm.cc --sweep; the
-// tables are in benchmarks/results/<device>/gemm.md).
+// Tilings measured best on a device, for 4- and 8-byte real accumulators
+// (benchmarks/gemm.cc --sweep, benchmarks/gemm_sweep.py; the tables are in
+// benchmarks/results/<device>/gemm.md).
 struct TunedTiling {
   const char* device_name;
+  size_t word;
   GemmConfig config;
 };
 constexpr TunedTiling kTuned[] = {
-    {"NVIDIA H200", {128, 256, 8, 8, 8}},
+    {"NVIDIA H200", 4, {128, 256, 8, 8, 8}},
+    {"NVIDIA H200", 8, {128, 128, 8, 8, 8}},
 };
 
-// The default tiling: kTuned's for the device if it has one, else 128 x 128 tiles of 8 x 8 per
+// The default tiling: kTuned's for the device and word size (real dtypes) if it has one, else 128 x 128 tiles of 8 x 8 per
 // invocation for 4-byte accumulators on a GPU (256 invocations, 8 KiB of shared memory per K
 // slice of 8), 64 x 64 of 4 x 4 for 8- and 16-byte ones (fewer registers per invocation);
 // small tiles on CPU drivers, where a workgroup's invocations run in turn and big tiles only
@@ -81,9 +84,6 @@ GemmConfig default_config(DType t, const GemmLimits& l) {
     c = {32, 32, 8, 4, 4};
   } else if (word == 4) {
     c = {128, 128, 8, 8, 8};
-    for (const TunedTiling& tuned : kTuned) {
-      if (l.name == tuned.device_name && fits(tuned.config, t, l)) c = tuned.config;
-    }
   } else {
     c = {64, 64, 8, 4, 4};
   }
@@ -97,6 +97,13 @@ GemmConfig default_config(DType t, const GemmLimits& l) {
     } else {
       c = {8, 8, 4, 1, 1};
       break;
+    }
+  }
+  if (!l.cpu && !is_complex(t)) {
+    for (const TunedTiling& tuned : kTuned) {
+      if (l.name == tuned.device_name && tuned.word == word && fits(tuned.config, t, l)) {
+        c = tuned.config;
+      }
     }
   }
   return c;

@@ -96,6 +96,7 @@ class Emitter {
 
     GlslWriter w;
     w.line("#version 450");
+    if (s_.kind == KernelKind::kGemm) w.line(kGemmExtensions);
     w.line("// " + s_.name());
     for (const Accessor& a : s_.inputs) f_.note(a.dtype);
     for (const Accessor& a : s_.outputs) f_.note(a.dtype);

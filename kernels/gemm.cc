@@ -114,7 +114,7 @@ std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
                    const std::string& scol,
                    const std::string& rows_lim, const std::string& row0) {
     const std::string R = num(rows);
-    std::string r = "      for (int r = 0; r < " + num(per(rows)) + "; ++r) {\n"
+    std::string r = "      [[unroll]] for (int r = 0; r < " + num(per(rows)) + "; ++r) {\n"
                     "        int e = tid + r * THREADS;\n";
     r += rows_fast ? "        int row = e % " + R + ", col = e / " + R + ";\n"
                    : "        int col = e % BK, row = e / BK;\n";
@@ -128,7 +128,7 @@ std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
   auto stash = [&](const char* p, const char* sh, int rows, bool rows_fast,
                    const std::string& stride) {
     const std::string R = num(rows);
-    std::string r = "      for (int r = 0; r < " + num(per(rows)) + "; ++r) {\n"
+    std::string r = "      [[unroll]] for (int r = 0; r < " + num(per(rows)) + "; ++r) {\n"
                     "        int e = tid + r * THREADS;\n";
     r += rows_fast ? "        int row = e % " + R + ", col = e / " + R + ";\n"
                    : "        int col = e % BK, row = e / BK;\n";
@@ -154,36 +154,36 @@ std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
     const std::string madd =
         is_bool(t) ? "acc[i][j] | (uvec4(a) & rb[j])" : "acc[i][j] + a * rb[j]";
     acc_decl = "    " + V + " acc[TM][TN / 4];\n"
-               "    for (int i = 0; i < TM; ++i)\n"
-               "      for (int j = 0; j < TN / 4; ++j) acc[i][j] = " + V + "(0);\n";
+               "    [[unroll]] for (int i = 0; i < TM; ++i)\n"
+               "      [[unroll]] for (int j = 0; j < TN / 4; ++j) acc[i][j] = " + V + "(0);\n";
     step = "        " + V + " ra[TM / 4], rb[TN / 4];\n"
-           "        for (int i = 0; i < TM / 4; ++i) ra[i] = sa[kk * (SA / 4) + i * RT + tr];\n"
-           "        for (int j = 0; j < TN / 4; ++j) rb[j] = sb[kk * (SB / 4) + j * CT + tc];\n"
-           "        for (int i = 0; i < TM; ++i) {\n"
+           "        [[unroll]] for (int i = 0; i < TM / 4; ++i) ra[i] = sa[kk * (SA / 4) + i * RT + tr];\n"
+           "        [[unroll]] for (int j = 0; j < TN / 4; ++j) rb[j] = sb[kk * (SB / 4) + j * CT + tc];\n"
+           "        [[unroll]] for (int i = 0; i < TM; ++i) {\n"
            "          " + A + " a = ra[i >> 2][i & 3];\n"
-           "          for (int j = 0; j < TN / 4; ++j) acc[i][j] = " + madd + ";\n"
+           "          [[unroll]] for (int j = 0; j < TN / 4; ++j) acc[i][j] = " + madd + ";\n"
            "        }\n";
     row = "m0 + (ti >> 2) * RT * 4 + tr * 4 + (ti & 3)";
     col = "n0 + (tj >> 2) * CT * 4 + tc * 4 + (tj & 3)";
     result = "acc[ti][tj >> 2][tj & 3]";
   } else {
     acc_decl = "    " + A + " acc[TM][TN];\n"
-               "    for (int i = 0; i < TM; ++i)\n"
-               "      for (int j = 0; j < TN; ++j) acc[i][j] = " + A + "(0);\n";
+               "    [[unroll]] for (int i = 0; i < TM; ++i)\n"
+               "      [[unroll]] for (int j = 0; j < TN; ++j) acc[i][j] = " + A + "(0);\n";
     step = "        " + A + " ra[TM], rb[TN];\n"
-           "        for (int i = 0; i < TM; ++i) ra[i] = sa[kk * SA + tr + i * RT];\n"
-           "        for (int j = 0; j < TN; ++j) rb[j] = sb[kk * SB + tc + j * CT];\n"
-           "        for (int i = 0; i < TM; ++i)\n"
-           "          for (int j = 0; j < TN; ++j) acc[i][j] = " +
+           "        [[unroll]] for (int i = 0; i < TM; ++i) ra[i] = sa[kk * SA + tr + i * RT];\n"
+           "        [[unroll]] for (int j = 0; j < TN; ++j) rb[j] = sb[kk * SB + tc + j * CT];\n"
+           "        [[unroll]] for (int i = 0; i < TM; ++i)\n"
+           "          [[unroll]] for (int j = 0; j < TN; ++j) acc[i][j] = " +
            multiply_add(t, "acc[i][j]", "ra[i]", "rb[j]") + ";\n";
     row = "m0 + tr + ti * RT";
     col = "n0 + tc + tj * CT";
     result = "acc[ti][tj]";
   }
-  std::string store = "    for (int ti = 0; ti < TM; ++ti) {\n"
+  std::string store = "    [[unroll]] for (int ti = 0; ti < TM; ++ti) {\n"
                       "      int gm = " + row + ";\n"
                       "      if (gm >= M) continue;\n"
-                      "      for (int tj = 0; tj < TN; ++tj) {\n"
+                      "      [[unroll]] for (int tj = 0; tj < TN; ++tj) {\n"
                       "        int gn = " + col + ";\n";
   if (!epilogue) {
     store += "        if (gn < N) out0.v[c_base + gm * N + gn] = " + S + "(" + result + ");\n";
@@ -262,7 +262,7 @@ std::string emit_gemm(const KernelSpec& spec) {
   const std::string S(storage_type(t));
   GlslWriter push;
   emit_push_block(spec, push);
-  return "#version 450\n" + dtype_extensions(t) + "// " + spec.name() + "\n" +
+  return "#version 450\n" + std::string(kGemmExtensions) + "\n" + dtype_extensions(t) + "// " + spec.name() + "\n" +
          storage_buffer(0, "readonly", S, "in0") + storage_buffer(1, "readonly", S, "in1") +
          storage_buffer(2, "writeonly", S, "out0") + push.str() + gemm_body(spec, nullptr);
 }
