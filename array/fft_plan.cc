@@ -4,6 +4,7 @@
 #include "array/fft_plan.h"
 
 
+#include <algorithm>
 #include <list>
 #include <memory>
 #include <string>
@@ -77,7 +78,8 @@ class FftPlan {
                         rep.label() + ": " + vkfft_error(r));
     }
   }
-  // Only with the device: Device::~Device waits for it to be idle before its attachments go.
+  // Only once no command buffer holds the plan's commands (FftPlanCache::collect), or with the
+  // device (Device::~Device waits for it to be idle before its attachments go).
   ~FftPlan() { vka_fft_plan_destroy(plan_); }
   FftPlan(const FftPlan&) = delete;
   FftPlan& operator=(const FftPlan&) = delete;
@@ -114,6 +116,16 @@ class FftPlan {
     last_use_ = s.pending_value();
   }
 
+  // Whether the plan may be destroyed now: its last use has completed, and the command buffers
+  // that recorded it are reset (which this does). Destroying a plan whose commands a completed
+  // but not yet reset command buffer still holds corrupts the heap of Mesa 22.3's lavapipe (its
+  // queue thread crashed in LLVM at a later dispatch), so the reset comes first.
+  bool release() {
+    if (last_use_ > stream_->completed_value()) return false;
+    stream_->reset_completed();
+    return true;
+  }
+
  private:
   FftPlanKey key_;
   int queue_index_;
@@ -132,15 +144,19 @@ class FftPlan {
 };
 
 // Per device: VkFFT's upload command pool and fence, and the plans, most recently used first.
-// Plans past kFftPlanCacheSize are retired, not destroyed: destroying a VkFFT plan while the
-// device goes on working corrupts the heap of Mesa 22.3's lavapipe (its queue thread crashes
-// in LLVM at a later dispatch, even after the plan's last use has completed), so retired
-// plans are destroyed with the device, which is idle then.
+// Plans past kFftPlanCacheSize are retired: destroyed as soon as their last use has completed
+// (checked at each lookup), never while work that uses them may still run.
 struct FftPlanCache {
   Handle<VkCommandPool> pool;
   Handle<VkFence> fence;
   std::list<std::unique_ptr<FftPlan>> plans;
   std::vector<std::unique_ptr<FftPlan>> retired;
+
+  void collect() {
+    retired.erase(std::remove_if(retired.begin(), retired.end(),
+                                 [](const std::unique_ptr<FftPlan>& p) { return p->release(); }),
+                  retired.end());
+  }
 };
 
 }  // namespace
@@ -180,6 +196,7 @@ void record_fft(Replica& replica, const FftPlanKey& key, VkBuffer in, uint64_t i
       cache.retired.push_back(std::move(cache.plans.back()));
       cache.plans.pop_back();
     }
+    cache.collect();
   } else if (it != cache.plans.begin()) {
     cache.plans.splice(cache.plans.begin(), cache.plans, it);
   }
@@ -188,6 +205,12 @@ void record_fft(Replica& replica, const FftPlanKey& key, VkBuffer in, uint64_t i
 
 int cached_fft_plans(Device& device) {
   return static_cast<int>(device.attachment<FftPlanCache>().plans.size());
+}
+
+int retired_fft_plans(Device& device) {
+  FftPlanCache& cache = device.attachment<FftPlanCache>();
+  cache.collect();
+  return static_cast<int>(cache.retired.size());
 }
 
 }  // namespace vka

@@ -34,14 +34,16 @@ struct FftPlanKey {
 // `in` holds the input rows (read only for forward transforms; an inverse transform uses it as
 // its work space and leaves it undefined), `out` receives the result rows. Sizes in bytes.
 // Plans are compiled on first use (DeviceError naming the transform and VkFFT's error code if
-// VkFFT refuses) and cached per device; the cache looks up the kFftPlanCacheSize latest
-// (older plans are kept, unused, until the device goes: see fft_plan.cc).
+// VkFFT refuses) and cached per device; the cache keeps the kFftPlanCacheSize latest (older
+// plans are destroyed once the work that uses them has completed).
 void record_fft(Replica& replica, const FftPlanKey& key, VkBuffer in, uint64_t in_bytes,
                 VkBuffer out, uint64_t out_bytes);
 
 constexpr int kFftPlanCacheSize = 32;
 
-// Plans `device`'s cache looks up (for tests).
+// Plans `device`'s cache looks up, and evicted plans not destroyed yet because work that uses
+// them may still run (for tests).
 int cached_fft_plans(Device& device);
+int retired_fft_plans(Device& device);
 
 }  // namespace vka

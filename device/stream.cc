@@ -353,6 +353,11 @@ void Stream::release_later(Allocation allocation) {
   garbage_.emplace_back(value, std::move(allocation));
 }
 
+void Stream::reset_completed() {
+  recycle();
+  for (VkCommandBuffer cb : free_) VK_CHECK(vkResetCommandBuffer(cb, 0));
+}
+
 void Stream::recycle() {
   if (in_flight_.empty() && garbage_.empty()) return;
   const uint64_t done = completed_value();

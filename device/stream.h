@@ -98,6 +98,9 @@ class Stream {
   void wait_for(VkBuffer buffer);
   // Keeps `allocation` alive until every command recorded so far has completed.
   void release_later(Allocation allocation);
+  // Resets every command buffer whose work has completed, so that none holds commands any more:
+  // objects those commands used (a library's pipelines) may then be destroyed.
+  void reset_completed();
 
   const StreamStats& stats() const { return stats_; }
 

@@ -178,9 +178,33 @@ TEST(Fft, PlansAreCachedAndBounded) {
     expect_close(host<cd>(fft(a)), dft(y, n, -1), 1e-13);
   }
   EXPECT_EQ(cached_fft_plans(ctx->device(0)), kFftPlanCacheSize);
+  // Evicted plans are destroyed once their work has completed (host<> above waited for it).
+  EXPECT_EQ(retired_fft_plans(ctx->device(0)), 0);
   // An early length again: its plan was evicted, and is made anew.
   const auto z = random_complex(3, 1);
   expect_close(host<cd>(fft(upload(z, {3}))), dft(z, 3, -1), 1e-14);
+}
+
+TEST(Fft, EvictedPlansAreDestroyedWhileWorkGoesOn) {
+  // Twice as many lengths as the cache holds, each transform queued behind the previous ones
+  // (nothing waits in between), then every result checked: plans are evicted while earlier
+  // transforms are in flight, and destroyed only once those have completed.
+  auto ctx = Context::default_context();
+  std::vector<Array> results;
+  std::vector<std::vector<cd>> inputs;
+  for (int64_t n = 5; n < 5 + 2 * kFftPlanCacheSize; ++n) {
+    inputs.push_back(random_complex(n, static_cast<unsigned>(n + 100)));
+    results.push_back(fft(upload(inputs.back(), {n})));
+    results.back().eval();
+  }
+  for (size_t i = 0; i < results.size(); ++i) {
+    const int64_t n = static_cast<int64_t>(inputs[i].size());
+    expect_close(host<cd>(results[i]), dft(inputs[i], n, -1), 1e-13);
+  }
+  EXPECT_EQ(retired_fft_plans(ctx->device(0)), 0);
+  // The device goes on working after the destructions.
+  const auto y = random_complex(7, 3);
+  expect_close(host<cd>(fft(upload(y, {7}))), dft(y, 7, -1), 1e-14);
 }
 
 }  // namespace
