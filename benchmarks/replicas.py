@@ -44,6 +44,7 @@ def cross_device(ctx, devices):
         x.write(np.full(n, r + 1, dtype=np.float32), r)
     x.eval()
     ctx.synchronize()
+    print(json.dumps({"paths": vk.replicas.paths(ctx), "devices": devices}), flush=True)
     default = vk.replicas.copy_options()
     configs = [dict(default)]
     for shared in (True, False):
