@@ -143,9 +143,8 @@ ReplicaPath copy_between_replicas(const ReplicatedBuffer& src, int from, uint64_
       break;
     case ReplicaPath::kSharedHost:
     case ReplicaPath::kStagedHost: {
-      const CrossDeviceCopy c = copy_across_devices(ctx, *a.stream, src.vk_buffer(from),
-                                                    src_offset, *b.stream, dst.vk_buffer(to),
-                                                    dst_offset, size);
+      const CrossDeviceCopy c = copy_across_devices(ctx, *a.stream, src.vk_buffer(from), src_offset,
+                                                    *b.stream, dst.vk_buffer(to), dst_offset, size);
       // The import may have been refused just now: the copy says which path it took.
       path = c.path == CrossDevicePath::kSharedHost ? ReplicaPath::kSharedHost
                                                     : ReplicaPath::kStagedHost;

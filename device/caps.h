@@ -55,7 +55,8 @@ struct Caps {
   // so that two devices copy through one pinned host buffer (device/cross_device.h).
   bool external_memory_host = false;
   uint64_t min_imported_host_pointer_alignment = 0;  // 0 without the extension
-  uint8_t device_uuid[16] = {};  // VkPhysicalDeviceIDProperties::deviceUUID
+  // VkPhysicalDeviceIDProperties::deviceUUID: equal for logical devices of one physical device.
+  uint8_t device_uuid[16] = {};
 
   // One line: name, driver, API version.
   std::string summary() const;

@@ -36,7 +36,7 @@ uint64_t round_up(uint64_t x, uint64_t m) { return (x + m - 1) / m * m; }
 struct Slot {
   bool shared = false;
   uint64_t capacity = 0;
-  std::unique_ptr<SharedHostBuffer> both;  // kSharedHost: [0] the source's, [1] the destination's
+  std::unique_ptr<SharedHostBuffer> both;    // kSharedHost: [0] the source's, [1] the destination's
   Allocation source_side, destination_side;  // kStagedHost: pinned memory of each device
   Stream* reader = nullptr;  // the destination stream whose copy out of the slot is the last
   uint64_t read_value = 0;   // ... and the timeline value that copy signals
@@ -101,9 +101,10 @@ const char* name(CrossDevicePath path) {
 
 void set_cross_device_options(const CrossDeviceOptions& options) {
   if (options.chunk_bytes == 0 || options.slots < 2 || options.slots > 16) {
-    throw ShapeError("[cross_device_options] chunk_bytes must be positive and slots in [2, 16], "
-                     "got chunk_bytes=" + std::to_string(options.chunk_bytes) +
-                     " and slots=" + std::to_string(options.slots));
+    throw ShapeError(
+        "[cross_device_options] chunk_bytes must be positive and slots in [2, 16], "
+        "got chunk_bytes=" +
+        std::to_string(options.chunk_bytes) + " and slots=" + std::to_string(options.slots));
   }
   std::lock_guard<std::mutex> lock(options_mutex);
   options_slot() = options;

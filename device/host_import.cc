@@ -50,8 +50,8 @@ SharedHostBuffer::SharedHostBuffer(const std::vector<Device*>& devices, uint64_t
   }
   host_.reset(std::aligned_alloc(align, size));
   if (!host_) {
-    throw OutOfMemory("[cross-device copy] out of host memory allocating " +
-                      std::to_string(size) + " bytes of shared staging");
+    throw OutOfMemory("[cross-device copy] out of host memory allocating " + std::to_string(size) +
+                      " bytes of shared staging");
   }
   nbytes_ = nbytes;
   for (size_t i = 0; i < devices.size(); ++i) {

@@ -78,9 +78,14 @@ TEST_P(CrossDeviceTest, RangesAtOddOffsetsAndSizes) {
   dst.write(d0.data(), 0, kBytes, 0);
   // (src offset, dst offset, size): empty, one byte, one chunk less and more one byte, a size
   // that is not a multiple of the chunk and spans every slot twice, at unaligned offsets.
-  const uint64_t cases[][3] = {{0, 0, 0},         {3, 5, 1},          {7, 1, 7},
-                               {1, 2, 1000},      {9, 0, 65535},      {0, 11, 65537},
-                               {13, 3, 393216 + 777}, {0, 0, kBytes}};
+  const uint64_t cases[][3] = {{0, 0, 0},
+                               {3, 5, 1},
+                               {7, 1, 7},
+                               {1, 2, 1000},
+                               {9, 0, 65535},
+                               {0, 11, 65537},
+                               {13, 3, 393216 + 777},
+                               {0, 0, kBytes}};
   std::vector<uint8_t> want = d0;
   for (const auto& c : cases) {
     const ReplicaCopyStats c0 = replica_copy_stats();
@@ -181,7 +186,7 @@ TEST_P(CrossDeviceTest, PeerInfoAndOptionErrors) {
   const PeerInfo p = peer_info(*ctx, 0, 1);
   EXPECT_EQ(p.external_memory_host, both_import(ctx));
   EXPECT_EQ(p.path, expected(ctx) == ReplicaPath::kSharedHost ? CrossDevicePath::kSharedHost
-                                                               : CrossDevicePath::kStagedHost);
+                                                              : CrossDevicePath::kStagedHost);
   if (ctx->device(0).physical() == ctx->device(1).physical()) EXPECT_TRUE(p.same_uuid);
   const CrossDeviceOptions before = cross_device_options();
   CrossDeviceOptions bad = before;
