@@ -30,6 +30,17 @@ Handle<VkBuffer> import_buffer(VkDevice dev, uint64_t size) {
   return Handle<VkBuffer>(dev, buffer);
 }
 
+// Whether transfer buffers of the device may be bound to imported host memory.
+bool importable(Device& d) {
+  VkPhysicalDeviceExternalBufferInfo info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
+  info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  info.handleType = kHostHandle;
+  VkExternalBufferProperties props{VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
+  vkGetPhysicalDeviceExternalBufferProperties(d.physical(), &info, &props);
+  return props.externalMemoryProperties.externalMemoryFeatures &
+         VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT;
+}
+
 }  // namespace
 
 SharedHostBuffer::SharedHostBuffer(const std::vector<Device*>& devices, uint64_t nbytes) {
@@ -37,6 +48,10 @@ SharedHostBuffer::SharedHostBuffer(const std::vector<Device*>& devices, uint64_t
   uint64_t align = 4096;
   for (Device* d : devices) {
     VKA_ASSERT(d->caps().external_memory_host);
+    if (!importable(*d)) {
+      throw DeviceError("[cross-device copy] device '" + d->caps().device_name +
+                        "' cannot bind transfer buffers to imported host memory");
+    }
     align = std::max<uint64_t>(align, d->caps().min_imported_host_pointer_alignment);
   }
   // The buffers first: the host allocation covers the largest memory requirement.
