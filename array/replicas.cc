@@ -1,11 +1,13 @@
 // Replica scopes, copies between replicas, and broadcast / gather / all_reduce over replicas.
 #include "array/replicas.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <vector>
 
 #include "array/realize.h"
+#include "device/cross_device.h"
 #include "device/debug.h"
 #include "device/errors.h"
 #include "device/stream.h"
@@ -15,7 +17,8 @@ namespace {
 
 thread_local std::optional<int> scoped_replica;
 
-std::atomic<uint64_t> copies_same_queue{0}, copies_queue_to_queue{0}, copies_host{0};
+std::atomic<uint64_t> copies_same_queue{0}, copies_queue_to_queue{0}, copies_shared_host{0},
+    copies_staged_host{0}, host_chunks{0};
 
 void check_replica(const Context& ctx, int replica, const char* op, const char* what) {
   if (replica < 0 || replica >= ctx.num_replicas()) {
@@ -81,8 +84,10 @@ const char* name(ReplicaPath path) {
       return "same queue, device copy";
     case ReplicaPath::kQueueToQueue:
       return "queue to queue on one device, device copy";
-    case ReplicaPath::kHost:
-      return "device to device through the host";
+    case ReplicaPath::kSharedHost:
+      return name(CrossDevicePath::kSharedHost);
+    case ReplicaPath::kStagedHost:
+      return name(CrossDevicePath::kStagedHost);
   }
   return "?";
 }
@@ -95,14 +100,30 @@ ReplicaPath copy_between_replicas(const ReplicatedBuffer& src, int from, uint64_
   VKA_ASSERT(src_offset + size <= src.nbytes() && dst_offset + size <= dst.nbytes());
   Replica& a = ctx.replica(from);
   Replica& b = ctx.replica(to);
-  ReplicaPath path = from == to                  ? ReplicaPath::kSameQueue
-                     : a.device == b.device ? ReplicaPath::kQueueToQueue
-                                                 : ReplicaPath::kHost;
-  if (debug_level() >= 1) {
-    std::fprintf(stderr, "[vkarray] replicas: %llu bytes from replica %d to replica %d: %s\n",
-                 static_cast<unsigned long long>(size), from, to, name(path));
+  ReplicaPath path = ReplicaPath::kSameQueue;
+  if (from != to && a.device == b.device) path = ReplicaPath::kQueueToQueue;
+  if (a.device != b.device) {
+    path = cross_device_path(ctx, *a.device, *b.device) == CrossDevicePath::kSharedHost
+               ? ReplicaPath::kSharedHost
+               : ReplicaPath::kStagedHost;
   }
-  if (size == 0) return path;
+  // Reported at VKA_DEBUG=1 once the path is known (an import refused now changes it).
+  auto report = [&] {
+    if (debug_level() < 1) return;
+    const uint64_t chunk = std::min(cross_device_options().chunk_bytes, size);
+    std::fprintf(stderr, "[vkarray] replicas: %llu bytes from replica %d to replica %d: %s",
+                 static_cast<unsigned long long>(size), from, to, name(path));
+    if (a.device != b.device && size != 0) {
+      std::fprintf(stderr, " (%llu chunk(s) of up to %llu bytes)",
+                   static_cast<unsigned long long>((size + chunk - 1) / chunk),
+                   static_cast<unsigned long long>(chunk));
+    }
+    std::fprintf(stderr, "\n");
+  };
+  if (size == 0) {
+    report();
+    return path;
+  }
   src.ensure_valid(from);
   switch (path) {
     case ReplicaPath::kSameQueue:
@@ -120,19 +141,31 @@ ReplicaPath copy_between_replicas(const ReplicatedBuffer& src, int from, uint64_
       a.stream->mark_used(src.vk_buffer(from));
       ++copies_queue_to_queue;
       break;
-    case ReplicaPath::kHost: {
-      std::vector<uint8_t> host(size);
-      const_cast<ReplicatedBuffer&>(src).read(host.data(), src_offset, size, from);
-      dst.write(host.data(), dst_offset, size, to);
-      ++copies_host;
+    case ReplicaPath::kSharedHost:
+    case ReplicaPath::kStagedHost: {
+      const CrossDeviceCopy c = copy_across_devices(ctx, *a.stream, src.vk_buffer(from), src_offset,
+                                                    *b.stream, dst.vk_buffer(to), dst_offset, size);
+      // The import may have been refused just now: the copy says which path it took.
+      path = c.path == CrossDevicePath::kSharedHost ? ReplicaPath::kSharedHost
+                                                    : ReplicaPath::kStagedHost;
+      ++(path == ReplicaPath::kSharedHost ? copies_shared_host : copies_staged_host);
+      host_chunks += c.chunks;
       break;
     }
   }
+  report();
   return path;
 }
 
 ReplicaCopyStats replica_copy_stats() {
-  return {copies_same_queue.load(), copies_queue_to_queue.load(), copies_host.load()};
+  ReplicaCopyStats s;
+  s.same_queue = copies_same_queue.load();
+  s.queue_to_queue = copies_queue_to_queue.load();
+  s.shared_host = copies_shared_host.load();
+  s.staged_host = copies_staged_host.load();
+  s.host = s.shared_host + s.staged_host;
+  s.host_chunks = host_chunks.load();
+  return s;
 }
 
 Array replicas_broadcast(const Array& x, int src) {

@@ -43,7 +43,10 @@ enum class ReplicaPath {
   kSameQueue,    // the same replica: a copy on its queue
   kQueueToQueue, // another queue of the same logical device: a device copy, ordered by the
                  // queues' timeline semaphores (no host wait)
-  kHost,         // another logical device: downloaded, then uploaded (the host waits)
+  // Another logical device: chunked and pipelined through pinned host memory
+  // (device/cross_device.h), the host waiting on the source's timeline for each chunk.
+  kSharedHost,  // one host allocation imported into both devices, no host copy
+  kStagedHost,  // a pinned buffer of each device and a host copy per chunk
 };
 const char* name(ReplicaPath path);
 
@@ -57,7 +60,10 @@ ReplicaPath copy_between_replicas(const ReplicatedBuffer& src, int from, uint64_
 struct ReplicaCopyStats {
   uint64_t same_queue = 0;
   uint64_t queue_to_queue = 0;
-  uint64_t host = 0;
+  uint64_t host = 0;  // between devices, either way: shared_host + staged_host
+  uint64_t shared_host = 0;
+  uint64_t staged_host = 0;
+  uint64_t host_chunks = 0;  // the chunks those copies were made of
 };
 ReplicaCopyStats replica_copy_stats();
 

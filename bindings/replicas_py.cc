@@ -10,6 +10,8 @@
 #include "array/replicas.h"
 #include "bindings/convert.h"
 #include "bindings/registry.h"
+#include "device/context.h"
+#include "device/cross_device.h"
 #include "device/errors.h"
 #include "device/stream.h"
 
@@ -80,8 +82,49 @@ void register_replicas(py::module_& m) {
     d["same_queue"] = s.same_queue;
     d["queue_to_queue"] = s.queue_to_queue;
     d["host"] = s.host;
+    d["shared_host"] = s.shared_host;
+    d["staged_host"] = s.staged_host;
+    d["host_chunks"] = s.host_chunks;
     return d;
   });
+  m.def(
+      "_replica_paths",
+      [](const std::shared_ptr<Context>& ctx) {
+        py::list out;
+        for (int i = 0; i < ctx->num_devices(); ++i) {
+          for (int j = 0; j < ctx->num_devices(); ++j) {
+            if (i == j) continue;
+            const PeerInfo p = peer_info(*ctx, i, j);
+            py::dict d;
+            d["devices"] = py::make_tuple(i, j);
+            d["path"] = name(p.path);
+            d["external_memory_host"] = p.external_memory_host;
+            d["device_group"] = p.device_group;
+            d["same_uuid"] = p.same_uuid;
+            out.append(d);
+          }
+        }
+        return out;
+      },
+      py::arg("context"));
+  m.def("_cross_device_options", [] {
+    const CrossDeviceOptions o = cross_device_options();
+    py::dict d;
+    d["chunk_bytes"] = o.chunk_bytes;
+    d["slots"] = o.slots;
+    d["shared_host"] = o.shared_host;
+    return d;
+  });
+  m.def(
+      "_set_cross_device_options",
+      [](uint64_t chunk_bytes, int slots, bool shared_host) {
+        CrossDeviceOptions o;
+        o.chunk_bytes = chunk_bytes;
+        o.slots = slots;
+        o.shared_host = shared_host;
+        set_cross_device_options(o);
+      },
+      py::arg("chunk_bytes"), py::arg("slots"), py::arg("shared_host"));
   m.def(
       "_stream_stats",
       [](const std::shared_ptr<Context>& ctx) {

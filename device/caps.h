@@ -51,6 +51,12 @@ struct Caps {
   // DEVICE_LOCAL|HOST_VISIBLE|HOST_COHERENT memory over the whole device-local heap
   // (resizable BAR, or unified memory as on lavapipe).
   bool host_visible_device_memory = false;
+  // VK_EXT_external_memory_host (enabled when offered): host memory imported as device memory,
+  // so that two devices copy through one pinned host buffer (device/cross_device.h).
+  bool external_memory_host = false;
+  uint64_t min_imported_host_pointer_alignment = 0;  // 0 without the extension
+  // VkPhysicalDeviceIDProperties::deviceUUID: equal for logical devices of one physical device.
+  uint8_t device_uuid[16] = {};
 
   // One line: name, driver, API version.
   std::string summary() const;

@@ -246,6 +246,7 @@ Context::~Context() {
     } catch (...) {  // a lost device cannot be waited for; release what we can
     }
   }
+  attachments_.clear();
   replicas_.clear();
   for (auto& d : devices_) {
     d->staging().release_all();

@@ -147,10 +147,21 @@ class Context {
 
   std::string describe() const;  // one line per replica
 
+  // Per-context state of an upper layer (the staging shared by two devices, say), created on
+  // first use and destroyed with the context once its streams have finished, before its
+  // devices.
+  template <typename T>
+  T& attachment() {
+    std::shared_ptr<void>& slot = attachments_[std::type_index(typeid(T))];
+    if (!slot) slot = std::make_shared<T>();
+    return *static_cast<T*>(slot.get());
+  }
+
  private:
   std::shared_ptr<Instance> instance_;
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<Replica> replicas_;
+  std::unordered_map<std::type_index, std::shared_ptr<void>> attachments_;
 };
 
 // Whether VK_LAYER_KHRONOS_validation is installed (what VKA_VALIDATE=1 needs).

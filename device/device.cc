@@ -88,11 +88,22 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
   fc.pNext = &driver;
   VkPhysicalDeviceMaintenance4Properties m4{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES};
+  VkPhysicalDeviceExternalMemoryHostPropertiesEXT host_import{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
   VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
   props.pNext = &p11;
   const bool maintenance4 = has_extension(physical, VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
   if (maintenance4) driver.pNext = &m4;
+  const bool has_host_import = has_extension(physical, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  if (has_host_import) {
+    host_import.pNext = props.pNext;
+    props.pNext = &host_import;
+  }
   vkGetPhysicalDeviceProperties2(physical, &props);
+  caps_.external_memory_host = has_host_import;
+  caps_.min_imported_host_pointer_alignment =
+      has_host_import ? host_import.minImportedHostPointerAlignment : 0;
+  std::memcpy(caps_.device_uuid, p11.deviceUUID, VK_UUID_SIZE);
   const VkPhysicalDeviceLimits& lim = props.properties.limits;
   caps_.device_name = props.properties.deviceName;
   caps_.driver_name = std::string(driver.driverName) + " " + driver.driverInfo;
@@ -239,6 +250,7 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
     eaf.shaderBufferFloat32Atomics = atomic_float.shaderBufferFloat32Atomics;
     extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
   }
+  if (has_host_import) extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
   VkPhysicalDeviceCooperativeMatrixFeaturesNV ecoop{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
   if (caps_.cooperative_matrix_f16) {

@@ -9,7 +9,8 @@ first time something needs it there, never before and never twice.
 
 from . import _vkarray
 
-__all__ = ["replica", "broadcast", "gather", "all_reduce", "copy_stats", "stream_stats"]
+__all__ = ["replica", "broadcast", "gather", "all_reduce", "copy_stats", "stream_stats", "paths",
+           "copy_options"]
 
 
 def replica(index):
@@ -35,8 +36,9 @@ def broadcast(x, src=0):
     """A new array whose value on every replica is ``x``'s value on replica ``src``.
 
     It is made on replica ``src`` at once; another replica copies it from there the first
-    time it is needed (a device copy between queues of one device, or through the host
-    between devices; ``VKA_DEBUG=1`` prints the path). ``x`` is unchanged.
+    time it is needed (a device copy between queues of one device, or through pinned host
+    memory between devices: see ``paths()``; ``VKA_DEBUG=1`` prints the path). ``x`` is
+    unchanged.
     """
     return _vkarray._replicas_broadcast(x, src)
 
@@ -65,8 +67,47 @@ def all_reduce(x, op="sum"):
 
 
 def copy_stats():
-    """Counts of copies between replicas so far, by path: same_queue, queue_to_queue, host."""
+    """Counts of copies between replicas so far, by path: same_queue, queue_to_queue, and
+    between devices host (= shared_host + staged_host: through one host allocation imported
+    into both devices, or through pinned memory of each and a host copy), with host_chunks,
+    the chunks those were made of."""
     return _vkarray._replica_copy_stats()
+
+
+def paths(context=None):
+    """For each ordered pair of devices (i, j) of ``context`` (default: the default context),
+    how copies from device i to device j go: ``path`` (its name, as ``VKA_DEBUG=1`` prints
+    it), ``external_memory_host`` (both import host memory: VK_EXT_external_memory_host),
+    ``device_group`` (both are in one Vulkan device group of several devices) and ``same_uuid``
+    (same deviceUUID: opaque-fd external memory could be shared). vkarray copies through
+    pinned host memory; the last two are reported, not used (docs/user_guide.md, Replicas)."""
+    return _vkarray._replica_paths(context if context is not None else _vkarray.context())
+
+
+def copy_options(chunk_bytes=None, slots=None, shared_host=None):
+    """Sets how copies between devices are chunked (process-wide): ``chunk_bytes`` per chunk
+    (default 32 MiB), ``slots`` chunks in flight per device pair (2 to 16, default 3), and
+    ``shared_host=False`` to use pinned memory of each device and a host copy even where one
+    shared host allocation is possible. Arguments left None keep their value. Returns the
+    previous options as a dict (pass it back as keywords to restore them)."""
+    old = _vkarray._cross_device_options()
+    new = dict(old)
+    for key, value in (("chunk_bytes", chunk_bytes), ("slots", slots),
+                       ("shared_host", shared_host)):
+        if value is None:
+            continue
+        if key == "shared_host":
+            if not isinstance(value, bool):
+                raise TypeError(f"[replicas.copy_options] shared_host must be a bool, got "
+                                f"{type(value).__name__}")
+        elif not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"[replicas.copy_options] {key} must be an int, got "
+                            f"{type(value).__name__}")
+        elif value <= 0:
+            raise ValueError(f"[replicas.copy_options] {key} must be positive, got {value}")
+        new[key] = value
+    _vkarray._set_cross_device_options(new["chunk_bytes"], new["slots"], new["shared_host"])
+    return old
 
 
 def stream_stats(context=None):

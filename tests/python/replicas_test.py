@@ -312,8 +312,9 @@ def test_debug_reports_the_copy_path():
     out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True,
                          text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert ("[vkarray] replicas: 32 bytes from replica 1 to replica 0: device to device "
-            "through the host") in out.stderr
+    assert "[vkarray] replicas: 32 bytes from replica 1 to replica 0: device to device " \
+           "through " in out.stderr
+    assert "pinned host memory" in out.stderr and "(1 chunk(s) of up to 32 bytes)" in out.stderr
     assert "from replica 1 to replica 1: same queue, device copy" in out.stderr
 
 
