@@ -20,6 +20,8 @@ using linalg_detail::any_flag;
 using linalg_detail::block;
 using linalg_detail::copy_in;
 using linalg_detail::fresh;
+using linalg_detail::kBlockedMin;
+using linalg_detail::kPanel;
 using linalg_detail::per_thread;
 using linalg_detail::promote;
 using linalg_detail::run_steps;
@@ -47,11 +49,6 @@ void trailing_update(const Array& like, const std::shared_ptr<BufferRef>& ref, c
               : is_complex(s.t) ? conj(matrix_transpose(l21)) : matrix_transpose(l21);
   subtract_product(at(j1, n, j1, n), l21, u12);
 }
-
-// Matrices at least this large factor in panels of kPanel columns, the trailing matrix
-// updated by the GEMM kernel between panels (LAPACK's right-looking blocked getrf/potrf).
-constexpr int64_t kBlockedMin = 128;
-constexpr int64_t kPanel = 32;
 
 // Panel by panel (or the whole matrix as one panel when small): `panel(j0, j1)` factors
 // columns [j0, j1) and updates what lies outside A[j1:, j1:], trailing_update the rest.
@@ -188,38 +185,6 @@ Array cholesky(const Array& a) {
     throw LinAlgError("Matrix is not positive definite");
   }
   return wrap(a, l, s.t, a.shape());
-}
-
-std::vector<Array> qr(const Array& a, std::string_view mode) {
-  if (mode != "reduced" && mode != "complete" && mode != "r") {
-    throw ShapeError("[qr] Unrecognized mode '" + std::string(mode) +
-                     "' (expected 'reduced', 'complete' or 'r')");
-  }
-  const Stack s = stack_of("qr", a, false);
-  const int64_t k = std::min(s.m, s.n);
-  const int64_t q = mode == "r" ? 0 : mode == "complete" ? s.m : k;
-  auto r = copy_in(a, s.t), tau = fresh(a, s.t, s.count * k), qm = fresh(a, s.t, s.count * s.m * q);
-  if (s.m > 0 && s.n > 0) {
-    const int64_t m = s.m, n = s.n;
-    run_steps("qr", a, qr_spec(s.t), {r, tau, qm}, s.count, {m, n, q}, q > 0 ? 2 * k : k,
-              [m, n, q, k](int64_t step) {
-                const int64_t c = step < k ? step : 2 * k - 1 - step;
-                return per_thread(m * n) + 4 +
-                       (step < k ? 2 * per_thread(m - c) + 16 + per_thread(n - c) * 2 * (m - c)
-                                 : per_thread(m * q) + per_thread(q) * 2 * (m - c));
-              });
-  } else if (q > 0 && s.count * s.m * q > 0) {
-    // No reflectors: Q is the identity (an m×m one when n = 0 and mode is complete).
-    Array eye = broadcast_to(vka::eye(s.m, q, 0, s.t, a.context()), with(s.batch, {s.m, q}));
-    qm = copy_in(eye, s.t);
-  }
-  Array rfull = wrap(a, r, s.t, a.shape());
-  // R's rows past k are zero: the reduced and r modes keep the first k.
-  if (mode != "complete" && k < s.m) {
-    rfull = rfull.view(slice(rfull.storage()->view(), a.ndim() - 2, SliceSpec{0, k, 1}));
-  }
-  if (mode == "r") return {rfull};
-  return {wrap(a, qm, s.t, with(s.batch, {s.m, q})), rfull};
 }
 
 std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv) {

@@ -15,6 +15,11 @@
 namespace vka::linalg_detail {
 
 inline constexpr uint64_t kMaxGroups = 65535;  // Vulkan's guaranteed maxComputeWorkGroupCount[0]
+// Matrices at least this large (QR: min(m, n)) factor in panels of kPanel columns, the trailing
+// matrix updated by the GEMM kernel between panels (LAPACK's right-looking blocked getrf/potrf/
+// geqrf).
+inline constexpr int64_t kBlockedMin = 128;
+inline constexpr int64_t kPanel = 32;
 
 // A stack of matrices: the batch shape, its element count, and the matrix size.
 struct Stack {

@@ -1,5 +1,5 @@
-// The linalg library kernels' GLSL (kernels/linalg.h): LU, LU solves, Cholesky and Householder
-// QR here; the Jacobi eigensolvers in linalg_jacobi.cc.
+// The linalg library kernels' GLSL (kernels/linalg.h): LU, LU solves and Cholesky here;
+// Householder QR in linalg_qr.cc, the Jacobi eigensolvers in linalg_jacobi.cc.
 #include "kernels/linalg.h"
 
 #include "device/errors.h"
@@ -98,7 +98,7 @@ KernelSpec lu_solve_spec(DType t) {
 KernelSpec cholesky_spec(DType t) {
   return spec_of(KernelKind::kCholesky, t, {}, {t, DType::kInt32}, 4);
 }
-KernelSpec qr_spec(DType t) { return spec_of(KernelKind::kQr, t, {}, {t, t, t}, 5); }
+KernelSpec qr_spec(DType t) { return spec_of(KernelKind::kQr, t, {}, {t, t, t, t, t}, 8); }
 KernelSpec svd_jacobi_spec(DType t) {
   const DType r = real_dtype(t);
   return spec_of(KernelKind::kSvdJacobi, t, {}, {t, t, t, r, t, r, DType::kInt32}, 5);
@@ -276,117 +276,13 @@ std::string cholesky(const KernelSpec& spec) {
          "}\n";
 }
 
-// Householder QR in steps s in [s0, s1) of kmin (+ kmin when q > 0). s < kmin: the reflector
-// of column s (dlarfg: beta = -sign(alpha)·‖x‖, tau = (beta - alpha)/beta, v = x / (alpha -
-// beta), norms scaled against overflow) by one invocation, then each invocation applies it to
-// its trailing columns. s >= kmin: Q accumulated backwards from the identity, H_0 (H_1 (...
-// I)), one reflector per step. The launch that ends the steps zeroes R below the diagonal.
-std::string qr(const KernelSpec& spec) {
-  return linalg_preamble(spec) +
-         "#define A(i, j) out0.v[abase + (i) * n + (j)]\n"
-         "#define Q(i, j) out2.v[qbase + (i) * q + (j)]\n"
-         "shared T s_tau, s_scale;\n"
-         "shared R s_red[WG];\n"
-         "void main() {\n"
-         "  int m = slot(pc.c0), n = slot(pc.c1), q = slot(pc.c2);\n"
-         "  int kmin = min(m, n), total = q > 0 ? 2 * kmin : kmin;\n"
-         "  int s0 = slot(pc.c3), s1 = min(slot(pc.c4), total);\n" + kBatchLoop +
-         "    int abase = int(b) * m * n, tbase = int(b) * kmin, qbase = int(b) * m * q;\n"
-         "    for (int s = s0; s < s1; ++s) {\n"
-         "      if (s < kmin) {\n"
-         "        int k = s;\n"
-         // ‖A(k+1:, k)‖ scaled by its largest element: two trees in shared memory.
-         "        R part = R(0);\n"
-         "        for (int i = k + 1 + int(t); i < m; i += WG) part = max(part, ABSV(A(i, k)));\n"
-         "        s_red[t] = part;\n"
-         "        SYNC();\n"
-         "        for (uint h = WG / 2; h > 0u; h >>= 1) {\n"
-         "          if (t < h) s_red[t] = max(s_red[t], s_red[t + h]);\n"
-         "          SYNC();\n"
-         "        }\n"
-         "        R mx = s_red[0];\n"
-         "        SYNC();\n"
-         "        part = R(0);\n"
-         "        if (mx > R(0)) {\n"
-         "          for (int i = k + 1 + int(t); i < m; i += WG) { T x = A(i, k) / mx; part += ABS2(x); }\n"
-         "        }\n"
-         "        s_red[t] = part;\n"
-         "        SYNC();\n"
-         "        for (uint h = WG / 2; h > 0u; h >>= 1) {\n"
-         "          if (t < h) s_red[t] = s_red[t] + s_red[t + h];\n"
-         "          SYNC();\n"
-         "        }\n"
-         "        if (t == 0u) {\n"
-         "          T alpha = A(k, k), tau = T(0), scale = T(0);\n"
-         "          R ss = s_red[0];\n"
-         // zlarfg: no reflector when x is zero and alpha real.
-         "          if (mx > R(0) || IM(alpha) != R(0)) {\n"
-         "            R xn = mx * sqrt(ss), aa = ABSV(alpha);\n"
-         "            R hi = max(aa, xn), lo = min(aa, xn);\n"
-         "            R h = hi * sqrt(R(1) + (lo / hi) * (lo / hi));\n"
-         "            R beta = RE(alpha) >= R(0) ? -h : h;\n"
-         "            tau = MAKE((beta - RE(alpha)) / beta, -IM(alpha) / beta);\n"
-         "            scale = DIV(TR(1), alpha - TR(beta));\n"
-         "            A(k, k) = TR(beta);\n"
-         "          }\n"
-         "          s_tau = tau;\n"
-         "          s_scale = scale;\n"
-         "          out1.v[tbase + k] = tau;\n"
-         "        }\n"
-         "        SYNC();\n"
-         "        T tau = s_tau, scale = s_scale;\n"
-         "        if (tau != T(0)) {\n"
-         "          for (int i = k + 1 + int(t); i < m; i += WG) A(i, k) = MUL(A(i, k), scale);\n"
-         "        }\n"
-         "        SYNC();\n"
-         "        if (tau != T(0)) {\n"
-         "          for (int j = k + 1 + int(t); j < n; j += WG) {\n"
-         "            T w = A(k, j);\n"
-         "            for (int i = k + 1; i < m; ++i) w += MUL(CONJ(A(i, k)), A(i, j));\n"
-         "            w = MUL(CONJ(tau), w);\n"
-         "            A(k, j) = A(k, j) - w;\n"
-         "            for (int i = k + 1; i < m; ++i) A(i, j) = A(i, j) - MUL(A(i, k), w);\n"
-         "          }\n"
-         "        }\n"
-         "        SYNC();\n"
-         "      } else {\n"
-         "        if (s == kmin) {\n"
-         "          for (int e = int(t); e < m * q; e += WG) {\n"
-         "            out2.v[qbase + e] = e / q == e % q ? TR(1) : T(0);\n"
-         "          }\n"
-         "          SYNC();\n"
-         "        }\n"
-         "        int k = 2 * kmin - 1 - s;\n"
-         "        T tau = out1.v[tbase + k];\n"
-         "        if (tau != T(0)) {\n"
-         "          for (int j = int(t); j < q; j += WG) {\n"
-         "            T w = Q(k, j);\n"
-         "            for (int i = k + 1; i < m; ++i) w += MUL(CONJ(A(i, k)), Q(i, j));\n"
-         "            w = MUL(tau, w);\n"
-         "            Q(k, j) = Q(k, j) - w;\n"
-         "            for (int i = k + 1; i < m; ++i) Q(i, j) = Q(i, j) - MUL(A(i, k), w);\n"
-         "          }\n"
-         "        }\n"
-         "        SYNC();\n"
-         "      }\n"
-         "    }\n"
-         "    if (s1 == total) {\n"
-         "      for (int e = int(t); e < m * n; e += WG) {\n"
-         "        if (e / n > e % n) out0.v[abase + e] = T(0);\n"
-         "      }\n"
-         "    }\n"
-         "    SYNC();\n"
-         "  }\n"
-         "}\n";
-}
-
 }  // namespace
 
 std::string emit_linalg(const KernelSpec& spec) {
   if (spec.kind == KernelKind::kLuFactor) return lu_factor(spec);
   if (spec.kind == KernelKind::kLuSolve) return lu_solve(spec);
   if (spec.kind == KernelKind::kCholesky) return cholesky(spec);
-  if (spec.kind == KernelKind::kQr) return qr(spec);
+  if (spec.kind == KernelKind::kQr) return emit_qr(spec);
   if (spec.kind == KernelKind::kSvdJacobi) return emit_svd_jacobi(spec);
   if (spec.kind == KernelKind::kEighJacobi) return emit_eigh_jacobi(spec);
   internal_error("emit_linalg of a spec that is not a linalg kernel", __FILE__, __LINE__);

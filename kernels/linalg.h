@@ -13,6 +13,8 @@
 namespace vka {
 
 inline constexpr int kLinalgThreads = 256;
+// The widest panel of the blocked QR (its panel kernel lays columns out over this many lanes).
+inline constexpr int kQrLanes = 32;
 // Jacobi sweeps before svd/eigh report non-convergence (they converge quadratically: about
 // 6-12 sweeps in practice).
 inline constexpr int kJacobiSweeps = 30;
@@ -38,10 +40,16 @@ KernelSpec lu_solve_spec(DType t);
 // launch that reaches n; out1 (int32, 1) info: 0, or k + 1 where the leading minor of order
 // k + 1 is not positive (or NaN). Slots c0 n, c1 j1, c2 s0, c3 s1.
 KernelSpec cholesky_spec(DType t);
-// Householder QR (LAPACK geqrf's reflectors, so R's signs match numpy's): steps 0..kmin-1
-// factor columns, kmin..2kmin-1 accumulate Q's first q columns (q > 0): out0 (T, m×n) is
-// replaced by R (zero below the diagonal, by the last launch); out1 (T, min(m, n)) the
-// reflectors' tau; out2 (T, m×q) Q. Slots c0 m, c1 n, c2 q, c3 s0, c4 s1.
+// Householder QR (LAPACK geqrf's reflectors, so R's signs match numpy's). out0 (T, m×n) is
+// replaced by R (zero below the diagonal); out1 (T, min(m, n)) the reflectors' tau; out2 (T, m×q)
+// Q; out3 (T, m×kmin) and out4 (T, kmin×nb) the blocked factorization's V and T. Unblocked
+// (nb = 0): steps 0..kmin-1 factor columns, kmin..2kmin-1 accumulate Q's first q columns
+// (q > 0), the last launch zeroes below the diagonal; out3 and out4 unused. Blocked (nb > 0,
+// nb <= kQrLanes): the panel [j0, j1), steps j0..j1-1 factor its columns (updating only the
+// panel's) and form its compact WY factor T (I - V T Vᴴ = H_j0 ... H_j1-1) in out4's rows
+// [j0, j1), columns [0, j1 - j0) (zero below its diagonal); step j1 writes V (unit diagonal,
+// zero above it) to out3's rows [j0, m), columns [j0, j1) and zeroes the panel below R's
+// diagonal. Slots c0 m, c1 n, c2 q, c3 nb, c4 j0, c5 j1, c6 s0, c7 s1.
 KernelSpec qr_spec(DType t);
 // One-sided (Hestenes) Jacobi SVD of an m×n matrix with m >= n, columns rotated in parallel
 // pairs (round-robin order) until every pair is orthogonal to m·eps. Steps: 0 initializes,
