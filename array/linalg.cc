@@ -172,14 +172,32 @@ Array inv(const Array& a) {
 
 Array cholesky(const Array& a) {
   const Stack s = stack_of("cholesky", a, true);
-  auto l = copy_in(a, s.t), info = fresh(a, DType::kInt32, s.count);
   const int64_t n = s.n;
+  const bool panels = n >= kBlockedMin;
+  auto l = copy_in(a, s.t), info = fresh(a, DType::kInt32, s.count),
+       linv = fresh(a, s.t, panels ? s.count * n * kPanel : 1);
+  auto at = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+    return block(a, l, s.t, s.batch, n, n, r0, r1, c0, c1);
+  };
   blocked(a, l, s, true, [&](int64_t j0, int64_t j1) {
-    run_steps("cholesky", a, cholesky_spec(s.t), {l, info}, s.count, {n, j1}, j1,
-              [n, j1](int64_t k) {
-                return per_thread(n - k) + per_thread((n - k - 1) * (j1 - k - 1)) +
-                       per_thread(n * n) + 4;
+    const int64_t rows = panels ? j1 : n;
+    run_steps("cholesky", a, cholesky_spec(s.t), {l, info, linv}, s.count,
+              {n, panels ? kPanel : 0, j0, j1}, j1,
+              [rows, j0, j1](int64_t k) {
+                return per_thread(rows - k) + per_thread((rows - k - 1) * (j1 - k - 1)) + 4 +
+                       (k == j1 - 1 ? (j1 - j0) * (j1 - j0) / 2 + 2 : 0);
               }, j0);
+    if (!panels || j1 == n || s.count == 0) return;
+    // L21 = A21 L11⁻ᴴ on the GEMM (trsm by the diagonal block's inverse), through a buffer of
+    // its own (every element of a row reads the whole row), written back into A21.
+    Array inv11 = block(a, linv, s.t, s.batch, n, kPanel, j0, j1, 0, j1 - j0);
+    Array l21 = matmul(at(j1, n, j0, j1), is_complex(s.t) ? conj(matrix_transpose(inv11))
+                                                           : matrix_transpose(inv11));
+    Array x = wrap(a, copy_in(l21, s.t), s.t, with(s.batch, {n - j1, j1 - j0}));
+    Array dest = at(j1, n, j0, j1);
+    realize(a.context(), {default_graph().convert(x.node(), s.t, dest.shape())}, std::nullopt,
+            {dest.node()});
+    l->bump_version();  // views made from here on are new nodes, never an earlier value
   });
   if (s.n > 0 && any_flag(a, info, s.count)) {
     throw LinAlgError("Matrix is not positive definite");

@@ -79,6 +79,7 @@ void apply_block_reflector(const Array& a, const Stack& s, const Factors& f, int
   Array w = matmul(adjoint ? herm(tf) : tf, matmul(herm(v), c));
   Array wa = wrap(a, copy_in(w, s.t), s.t, with(s.batch, {j1 - j0, cols - c0}));
   subtract_product(at(ref, rows, cols, j0, rows, c0, cols), v, wa);
+  ref->bump_version();  // views made from here on are new nodes, never an earlier value
 }
 
 // Blocked geqrf: per panel, the panel kernel (its columns, T, V), then the trailing update.
@@ -96,6 +97,7 @@ void factor_blocked(const Array& a, const Stack& s, const Factors& f) {
           return 2 * per_thread(m - step) + 20 + 2 * rows + kLinalgThreads / kQrLanes + w;
         },
         j0);
+    for (const Ref& written : {f.r, f.v, f.tf}) written->bump_version();
     if (j1 < n) apply_block_reflector(a, s, f, j0, j1, f.r, m, n, j1, true);
   }
 }

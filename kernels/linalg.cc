@@ -96,7 +96,7 @@ KernelSpec lu_solve_spec(DType t) {
   return spec_of(KernelKind::kLuSolve, t, {t, DType::kInt32}, {t}, 6);
 }
 KernelSpec cholesky_spec(DType t) {
-  return spec_of(KernelKind::kCholesky, t, {}, {t, DType::kInt32}, 4);
+  return spec_of(KernelKind::kCholesky, t, {}, {t, DType::kInt32, t}, 6);
 }
 KernelSpec qr_spec(DType t) { return spec_of(KernelKind::kQr, t, {}, {t, t, t, t, t}, 8); }
 KernelSpec svd_jacobi_spec(DType t) {
@@ -234,18 +234,23 @@ std::string lu_solve(const KernelSpec& spec) {
          "}\n";
 }
 
-// Right-looking Cholesky on the lower triangle over columns [k0, k1) of the panel ending at
-// column j1 (n when unblocked): the diagonal (one
-// invocation, which also detects a non-positive pivot), the column scaling, the symmetric
-// rank-1 trailing update. The launch that ends at n zeroes the upper triangle.
+// Right-looking Cholesky on the lower triangle over columns [k0, k1) of the panel [j0, j1)
+// (the whole matrix when unblocked, nb = 0): the diagonal (one invocation, which also detects a
+// non-positive pivot), the column scaling, the symmetric rank-1 update of the panel. Blocked,
+// only the panel's diagonal block (rows below j1 are the GEMM's: L21 = A21 L11⁻ᴴ), and the launch
+// that ends the panel writes L11⁻¹ to out2, one invocation per column (forward substitution).
+// The launch that ends at n zeroes the upper triangle.
 std::string cholesky(const KernelSpec& spec) {
   return linalg_preamble(spec) +
          "#define A(i, j) out0.v[base + (i) * n + (j)]\n"
+         "#define INV(i, c) out2.v[ibase + (j0 + (i)) * nb + (c)]\n"
          "shared int s_bad;\n"
          "void main() {\n"
-         "  int n = slot(pc.c0), j1 = slot(pc.c1), k0 = slot(pc.c2), k1 = min(slot(pc.c3), n);\n" +
+         "  int n = slot(pc.c0), nb = slot(pc.c1), j0 = slot(pc.c2), j1 = slot(pc.c3);\n"
+         "  int k0 = slot(pc.c4), k1 = min(slot(pc.c5), j1);\n"
+         "  int rows = nb > 0 ? j1 : n;\n" +
          kBatchLoop +
-         "    int base = int(b) * n * n;\n"
+         "    int base = int(b) * n * n, ibase = int(b) * n * nb;\n"
          "    if (k0 == 0 && t == 0u) out1.v[b] = 0;\n"
          "    for (int k = k0; k < k1; ++k) {\n"
          "      if (t == 0u) {\n"
@@ -256,13 +261,28 @@ std::string cholesky(const KernelSpec& spec) {
          "      SYNC();\n"
          "      if (s_bad != 0) break;\n"
          "      R d = RE(A(k, k));\n"
-         "      for (int i = k + 1 + int(t); i < n; i += WG) A(i, k) = A(i, k) / d;\n"
+         "      for (int i = k + 1 + int(t); i < rows; i += WG) A(i, k) = A(i, k) / d;\n"
          "      SYNC();\n"
          // The panel's columns below row k (A22 = A[j1:, j1:] is the GEMM's).
-         "      int r = n - k - 1, w = j1 - k - 1;\n"
+         "      int r = rows - k - 1, w = j1 - k - 1;\n"
          "      for (int e = int(t); e < r * w; e += WG) {\n"
          "        int i = k + 1 + e / w, j = k + 1 + e % w;\n"
          "        if (j <= i) A(i, j) = A(i, j) - MUL(A(i, k), CONJ(A(j, k)));\n"
+         "      }\n"
+         "      SYNC();\n"
+         "    }\n"
+         "    if (nb > 0 && k1 == j1) {\n"
+         "      int w = j1 - j0;\n"
+         "      for (int c = int(t); c < w; c += WG) {\n"
+         "        for (int i = 0; i < w; ++i) {\n"
+         "          T x = T(0);\n"
+         "          if (i >= c) {\n"
+         "            T acc = i == c ? TR(1) : T(0);\n"
+         "            for (int l = c; l < i; ++l) acc -= MUL(A(j0 + i, j0 + l), INV(l, c));\n"
+         "            x = acc / RE(A(j0 + i, j0 + i));\n"
+         "          }\n"
+         "          INV(i, c) = x;\n"
+         "        }\n"
          "      }\n"
          "      SYNC();\n"
          "    }\n"

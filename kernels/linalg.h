@@ -35,10 +35,13 @@ KernelSpec lu_factor_spec(DType t);
 // n forward (L rows over columns [lo, i)), n backward (U rows over columns (i, hi)).
 // Slots c0 n, c1 k, c2 lo, c3 hi, c4 s0, c5 s1.
 KernelSpec lu_solve_spec(DType t);
-// Cholesky (lower), steps = columns of the panel ending at j1 (n unblocked; A22 is the GEMM's):
-// out0 (T, n×n) is replaced by L, reading only its lower triangle, the upper zeroed by the
-// launch that reaches n; out1 (int32, 1) info: 0, or k + 1 where the leading minor of order
-// k + 1 is not positive (or NaN). Slots c0 n, c1 j1, c2 s0, c3 s1.
+// Cholesky (lower), steps = columns of the panel [j0, j1) ([0, n) unblocked, nb = 0): out0
+// (T, n×n) is replaced by L, reading only its lower triangle, the upper zeroed by the launch
+// that reaches n; out1 (int32, 1) info: 0, or k + 1 where the leading minor of order k + 1 is
+// not positive (or NaN). Blocked (nb > 0, nb >= j1 - j0): only the panel's diagonal block
+// L11 is factored (L21 = A21 L11⁻ᴴ and A22 are the GEMM's), and the launch that ends the panel
+// writes L11⁻¹ (lower, zero above) to out2 (T, n×nb) rows [j0, j1), columns [0, j1 - j0).
+// Slots c0 n, c1 nb, c2 j0, c3 j1, c4 s0, c5 s1.
 KernelSpec cholesky_spec(DType t);
 // Householder QR (LAPACK geqrf's reflectors, so R's signs match numpy's). out0 (T, m×n) is
 // replaced by R (zero below the diagonal); out1 (T, min(m, n)) the reflectors' tau; out2 (T, m×q)
