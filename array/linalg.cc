@@ -63,17 +63,38 @@ void blocked(const Array& like, const std::shared_ptr<BufferRef>& ref, const Sta
   }
 }
 
+// dest (a block of the matrices in `ref`) = value, a product that reads dest's own rows or
+// columns (a triangular solve by an inverted diagonal block): computed into a buffer of its
+// own, then copied. `dest` must be an Array made for the write alone: one used as an operand
+// may have moved into a copy of its view.
+void assign_product(const Array& like, DType t, const Array& value, const Array& dest,
+                    const std::shared_ptr<BufferRef>& ref) {
+  Array x = wrap(like, copy_in(value, t), t, value.shape());
+  realize(like.context(), {default_graph().convert(x.node(), t, dest.shape())}, std::nullopt,
+          {dest.node()});
+  ref->bump_version();  // views made from here on are new nodes, never an earlier value
+}
+
 Lu factor(const Array& a, const Stack& s) {
-  Lu f{copy_in(a, s.t), fresh(a, DType::kInt32, s.count * s.n), fresh(a, DType::kInt32, s.count)};
   const int64_t n = s.n;
+  const bool panels = n >= kBlockedMin;
+  Lu f{copy_in(a, s.t), fresh(a, DType::kInt32, s.count * s.n), fresh(a, DType::kInt32, s.count)};
+  auto inv = fresh(a, s.t, panels ? s.count * n * kPanel : 1);
+  auto at = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+    return block(a, f.lu, s.t, s.batch, n, n, r0, r1, c0, c1);
+  };
   blocked(a, f.lu, s, false, [&](int64_t j0, int64_t j1) {
-    run_steps("lu_factor", a, lu_factor_spec(s.t), {f.lu, f.piv, f.info}, s.count,
-              {n, j0, j1}, j1, [n, j0, j1](int64_t k) {
+    run_steps("lu_factor", a, lu_factor_spec(s.t), {f.lu, f.piv, f.info, inv}, s.count,
+              {n, j0, j1, kPanel}, j1, [n, j0, j1](int64_t k) {
                 const int64_t w = j1 - j0;
                 return per_thread(n - k) + 16 + per_thread(n) + per_thread(n - k) +
                        per_thread((n - k - 1) * (j1 - k - 1)) + 4 +
-                       (k == j1 - 1 ? per_thread(n - j1) * (w + w * w / 2 + 2) : 0);
+                       (k == j1 - 1 ? per_thread(n - j1) * (w + 2) + w * w / 2 + 2 : 0);
               }, j0);
+    if (j1 == n || s.count == 0) return;
+    // U12 = L11⁻¹ A12 on the GEMM (trsm by the inverted unit-lower diagonal block).
+    Array inv11 = block(a, inv, s.t, s.batch, n, kPanel, j0, j1, 0, j1 - j0);
+    assign_product(a, s.t, matmul(inv11, at(j0, j1, j1, n)), at(j0, j1, j1, n), f.lu);
   });
   return f;
 }
@@ -188,16 +209,10 @@ Array cholesky(const Array& a) {
                        (k == j1 - 1 ? (j1 - j0) * (j1 - j0) / 2 + 2 : 0);
               }, j0);
     if (!panels || j1 == n || s.count == 0) return;
-    // L21 = A21 L11⁻ᴴ on the GEMM (trsm by the diagonal block's inverse), through a buffer of
-    // its own (every element of a row reads the whole row), written back into A21.
+    // L21 = A21 L11⁻ᴴ on the GEMM (trsm by the inverted diagonal block).
     Array inv11 = block(a, linv, s.t, s.batch, n, kPanel, j0, j1, 0, j1 - j0);
-    Array l21 = matmul(at(j1, n, j0, j1), is_complex(s.t) ? conj(matrix_transpose(inv11))
-                                                           : matrix_transpose(inv11));
-    Array x = wrap(a, copy_in(l21, s.t), s.t, with(s.batch, {n - j1, j1 - j0}));
-    Array dest = at(j1, n, j0, j1);
-    realize(a.context(), {default_graph().convert(x.node(), s.t, dest.shape())}, std::nullopt,
-            {dest.node()});
-    l->bump_version();  // views made from here on are new nodes, never an earlier value
+    Array inv11h = is_complex(s.t) ? conj(matrix_transpose(inv11)) : matrix_transpose(inv11);
+    assign_product(a, s.t, matmul(at(j1, n, j0, j1), inv11h), at(j1, n, j0, j1), l);
   });
   if (s.n > 0 && any_flag(a, info, s.count)) {
     throw LinAlgError("Matrix is not positive definite");

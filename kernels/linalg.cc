@@ -90,7 +90,7 @@ std::string linalg_preamble(const KernelSpec& spec) {
 }
 
 KernelSpec lu_factor_spec(DType t) {
-  return spec_of(KernelKind::kLuFactor, t, {}, {t, DType::kInt32, DType::kInt32}, 5);
+  return spec_of(KernelKind::kLuFactor, t, {}, {t, DType::kInt32, DType::kInt32, t}, 6);
 }
 KernelSpec lu_solve_spec(DType t) {
   return spec_of(KernelKind::kLuSolve, t, {t, DType::kInt32}, {t}, 6);
@@ -127,8 +127,8 @@ std::string lu_factor(const KernelSpec& spec) {
          "shared R s_val[WG];\n"
          "shared int s_idx[WG];\n"
          "void main() {\n"
-         "  int n = slot(pc.c0), j0 = slot(pc.c1), j1 = slot(pc.c2);\n"
-         "  int k0 = slot(pc.c3), k1 = min(slot(pc.c4), n);\n" + kBatchLoop +
+         "  int n = slot(pc.c0), j0 = slot(pc.c1), j1 = slot(pc.c2), nb = slot(pc.c3);\n"
+         "  int k0 = slot(pc.c4), k1 = min(slot(pc.c5), n);\n" + kBatchLoop +
          "    int base = int(b) * n * n;\n"
          "    if (k0 == 0 && t == 0u) out2.v[b] = 0;\n"
          "    for (int k = k0; k < k1; ++k) {\n"
@@ -177,19 +177,24 @@ std::string lu_factor(const KernelSpec& spec) {
          "      }\n"
          "      SYNC();\n"
          "    }\n"
-         // After the panel's last column: its row swaps on the columns right of it, then U12 =
-         // L11⁻¹ A12 by forward substitution, each invocation owning columns (getrf's laswp
-         // and trsm).
+         // After the panel's last column: its row swaps on the columns right of it (getrf's
+         // laswp), each invocation owning columns, and L11⁻¹ (unit lower, zero above) in out3,
+         // one invocation per column: U12 = L11⁻¹ A12 is the GEMM's (array/linalg.cc).
          "    if (k1 == j1 && j1 < n) {\n"
-
          "      for (int j = j1 + int(t); j < n; j += WG) {\n"
          "        for (int k = j0; k < j1; ++k) {\n"
          "          int p = out1.v[int(b) * n + k];\n"
          "          if (p != k) { T x = A(k, j); A(k, j) = A(p, j); A(p, j) = x; }\n"
          "        }\n"
-         "        for (int k = j0; k < j1; ++k) {\n"
-         "          T u = A(k, j);\n"
-         "          for (int i = k + 1; i < j1; ++i) A(i, j) = A(i, j) - MUL(A(i, k), u);\n"
+         "      }\n"
+         "      int w = j1 - j0, ibase = int(b) * n * nb;\n"
+         "      for (int c = int(t); c < w; c += WG) {\n"
+         "        for (int i = 0; i < w; ++i) {\n"
+         "          T x = i == c ? TR(1) : T(0);\n"
+         "          for (int l = c; l < i; ++l) {\n"
+         "            x -= MUL(A(j0 + i, j0 + l), out3.v[ibase + (j0 + l) * nb + c]);\n"
+         "          }\n"
+         "          out3.v[ibase + (j0 + i) * nb + c] = x;\n"
          "        }\n"
          "      }\n"
          "      SYNC();\n"

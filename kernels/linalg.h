@@ -27,8 +27,9 @@ inline constexpr int kJacobiSweeps = 30;
 // [j0, j1) (the whole matrix unblocked): out0 (T, n×n) is replaced by L (unit, below the
 // diagonal) and U; out1 (int32, n) the pivot row of each step; out2 (int32, 1) info: 0, or
 // k + 1 for the first exactly zero pivot U[k, k]. Row swaps cover columns < j1; the launch that
-// ends a panel with j1 < n swaps the columns right of it and solves U12 = L11⁻¹ A12, leaving
-// A22 -= L21 U12 to the GEMM. Slots c0 n, c1 j0, c2 j1, c3 s0, c4 s1.
+// ends a panel with j1 < n swaps the columns right of it and writes L11⁻¹ (unit lower, zero
+// above) to out3 (T, n×nb) rows [j0, j1), columns [0, j1 - j0), leaving U12 = L11⁻¹ A12 and
+// A22 -= L21 U12 to the GEMM. Slots c0 n, c1 j0, c2 j1, c3 nb (>= j1 - j0), c4 s0, c5 s1.
 KernelSpec lu_factor_spec(DType t);
 // Solves with an LU factorization: in0 LU (T, n×n), in1 pivots (int32, n); out0 (T, n×k) the
 // right-hand sides, replaced by the solutions, one invocation per column. Steps: n row swaps,
