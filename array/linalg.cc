@@ -204,9 +204,10 @@ Array cholesky(const Array& a) {
     const int64_t rows = panels ? j1 : n;
     run_steps("cholesky", a, cholesky_spec(s.t), {l, info, linv}, s.count,
               {n, panels ? kPanel : 0, j0, j1}, j1,
-              [rows, j0, j1](int64_t k) {
+              [n, rows, j0, j1](int64_t k) {
                 return per_thread(rows - k) + per_thread((rows - k - 1) * (j1 - k - 1)) + 4 +
-                       (k == j1 - 1 ? (j1 - j0) * (j1 - j0) / 2 + 2 : 0);
+                       (k == j1 - 1 ? (j1 - j0) * (j1 - j0) / 2 + 2 : 0) +
+                       (k == n - 1 ? per_thread(n * n) : 0);
               }, j0);
     if (!panels || j1 == n || s.count == 0) return;
     // L21 = A21 L11⁻ᴴ on the GEMM (trsm by the inverted diagonal block).
