@@ -218,7 +218,13 @@ Array cholesky(const Array& a) {
   if (s.n > 0 && any_flag(a, info, s.count)) {
     throw LinAlgError("Matrix is not positive definite");
   }
-  return wrap(a, l, s.t, a.shape());
+  Array out = wrap(a, l, s.t, a.shape());
+  if (!panels) return out;
+  // The blocked factorization leaves the upper triangle undefined: L is the lower one, selected
+  // by an elementwise kernel over every element at once (not one workgroup per matrix).
+  Array rows = reshape(arange(0, static_cast<double>(n), 1, DType::kInt32, a.context()), {n, 1});
+  Array cols = reshape(arange(0, static_cast<double>(n), 1, DType::kInt32, a.context()), {1, n});
+  return where(less_equal(cols, rows), out, zeros({}, s.t, a.context()));
 }
 
 std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv) {

@@ -244,7 +244,7 @@ std::string lu_solve(const KernelSpec& spec) {
 // non-positive pivot), the column scaling, the symmetric rank-1 update of the panel. Blocked,
 // only the panel's diagonal block (rows below j1 are the GEMM's: L21 = A21 L11⁻ᴴ), and the launch
 // that ends the panel writes L11⁻¹ to out2, one invocation per column (forward substitution).
-// The launch that ends at n zeroes the upper triangle.
+// Unblocked, the launch that ends at n zeroes the upper triangle.
 std::string cholesky(const KernelSpec& spec) {
   return linalg_preamble(spec) +
          "#define A(i, j) out0.v[base + (i) * n + (j)]\n"
@@ -291,7 +291,7 @@ std::string cholesky(const KernelSpec& spec) {
          "      }\n"
          "      SYNC();\n"
          "    }\n"
-         "    if (k1 == n) {\n"
+         "    if (k1 == n && nb == 0) {\n"
          "      for (int e = int(t); e < n * n; e += WG) {\n"
          "        if (e % n > e / n) out0.v[base + e] = T(0);\n"
          "      }\n"

@@ -38,7 +38,7 @@ KernelSpec lu_factor_spec(DType t);
 KernelSpec lu_solve_spec(DType t);
 // Cholesky (lower), steps = columns of the panel [j0, j1) ([0, n) unblocked, nb = 0): out0
 // (T, n×n) is replaced by L, reading only its lower triangle, the upper zeroed by the launch
-// that reaches n; out1 (int32, 1) info: 0, or k + 1 where the leading minor of order k + 1 is
+// that reaches n when unblocked (blocked, the upper triangle is left undefined); out1 (int32, 1) info: 0, or k + 1 where the leading minor of order k + 1 is
 // not positive (or NaN). Blocked (nb > 0, nb >= j1 - j0): only the panel's diagonal block
 // L11 is factored (L21 = A21 L11⁻ᴴ and A22 are the GEMM's), and the launch that ends the panel
 // writes L11⁻¹ (lower, zero above) to out2 (T, n×nb) rows [j0, j1), columns [0, j1 - j0).
