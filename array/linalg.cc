@@ -22,6 +22,7 @@ using linalg_detail::copy_in;
 using linalg_detail::fresh;
 using linalg_detail::kBlockedMin;
 using linalg_detail::kPanel;
+using linalg_detail::panel_threads;
 using linalg_detail::per_thread;
 using linalg_detail::promote;
 using linalg_detail::run_steps;
@@ -83,13 +84,18 @@ Lu factor(const Array& a, const Stack& s) {
   auto at = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
     return block(a, f.lu, s.t, s.batch, n, n, r0, r1, c0, c1);
   };
+  // Large matrices: the wide workgroup (four times the invocations on each panel).
+  const int64_t th = panels ? panel_threads(a.context()) : kLinalgThreads;
+  const KernelSpec spec = lu_factor_spec(s.t, th == kLinalgWideThreads);
   blocked(a, f.lu, s, false, [&](int64_t j0, int64_t j1) {
-    run_steps("lu_factor", a, lu_factor_spec(s.t), {f.lu, f.piv, f.info, inv}, s.count,
-              {n, j0, j1, kPanel}, j1, [n, j0, j1](int64_t k) {
+    std::vector<int64_t> slots = {n, j0, j1, kPanel};
+    if (th == kLinalgWideThreads) slots.push_back(th);
+    run_steps("lu_factor", a, spec, {f.lu, f.piv, f.info, inv}, s.count, slots, j1,
+              [n, j0, j1, th](int64_t k) {
                 const int64_t w = j1 - j0;
-                return per_thread(n - k) + 16 + per_thread(n) + per_thread(n - k) +
-                       per_thread((n - k - 1) * (j1 - k - 1)) + 4 +
-                       (k == j1 - 1 ? per_thread(n - j1) * (w + 2) + w * w / 2 + 2 : 0);
+                return per_thread(n - k, th) + 20 + per_thread(n, th) + per_thread(n - k, th) +
+                       per_thread((n - k - 1) * (j1 - k - 1), th) + 4 +
+                       (k == j1 - 1 ? per_thread(n - j1, th) * (w + 2) + w * w / 2 + 2 : 0);
               }, j0);
     if (j1 == n || s.count == 0) return;
     // U12 = L11⁻¹ A12 on the GEMM (trsm by the inverted unit-lower diagonal block).

@@ -20,6 +20,7 @@ using linalg_detail::copy_in;
 using linalg_detail::fresh;
 using linalg_detail::kBlockedMin;
 using linalg_detail::kPanel;
+using linalg_detail::panel_threads;
 using linalg_detail::per_thread;
 using linalg_detail::run_steps;
 using linalg_detail::Stack;
@@ -85,16 +86,22 @@ void apply_block_reflector(const Array& a, const Stack& s, const Factors& f, int
 // Blocked geqrf: per panel, the panel kernel (its columns, T, V), then the trailing update.
 void factor_blocked(const Array& a, const Stack& s, const Factors& f) {
   const int64_t m = s.m, n = s.n, k = std::min(m, n);
+  // The wide workgroup (four times the invocations on each panel) where the devices take it.
+  const int64_t th = panel_threads(a.context());
+  const KernelSpec spec = qr_spec(s.t, th == kLinalgWideThreads);
+  auto slots = [&](int64_t j0, int64_t j1) {
+    std::vector<int64_t> v = {m, n, 0, kPanel, j0, j1};
+    if (th == kLinalgWideThreads) v.push_back(th);
+    return v;
+  };
   for (int64_t j0 = 0; j0 < k; j0 += kPanel) {
     const int64_t j1 = std::min(j0 + kPanel, k), w = j1 - j0;
     run_steps(
-        "qr", a, qr_spec(s.t), {f.r, f.tau, f.q, f.v, f.tf}, s.count, {m, n, 0, kPanel, j0, j1},
-        j1 + 1,
-        [m, j0, j1, w](int64_t step) {
-          if (step == j1) return per_thread((m - j0) * w) + 2;
-          const int64_t rows =
-              (m - step + kLinalgThreads / kQrLanes - 1) / (kLinalgThreads / kQrLanes);
-          return 2 * per_thread(m - step) + 20 + 2 * rows + kLinalgThreads / kQrLanes + w;
+        "qr", a, spec, {f.r, f.tau, f.q, f.v, f.tf}, s.count, slots(j0, j1), j1 + 1,
+        [m, j0, j1, w, th](int64_t step) {
+          if (step == j1) return per_thread((m - j0) * w, th) + 2;
+          const int64_t groups = th / kQrLanes, rows = (m - step + groups - 1) / groups;
+          return 2 * per_thread(m - step, th) + 24 + 2 * rows + groups + w;
         },
         j0);
     for (const Ref& written : {f.r, f.v, f.tf}) written->bump_version();

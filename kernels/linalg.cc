@@ -11,6 +11,11 @@
 namespace vka {
 namespace {
 
+// The slots of each kind's spec; the wide variant (kLinalgWideThreads) has one more.
+int base_slots(KernelKind kind) {
+  return kind == KernelKind::kLuFactor ? 6 : kind == KernelKind::kQr ? 8 : -1;
+}
+
 KernelSpec spec_of(KernelKind kind, DType t, std::vector<DType> in, std::vector<DType> out,
                    int slots) {
   VKA_ASSERT(t == DType::kFloat32 || t == DType::kFloat64 || t == DType::kComplex64 ||
@@ -20,13 +25,18 @@ KernelSpec spec_of(KernelKind kind, DType t, std::vector<DType> in, std::vector<
 
 }  // namespace
 
+int linalg_threads(const KernelSpec& spec) {
+  return static_cast<int>(spec.slots.size()) == base_slots(spec.kind) + 1 ? kLinalgWideThreads
+                                                                          : kLinalgThreads;
+}
+
 std::string linalg_preamble(const KernelSpec& spec) {
   const DType t = spec.outputs[0].dtype;
   const bool f64 = t == DType::kFloat64 || t == DType::kComplex128;
   const std::string real = f64 ? "double" : "float";
   std::string s = "#version 450\n// " + spec.name() + "\n" +
                   "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n"
-                  "layout(local_size_x = " + std::to_string(kLinalgThreads) + ") in;\n"
+                  "layout(local_size_x = " + std::to_string(linalg_threads(spec)) + ") in;\n"
                   "#define R " + real + "\n" +
                   // T: the element type; MUL, DIV, CONJ, ABS1 (|re| + |im|, LAPACK's pivot
                   // measure), ABSV (modulus), ABS2 (its square), RE, IM, MAKE (re, im) and TR
@@ -62,7 +72,7 @@ std::string linalg_preamble(const KernelSpec& spec) {
                          "#define ABS2(a) ((a) * (a))\n"
                          "#define MAKE(re, im) T(re)\n"
                          "#define TR(x) T(x)\n") +
-                  "#define WG " + std::to_string(kLinalgThreads) + "\n" +
+                  "#define WG " + std::to_string(linalg_threads(spec)) + "\n" +
                   // Machine epsilon and 1/sqrt(eps) of T (rotation angles past it use t = 1/2z).
                   (f64 ? "#define EPS 2.220446049250313e-16lf\n#define BIG 6.7108864e7lf\n"
                        : "#define EPS 1.1920929e-7\n#define BIG 2896.3093\n") +
@@ -89,8 +99,9 @@ std::string linalg_preamble(const KernelSpec& spec) {
   return s;
 }
 
-KernelSpec lu_factor_spec(DType t) {
-  return spec_of(KernelKind::kLuFactor, t, {}, {t, DType::kInt32, DType::kInt32, t}, 6);
+KernelSpec lu_factor_spec(DType t, bool wide) {
+  return spec_of(KernelKind::kLuFactor, t, {}, {t, DType::kInt32, DType::kInt32, t},
+                 base_slots(KernelKind::kLuFactor) + (wide ? 1 : 0));
 }
 KernelSpec lu_solve_spec(DType t) {
   return spec_of(KernelKind::kLuSolve, t, {t, DType::kInt32}, {t}, 6);
@@ -98,7 +109,10 @@ KernelSpec lu_solve_spec(DType t) {
 KernelSpec cholesky_spec(DType t) {
   return spec_of(KernelKind::kCholesky, t, {}, {t, DType::kInt32, t}, 6);
 }
-KernelSpec qr_spec(DType t) { return spec_of(KernelKind::kQr, t, {}, {t, t, t, t, t}, 8); }
+KernelSpec qr_spec(DType t, bool wide) {
+  return spec_of(KernelKind::kQr, t, {}, {t, t, t, t, t},
+                 base_slots(KernelKind::kQr) + (wide ? 1 : 0));
+}
 KernelSpec svd_jacobi_spec(DType t) {
   const DType r = real_dtype(t);
   return spec_of(KernelKind::kSvdJacobi, t, {}, {t, t, t, r, t, r, DType::kInt32}, 5);
@@ -128,7 +142,9 @@ std::string lu_factor(const KernelSpec& spec) {
          "shared int s_idx[WG];\n"
          "void main() {\n"
          "  int n = slot(pc.c0), j0 = slot(pc.c1), j1 = slot(pc.c2), nb = slot(pc.c3);\n"
-         "  int k0 = slot(pc.c4), k1 = min(slot(pc.c5), n);\n" + kBatchLoop +
+         // The step range: the last two slots (the wide variant's extra slot comes before).
+         "  int k0 = slot(pc.c" + std::to_string(spec.slots.size() - 2) + "), k1 = min(slot(pc.c" +
+         std::to_string(spec.slots.size() - 1) + "), n);\n" + kBatchLoop +
          "    int base = int(b) * n * n;\n"
          "    if (k0 == 0 && t == 0u) out2.v[b] = 0;\n"
          "    for (int k = k0; k < k1; ++k) {\n"

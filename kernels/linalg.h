@@ -13,6 +13,11 @@
 namespace vka {
 
 inline constexpr int kLinalgThreads = 256;
+// The workgroup size of the wide variants (lu_factor_spec, qr_spec with `wide`): one large
+// matrix per workgroup walks its panels with four times the invocations. They carry one slot
+// more than the narrow ones, before the step range (the caller passes the workgroup size there;
+// the kernel does not read it): that makes them different specs.
+inline constexpr int kLinalgWideThreads = 1024;
 // The widest panel of the blocked QR (its panel kernel lays columns out over this many lanes).
 inline constexpr int kQrLanes = 32;
 // Jacobi sweeps before svd/eigh report non-convergence (they converge quadratically: about
@@ -30,7 +35,7 @@ inline constexpr int kJacobiSweeps = 30;
 // ends a panel with j1 < n swaps the columns right of it and writes L11⁻¹ (unit lower, zero
 // above) to out3 (T, n×nb) rows [j0, j1), columns [0, j1 - j0), leaving U12 = L11⁻¹ A12 and
 // A22 -= L21 U12 to the GEMM. Slots c0 n, c1 j0, c2 j1, c3 nb (>= j1 - j0), c4 s0, c5 s1.
-KernelSpec lu_factor_spec(DType t);
+KernelSpec lu_factor_spec(DType t, bool wide = false);
 // Solves with an LU factorization: in0 LU (T, n×n), in1 pivots (int32, n); out0 (T, n×k) the
 // right-hand sides, replaced by the solutions, one invocation per column. Steps: n row swaps,
 // n forward (L rows over columns [lo, i)), n backward (U rows over columns (i, hi)).
@@ -54,7 +59,7 @@ KernelSpec cholesky_spec(DType t);
 // [j0, j1), columns [0, j1 - j0) (zero below its diagonal); step j1 writes V (unit diagonal,
 // zero above it) to out3's rows [j0, m), columns [j0, j1) and zeroes the panel below R's
 // diagonal. Slots c0 m, c1 n, c2 q, c3 nb, c4 j0, c5 j1, c6 s0, c7 s1.
-KernelSpec qr_spec(DType t);
+KernelSpec qr_spec(DType t, bool wide = false);
 // One-sided (Hestenes) Jacobi SVD of an m×n matrix with m >= n, columns rotated in parallel
 // pairs (round-robin order) until every pair is orthogonal to m·eps. Steps: 0 initializes,
 // 1 .. kJacobiSweeps·(np - 1) rotate (np = n rounded up to even), the last sorts and writes.
@@ -70,6 +75,9 @@ KernelSpec svd_jacobi_spec(DType t);
 // ascending, out3 (T, n×n) eigenvectors as columns, out4 (T, 2n + 4 scratch), out5 (int32, 2)
 // as svd's. Slots c0 n, c1: 1 to write the eigenvectors, c2 s0, c3 s1.
 KernelSpec eigh_jacobi_spec(DType t);
+
+// The workgroup size of a spec above: kLinalgThreads, or kLinalgWideThreads for a wide one.
+int linalg_threads(const KernelSpec& spec);
 
 // GLSL of the specs above (emit_library's linalg cases).
 std::string emit_linalg(const KernelSpec& spec);

@@ -191,7 +191,10 @@ std::string emit_qr(const KernelSpec& spec) {
          "shared T s_col[LANES];\n"
          "void main() {\n"
          "  int m = slot(pc.c0), n = slot(pc.c1), q = slot(pc.c2), nb = slot(pc.c3);\n"
-         "  int j0 = slot(pc.c4), j1 = slot(pc.c5), s0 = slot(pc.c6), s1 = slot(pc.c7);\n"
+         "  int j0 = slot(pc.c4), j1 = slot(pc.c5);\n"
+         // The step range: the last two slots (the wide variant's extra slot comes before).
+         "  int s0 = slot(pc.c" + std::to_string(spec.slots.size() - 2) + "), s1 = slot(pc.c" +
+         std::to_string(spec.slots.size() - 1) + ");\n"
          "  int kmin = min(m, n);\n"
          "  uint t = gl_LocalInvocationID.x;\n"
          "  for (uint b = gl_WorkGroupID.x; b < uint(pc.n); b += gl_NumWorkGroups.x) {\n"

@@ -6,6 +6,10 @@ updating the trailing matrix) and around the threshold, against float64 numpy wi
 of docs/accuracy.md ("Linear algebra"): real, complex, batched, ill-conditioned, singular or
 not positive definite past the first panels."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -139,3 +143,28 @@ def test_blocked_cholesky_not_positive_definite(bad):
     a[bad, bad] = np.nan
     with pytest.raises(np.linalg.LinAlgError, match="Matrix is not positive definite"):
         vla.cholesky(a)
+
+
+def test_narrow_panel_workgroups():
+    # Devices without 1024-invocation workgroups run the panel kernels on 256 invocations
+    # (VKA_LINALG_PANEL_THREADS=256 forces it): the same results within the same bounds.
+    code = """
+import numpy as np, vkarray.linalg as vla
+rng = np.random.default_rng(5)
+a = rng.standard_normal((150, 140))
+q, r = (np.asarray(x) for x in vla.qr(a))
+eps = np.finfo(np.float64).eps
+assert np.abs(q @ r - a).max() <= 20 * 150 * eps * np.abs(a).max() * 140
+assert np.abs(q.T @ q - np.eye(140)).max() <= 20 * 150 * eps
+assert np.abs(np.tril(r, -1)).max() == 0
+assert np.array_equal(np.sign(np.diag(r)), np.sign(np.diag(np.linalg.qr(a, mode="r"))))
+s = a[:140]
+x = np.asarray(vla.solve(s, np.ones((140, 1))))
+assert np.abs(s @ x - 1).max() <= 20 * 140 * eps * np.abs(s).max() * np.abs(x).max() * 140
+print("ok")
+"""
+    env = dict(os.environ, VKA_LINALG_PANEL_THREADS="256")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
