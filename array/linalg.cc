@@ -1,5 +1,7 @@
-// vka::linalg's factorizations: checks, the copy into fresh contiguous buffers, one kernel of
-// kernels/linalg.h per call, and the flag read-back of the calls that can raise LinAlgError.
+// vka::linalg's factorizations: checks, the copy into fresh contiguous buffers, the kernels of
+// kernels/linalg.h (large LU and Cholesky by 32-column panels, the GEMM solving each panel's
+// off-diagonal block by the inverse of its diagonal block and updating the trailing matrix), and
+// the flag read-back of the calls that can raise LinAlgError. QR is in linalg_qr.cc.
 #include "array/linalg.h"
 
 #include <algorithm>
