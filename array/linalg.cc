@@ -1,5 +1,7 @@
-// vka::linalg's factorizations: checks, the copy into fresh contiguous buffers, one kernel of
-// kernels/linalg.h per call, and the flag read-back of the calls that can raise LinAlgError.
+// vka::linalg's factorizations: checks, the copy into fresh contiguous buffers, the kernels of
+// kernels/linalg.h (large LU and Cholesky by 32-column panels, the GEMM solving each panel's
+// off-diagonal block by the inverse of its diagonal block and updating the trailing matrix), and
+// the flag read-back of the calls that can raise LinAlgError. QR is in linalg_qr.cc.
 #include "array/linalg.h"
 
 #include <algorithm>
@@ -20,6 +22,9 @@ using linalg_detail::any_flag;
 using linalg_detail::block;
 using linalg_detail::copy_in;
 using linalg_detail::fresh;
+using linalg_detail::kBlockedMin;
+using linalg_detail::kPanel;
+using linalg_detail::panel_threads;
 using linalg_detail::per_thread;
 using linalg_detail::promote;
 using linalg_detail::run_steps;
@@ -48,11 +53,6 @@ void trailing_update(const Array& like, const std::shared_ptr<BufferRef>& ref, c
   subtract_product(at(j1, n, j1, n), l21, u12);
 }
 
-// Matrices at least this large factor in panels of kPanel columns, the trailing matrix
-// updated by the GEMM kernel between panels (LAPACK's right-looking blocked getrf/potrf).
-constexpr int64_t kBlockedMin = 128;
-constexpr int64_t kPanel = 32;
-
 // Panel by panel (or the whole matrix as one panel when small): `panel(j0, j1)` factors
 // columns [j0, j1) and updates what lies outside A[j1:, j1:], trailing_update the rest.
 template <typename Panel>
@@ -66,17 +66,43 @@ void blocked(const Array& like, const std::shared_ptr<BufferRef>& ref, const Sta
   }
 }
 
+// dest (a block of the matrices in `ref`) = value, a product that reads dest's own rows or
+// columns (a triangular solve by an inverted diagonal block): computed into a buffer of its
+// own, then copied. `dest` must be an Array made for the write alone: one used as an operand
+// may have moved into a copy of its view.
+void assign_product(const Array& like, DType t, const Array& value, const Array& dest,
+                    const std::shared_ptr<BufferRef>& ref) {
+  Array x = wrap(like, copy_in(value, t), t, value.shape());
+  realize(like.context(), {default_graph().convert(x.node(), t, dest.shape())}, std::nullopt,
+          {dest.node()});
+  ref->bump_version();  // views made from here on are new nodes, never an earlier value
+}
+
 Lu factor(const Array& a, const Stack& s) {
-  Lu f{copy_in(a, s.t), fresh(a, DType::kInt32, s.count * s.n), fresh(a, DType::kInt32, s.count)};
   const int64_t n = s.n;
+  const bool panels = n >= kBlockedMin;
+  Lu f{copy_in(a, s.t), fresh(a, DType::kInt32, s.count * s.n), fresh(a, DType::kInt32, s.count)};
+  auto inv = fresh(a, s.t, panels ? s.count * n * kPanel : 1);
+  auto at = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+    return block(a, f.lu, s.t, s.batch, n, n, r0, r1, c0, c1);
+  };
+  // Large matrices: the wide workgroup (four times the invocations on each panel).
+  const int64_t th = panels ? panel_threads(a.context()) : kLinalgThreads;
+  const KernelSpec spec = lu_factor_spec(s.t, th == kLinalgWideThreads);
   blocked(a, f.lu, s, false, [&](int64_t j0, int64_t j1) {
-    run_steps("lu_factor", a, lu_factor_spec(s.t), {f.lu, f.piv, f.info}, s.count,
-              {n, j0, j1}, j1, [n, j0, j1](int64_t k) {
+    std::vector<int64_t> slots = {n, j0, j1, kPanel};
+    if (th == kLinalgWideThreads) slots.push_back(th);
+    run_steps("lu_factor", a, spec, {f.lu, f.piv, f.info, inv}, s.count, slots, j1,
+              [n, j0, j1, th](int64_t k) {
                 const int64_t w = j1 - j0;
-                return per_thread(n - k) + 16 + per_thread(n) + per_thread(n - k) +
-                       per_thread((n - k - 1) * (j1 - k - 1)) + 4 +
-                       (k == j1 - 1 ? per_thread(n - j1) * (w + w * w / 2 + 2) : 0);
+                return per_thread(n - k, th) + 20 + per_thread(n, th) + per_thread(n - k, th) +
+                       per_thread((n - k - 1) * (j1 - k - 1), th) + 4 +
+                       (k == j1 - 1 ? per_thread(n - j1, th) * (w + 2) + w * w / 2 + 2 : 0);
               }, j0);
+    if (j1 == n || s.count == 0) return;
+    // U12 = L11⁻¹ A12 on the GEMM (trsm by the inverted unit-lower diagonal block).
+    Array inv11 = block(a, inv, s.t, s.batch, n, kPanel, j0, j1, 0, j1 - j0);
+    assign_product(a, s.t, matmul(inv11, at(j0, j1, j1, n)), at(j0, j1, j1, n), f.lu);
   });
   return f;
 }
@@ -175,51 +201,38 @@ Array inv(const Array& a) {
 
 Array cholesky(const Array& a) {
   const Stack s = stack_of("cholesky", a, true);
-  auto l = copy_in(a, s.t), info = fresh(a, DType::kInt32, s.count);
   const int64_t n = s.n;
+  const bool panels = n >= kBlockedMin;
+  auto l = copy_in(a, s.t), info = fresh(a, DType::kInt32, s.count),
+       linv = fresh(a, s.t, panels ? s.count * n * kPanel : 1);
+  auto at = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+    return block(a, l, s.t, s.batch, n, n, r0, r1, c0, c1);
+  };
   blocked(a, l, s, true, [&](int64_t j0, int64_t j1) {
-    run_steps("cholesky", a, cholesky_spec(s.t), {l, info}, s.count, {n, j1}, j1,
-              [n, j1](int64_t k) {
-                return per_thread(n - k) + per_thread((n - k - 1) * (j1 - k - 1)) +
-                       per_thread(n * n) + 4;
+    const int64_t rows = panels ? j1 : n;
+    run_steps("cholesky", a, cholesky_spec(s.t), {l, info, linv}, s.count,
+              {n, panels ? kPanel : 0, j0, j1}, j1,
+              [n, rows, j0, j1](int64_t k) {
+                return per_thread(rows - k) + per_thread((rows - k - 1) * (j1 - k - 1)) + 4 +
+                       (k == j1 - 1 ? (j1 - j0) * (j1 - j0) / 2 + 2 : 0) +
+                       (k == n - 1 ? per_thread(n * n) : 0);
               }, j0);
+    if (!panels || j1 == n || s.count == 0) return;
+    // L21 = A21 L11⁻ᴴ on the GEMM (trsm by the inverted diagonal block).
+    Array inv11 = block(a, linv, s.t, s.batch, n, kPanel, j0, j1, 0, j1 - j0);
+    Array inv11h = is_complex(s.t) ? conj(matrix_transpose(inv11)) : matrix_transpose(inv11);
+    assign_product(a, s.t, matmul(at(j1, n, j0, j1), inv11h), at(j1, n, j0, j1), l);
   });
   if (s.n > 0 && any_flag(a, info, s.count)) {
     throw LinAlgError("Matrix is not positive definite");
   }
-  return wrap(a, l, s.t, a.shape());
-}
-
-std::vector<Array> qr(const Array& a, std::string_view mode) {
-  if (mode != "reduced" && mode != "complete" && mode != "r") {
-    throw ShapeError("[qr] Unrecognized mode '" + std::string(mode) +
-                     "' (expected 'reduced', 'complete' or 'r')");
-  }
-  const Stack s = stack_of("qr", a, false);
-  const int64_t k = std::min(s.m, s.n);
-  const int64_t q = mode == "r" ? 0 : mode == "complete" ? s.m : k;
-  auto r = copy_in(a, s.t), tau = fresh(a, s.t, s.count * k), qm = fresh(a, s.t, s.count * s.m * q);
-  if (s.m > 0 && s.n > 0) {
-    const int64_t m = s.m, n = s.n;
-    run_steps("qr", a, qr_spec(s.t), {r, tau, qm}, s.count, {m, n, q}, q > 0 ? 2 * k : k,
-              [m, n, q, k](int64_t step) {
-                const int64_t c = step < k ? step : 2 * k - 1 - step;
-                return per_thread(m * n) + 4 +
-                       (step < k ? 2 * per_thread(m - c) + 16 + per_thread(n - c) * 2 * (m - c)
-                                 : per_thread(m * q) + per_thread(q) * 2 * (m - c));
-              });
-  } else if (q > 0 && s.count * s.m * q > 0) {
-    // No reflectors: Q is the identity (an m×m one when n = 0 and mode is complete).
-    Array eye = broadcast_to(vka::eye(s.m, q, 0, s.t, a.context()), with(s.batch, {s.m, q}));
-    qm = copy_in(eye, s.t);
-  }
-  Array rfull = wrap(a, r, s.t, a.shape());
-  // R's rows past k are zero: the reduced and r modes keep the first k.
-  if (mode != "complete" && k < s.m) {
-    rfull = rfull.view(slice(rfull.storage()->view(), a.ndim() - 2, SliceSpec{0, k, 1}));
-  }
-  if (mode == "r") return {rfull};
-  return {wrap(a, qm, s.t, with(s.batch, {s.m, q})), rfull};
+  Array out = wrap(a, l, s.t, a.shape());
+  if (!panels) return out;
+  // The blocked factorization leaves the upper triangle undefined: L is the lower one, selected
+  // by an elementwise kernel over every element at once (not one workgroup per matrix).
+  Array rows = reshape(arange(0, static_cast<double>(n), 1, DType::kInt32, a.context()), {n, 1});
+  Array cols = reshape(arange(0, static_cast<double>(n), 1, DType::kInt32, a.context()), {1, n});
+  return where(less_equal(cols, rows), out, zeros({}, s.t, a.context()));
 }
 
 std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv) {

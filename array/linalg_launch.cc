@@ -2,6 +2,8 @@
 #include "array/linalg_launch.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 #include "array/library.h"
 #include "array/linalg.h"
@@ -81,7 +83,26 @@ int64_t loop_budget(const std::shared_ptr<Context>& ctx) {
   return int64_t{1} << 40;
 }
 
-int64_t per_thread(int64_t work) { return (work + kLinalgThreads - 1) / kLinalgThreads; }
+int64_t per_thread(int64_t work, int64_t threads) { return (work + threads - 1) / threads; }
+
+int64_t panel_threads(const std::shared_ptr<Context>& ctx) {
+  // VKA_LINALG_PANEL_THREADS=256 keeps the narrow workgroup (to compare the two on a device).
+  static const bool narrow = [] {
+    const char* env = std::getenv("VKA_LINALG_PANEL_THREADS");
+    return env != nullptr && std::string(env) == std::to_string(kLinalgThreads);
+  }();
+  if (narrow) return kLinalgThreads;
+  for (int d = 0; d < ctx->num_devices(); ++d) {
+    const Caps& c = ctx->device(d).caps();
+    // QR's complex128 panel kernel: two workgroup-sized arrays of 8 and 16 bytes per element.
+    if (c.max_compute_work_group_invocations < kLinalgWideThreads ||
+        c.max_compute_work_group_size[0] < kLinalgWideThreads ||
+        c.max_compute_shared_memory_size < 24 * kLinalgWideThreads + 1024) {
+      return kLinalgThreads;
+    }
+  }
+  return kLinalgWideThreads;
+}
 
 // numpy's result type of two linalg dtypes (float32, float64, complex64, complex128).
 DType promote(DType a, DType b) {

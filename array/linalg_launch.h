@@ -11,10 +11,16 @@
 #include "array/array.h"
 #include "array/kernel_spec.h"
 #include "device/errors.h"
+#include "kernels/linalg.h"
 
 namespace vka::linalg_detail {
 
 inline constexpr uint64_t kMaxGroups = 65535;  // Vulkan's guaranteed maxComputeWorkGroupCount[0]
+// Matrices at least this large (QR: min(m, n)) factor in panels of kPanel columns, the trailing
+// matrix updated by the GEMM kernel between panels (LAPACK's right-looking blocked getrf/potrf/
+// geqrf).
+inline constexpr int64_t kBlockedMin = 128;
+inline constexpr int64_t kPanel = 32;
 
 // A stack of matrices: the batch shape, its element count, and the matrix size.
 struct Stack {
@@ -38,8 +44,13 @@ void run(const Array& like, const KernelSpec& spec,
          std::vector<int64_t> slots);
 // Loop iterations one invocation may run in one launch on `ctx`'s devices.
 int64_t loop_budget(const std::shared_ptr<Context>& ctx);
-// Loop iterations of the busiest invocation for `work` items spread over the workgroup.
-int64_t per_thread(int64_t work);
+// Loop iterations of the busiest invocation for `work` items spread over a workgroup of
+// `threads` invocations.
+int64_t per_thread(int64_t work, int64_t threads = kLinalgThreads);
+// The workgroup size for the panel kernels of large matrices (LU and QR from kBlockedMin):
+// kLinalgWideThreads where every device of `ctx` takes workgroups that large (and their
+// shared memory), else kLinalgThreads; VKA_LINALG_PANEL_THREADS=256 forces the latter.
+int64_t panel_threads(const std::shared_ptr<Context>& ctx);
 DType promote(DType a, DType b);
 bool any_flag(const Array& like, const std::shared_ptr<BufferRef>& flags, int64_t count);
 // LinAlgError "<op> did not converge" when a Jacobi flag is set.

@@ -1,4 +1,4 @@
-"""solve, cholesky and svd of float32 n×n matrices (n = 1024 and 4096 by default) for any
+"""solve, cholesky, qr and svd of float32 n×n matrices (n = 1024 and 4096 by default) for any
 array library, one process per library. Prints one JSON object per measurement (library,
 name, median, unit, runs). vkarray checks its results against a float64 residual before
 reporting.
@@ -36,6 +36,7 @@ def bench_cupy():
         report("cupy", f"solve {n}x{n} float32", cupy_ms(lambda: cp.linalg.solve(a, b), RUNS), "ms")
         report("cupy", f"cholesky {n}x{n} float32", cupy_ms(lambda: cp.linalg.cholesky(spd), RUNS),
                "ms")
+        report("cupy", f"qr {n}x{n} float32", cupy_ms(lambda: cp.linalg.qr(a), RUNS), "ms")
         if n <= SVD_MAX:
             report("cupy", f"svd {n}x{n} float32", cupy_ms(lambda: cp.linalg.svd(a), RUNS), "ms")
 
@@ -48,6 +49,7 @@ def bench_torch():
                torch_ms(lambda: torch.linalg.solve(a, b), RUNS), "ms")
         report("torch", f"cholesky {n}x{n} float32",
                torch_ms(lambda: torch.linalg.cholesky(spd), RUNS), "ms")
+        report("torch", f"qr {n}x{n} float32", torch_ms(lambda: torch.linalg.qr(a), RUNS), "ms")
         if n <= SVD_MAX:
             report("torch", f"svd {n}x{n} float32", torch_ms(lambda: torch.linalg.svd(a), RUNS),
                    "ms")
@@ -66,6 +68,10 @@ def bench_vkarray():
                vkarray_ms(lambda: vla.solve(a, b), RUNS), "ms")
         report("vkarray", f"cholesky {n}x{n} float32 (wall clock)",
                vkarray_ms(lambda: vla.cholesky(spd), RUNS), "ms")
+        q, r = (np.asarray(x, np.float64) for x in vla.qr(a))
+        assert np.abs(q @ r - ha).max() <= 20 * n * n * np.finfo(np.float32).eps * np.abs(ha).max()
+        report("vkarray", f"qr {n}x{n} float32 (wall clock)", vkarray_ms(lambda: vla.qr(a), RUNS),
+               "ms")
         if n <= SVD_MAX:
             report("vkarray", f"svd {n}x{n} float32 (wall clock)",
                    vkarray_ms(lambda: vla.svd(a), RUNS), "ms")
@@ -78,6 +84,8 @@ def bench_numpy():
                wall_ms(lambda: np.linalg.solve(a, b), runs=RUNS), "ms")
         report("numpy", f"cholesky {n}x{n} float32 (CPU, wall clock)",
                wall_ms(lambda: np.linalg.cholesky(spd), runs=RUNS), "ms")
+        report("numpy", f"qr {n}x{n} float32 (CPU, wall clock)",
+               wall_ms(lambda: np.linalg.qr(a), runs=RUNS), "ms")
         if n <= SVD_MAX:
             report("numpy", f"svd {n}x{n} float32 (CPU, wall clock)",
                    wall_ms(lambda: np.linalg.svd(a), runs=RUNS), "ms")

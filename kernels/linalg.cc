@@ -1,5 +1,5 @@
-// The linalg library kernels' GLSL (kernels/linalg.h): LU, LU solves, Cholesky and Householder
-// QR here; the Jacobi eigensolvers in linalg_jacobi.cc.
+// The linalg library kernels' GLSL (kernels/linalg.h): LU, LU solves and Cholesky here;
+// Householder QR in linalg_qr.cc, the Jacobi eigensolvers in linalg_jacobi.cc.
 #include "kernels/linalg.h"
 
 #include "device/errors.h"
@@ -11,6 +11,11 @@
 namespace vka {
 namespace {
 
+// The slots of each kind's spec; the wide variant (kLinalgWideThreads) has one more.
+int base_slots(KernelKind kind) {
+  return kind == KernelKind::kLuFactor ? 6 : kind == KernelKind::kQr ? 8 : -1;
+}
+
 KernelSpec spec_of(KernelKind kind, DType t, std::vector<DType> in, std::vector<DType> out,
                    int slots) {
   VKA_ASSERT(t == DType::kFloat32 || t == DType::kFloat64 || t == DType::kComplex64 ||
@@ -20,13 +25,18 @@ KernelSpec spec_of(KernelKind kind, DType t, std::vector<DType> in, std::vector<
 
 }  // namespace
 
+int linalg_threads(const KernelSpec& spec) {
+  return static_cast<int>(spec.slots.size()) == base_slots(spec.kind) + 1 ? kLinalgWideThreads
+                                                                          : kLinalgThreads;
+}
+
 std::string linalg_preamble(const KernelSpec& spec) {
   const DType t = spec.outputs[0].dtype;
   const bool f64 = t == DType::kFloat64 || t == DType::kComplex128;
   const std::string real = f64 ? "double" : "float";
   std::string s = "#version 450\n// " + spec.name() + "\n" +
                   "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n"
-                  "layout(local_size_x = " + std::to_string(kLinalgThreads) + ") in;\n"
+                  "layout(local_size_x = " + std::to_string(linalg_threads(spec)) + ") in;\n"
                   "#define R " + real + "\n" +
                   // T: the element type; MUL, DIV, CONJ, ABS1 (|re| + |im|, LAPACK's pivot
                   // measure), ABSV (modulus), ABS2 (its square), RE, IM, MAKE (re, im) and TR
@@ -62,7 +72,7 @@ std::string linalg_preamble(const KernelSpec& spec) {
                          "#define ABS2(a) ((a) * (a))\n"
                          "#define MAKE(re, im) T(re)\n"
                          "#define TR(x) T(x)\n") +
-                  "#define WG " + std::to_string(kLinalgThreads) + "\n" +
+                  "#define WG " + std::to_string(linalg_threads(spec)) + "\n" +
                   // Machine epsilon and 1/sqrt(eps) of T (rotation angles past it use t = 1/2z).
                   (f64 ? "#define EPS 2.220446049250313e-16lf\n#define BIG 6.7108864e7lf\n"
                        : "#define EPS 1.1920929e-7\n#define BIG 2896.3093\n") +
@@ -89,16 +99,20 @@ std::string linalg_preamble(const KernelSpec& spec) {
   return s;
 }
 
-KernelSpec lu_factor_spec(DType t) {
-  return spec_of(KernelKind::kLuFactor, t, {}, {t, DType::kInt32, DType::kInt32}, 5);
+KernelSpec lu_factor_spec(DType t, bool wide) {
+  return spec_of(KernelKind::kLuFactor, t, {}, {t, DType::kInt32, DType::kInt32, t},
+                 base_slots(KernelKind::kLuFactor) + (wide ? 1 : 0));
 }
 KernelSpec lu_solve_spec(DType t) {
   return spec_of(KernelKind::kLuSolve, t, {t, DType::kInt32}, {t}, 6);
 }
 KernelSpec cholesky_spec(DType t) {
-  return spec_of(KernelKind::kCholesky, t, {}, {t, DType::kInt32}, 4);
+  return spec_of(KernelKind::kCholesky, t, {}, {t, DType::kInt32, t}, 6);
 }
-KernelSpec qr_spec(DType t) { return spec_of(KernelKind::kQr, t, {}, {t, t, t}, 5); }
+KernelSpec qr_spec(DType t, bool wide) {
+  return spec_of(KernelKind::kQr, t, {}, {t, t, t, t, t},
+                 base_slots(KernelKind::kQr) + (wide ? 1 : 0));
+}
 KernelSpec svd_jacobi_spec(DType t) {
   const DType r = real_dtype(t);
   return spec_of(KernelKind::kSvdJacobi, t, {}, {t, t, t, r, t, r, DType::kInt32}, 5);
@@ -127,8 +141,10 @@ std::string lu_factor(const KernelSpec& spec) {
          "shared R s_val[WG];\n"
          "shared int s_idx[WG];\n"
          "void main() {\n"
-         "  int n = slot(pc.c0), j0 = slot(pc.c1), j1 = slot(pc.c2);\n"
-         "  int k0 = slot(pc.c3), k1 = min(slot(pc.c4), n);\n" + kBatchLoop +
+         "  int n = slot(pc.c0), j0 = slot(pc.c1), j1 = slot(pc.c2), nb = slot(pc.c3);\n"
+         // The step range: the last two slots (the wide variant's extra slot comes before).
+         "  int k0 = slot(pc.c" + std::to_string(spec.slots.size() - 2) + "), k1 = min(slot(pc.c" +
+         std::to_string(spec.slots.size() - 1) + "), n);\n" + kBatchLoop +
          "    int base = int(b) * n * n;\n"
          "    if (k0 == 0 && t == 0u) out2.v[b] = 0;\n"
          "    for (int k = k0; k < k1; ++k) {\n"
@@ -177,19 +193,24 @@ std::string lu_factor(const KernelSpec& spec) {
          "      }\n"
          "      SYNC();\n"
          "    }\n"
-         // After the panel's last column: its row swaps on the columns right of it, then U12 =
-         // L11⁻¹ A12 by forward substitution, each invocation owning columns (getrf's laswp
-         // and trsm).
+         // After the panel's last column: its row swaps on the columns right of it (getrf's
+         // laswp), each invocation owning columns, and L11⁻¹ (unit lower, zero above) in out3,
+         // one invocation per column: U12 = L11⁻¹ A12 is the GEMM's (array/linalg.cc).
          "    if (k1 == j1 && j1 < n) {\n"
-
          "      for (int j = j1 + int(t); j < n; j += WG) {\n"
          "        for (int k = j0; k < j1; ++k) {\n"
          "          int p = out1.v[int(b) * n + k];\n"
          "          if (p != k) { T x = A(k, j); A(k, j) = A(p, j); A(p, j) = x; }\n"
          "        }\n"
-         "        for (int k = j0; k < j1; ++k) {\n"
-         "          T u = A(k, j);\n"
-         "          for (int i = k + 1; i < j1; ++i) A(i, j) = A(i, j) - MUL(A(i, k), u);\n"
+         "      }\n"
+         "      int w = j1 - j0, ibase = int(b) * n * nb;\n"
+         "      for (int c = int(t); c < w; c += WG) {\n"
+         "        for (int i = 0; i < w; ++i) {\n"
+         "          T x = i == c ? TR(1) : T(0);\n"
+         "          for (int l = c; l < i; ++l) {\n"
+         "            x -= MUL(A(j0 + i, j0 + l), out3.v[ibase + (j0 + l) * nb + c]);\n"
+         "          }\n"
+         "          out3.v[ibase + (j0 + i) * nb + c] = x;\n"
          "        }\n"
          "      }\n"
          "      SYNC();\n"
@@ -234,18 +255,23 @@ std::string lu_solve(const KernelSpec& spec) {
          "}\n";
 }
 
-// Right-looking Cholesky on the lower triangle over columns [k0, k1) of the panel ending at
-// column j1 (n when unblocked): the diagonal (one
-// invocation, which also detects a non-positive pivot), the column scaling, the symmetric
-// rank-1 trailing update. The launch that ends at n zeroes the upper triangle.
+// Right-looking Cholesky on the lower triangle over columns [k0, k1) of the panel [j0, j1)
+// (the whole matrix when unblocked, nb = 0): the diagonal (one invocation, which also detects a
+// non-positive pivot), the column scaling, the symmetric rank-1 update of the panel. Blocked,
+// only the panel's diagonal block (rows below j1 are the GEMM's: L21 = A21 L11⁻ᴴ), and the launch
+// that ends the panel writes L11⁻¹ to out2, one invocation per column (forward substitution).
+// Unblocked, the launch that ends at n zeroes the upper triangle.
 std::string cholesky(const KernelSpec& spec) {
   return linalg_preamble(spec) +
          "#define A(i, j) out0.v[base + (i) * n + (j)]\n"
+         "#define INV(i, c) out2.v[ibase + (j0 + (i)) * nb + (c)]\n"
          "shared int s_bad;\n"
          "void main() {\n"
-         "  int n = slot(pc.c0), j1 = slot(pc.c1), k0 = slot(pc.c2), k1 = min(slot(pc.c3), n);\n" +
+         "  int n = slot(pc.c0), nb = slot(pc.c1), j0 = slot(pc.c2), j1 = slot(pc.c3);\n"
+         "  int k0 = slot(pc.c4), k1 = min(slot(pc.c5), j1);\n"
+         "  int rows = nb > 0 ? j1 : n;\n" +
          kBatchLoop +
-         "    int base = int(b) * n * n;\n"
+         "    int base = int(b) * n * n, ibase = int(b) * n * nb;\n"
          "    if (k0 == 0 && t == 0u) out1.v[b] = 0;\n"
          "    for (int k = k0; k < k1; ++k) {\n"
          "      if (t == 0u) {\n"
@@ -256,123 +282,34 @@ std::string cholesky(const KernelSpec& spec) {
          "      SYNC();\n"
          "      if (s_bad != 0) break;\n"
          "      R d = RE(A(k, k));\n"
-         "      for (int i = k + 1 + int(t); i < n; i += WG) A(i, k) = A(i, k) / d;\n"
+         "      for (int i = k + 1 + int(t); i < rows; i += WG) A(i, k) = A(i, k) / d;\n"
          "      SYNC();\n"
          // The panel's columns below row k (A22 = A[j1:, j1:] is the GEMM's).
-         "      int r = n - k - 1, w = j1 - k - 1;\n"
+         "      int r = rows - k - 1, w = j1 - k - 1;\n"
          "      for (int e = int(t); e < r * w; e += WG) {\n"
          "        int i = k + 1 + e / w, j = k + 1 + e % w;\n"
          "        if (j <= i) A(i, j) = A(i, j) - MUL(A(i, k), CONJ(A(j, k)));\n"
          "      }\n"
          "      SYNC();\n"
          "    }\n"
-         "    if (k1 == n) {\n"
+         "    if (nb > 0 && k1 == j1) {\n"
+         "      int w = j1 - j0;\n"
+         "      for (int c = int(t); c < w; c += WG) {\n"
+         "        for (int i = 0; i < w; ++i) {\n"
+         "          T x = T(0);\n"
+         "          if (i >= c) {\n"
+         "            T acc = i == c ? TR(1) : T(0);\n"
+         "            for (int l = c; l < i; ++l) acc -= MUL(A(j0 + i, j0 + l), INV(l, c));\n"
+         "            x = acc / RE(A(j0 + i, j0 + i));\n"
+         "          }\n"
+         "          INV(i, c) = x;\n"
+         "        }\n"
+         "      }\n"
+         "      SYNC();\n"
+         "    }\n"
+         "    if (k1 == n && nb == 0) {\n"
          "      for (int e = int(t); e < n * n; e += WG) {\n"
          "        if (e % n > e / n) out0.v[base + e] = T(0);\n"
-         "      }\n"
-         "    }\n"
-         "    SYNC();\n"
-         "  }\n"
-         "}\n";
-}
-
-// Householder QR in steps s in [s0, s1) of kmin (+ kmin when q > 0). s < kmin: the reflector
-// of column s (dlarfg: beta = -sign(alpha)·‖x‖, tau = (beta - alpha)/beta, v = x / (alpha -
-// beta), norms scaled against overflow) by one invocation, then each invocation applies it to
-// its trailing columns. s >= kmin: Q accumulated backwards from the identity, H_0 (H_1 (...
-// I)), one reflector per step. The launch that ends the steps zeroes R below the diagonal.
-std::string qr(const KernelSpec& spec) {
-  return linalg_preamble(spec) +
-         "#define A(i, j) out0.v[abase + (i) * n + (j)]\n"
-         "#define Q(i, j) out2.v[qbase + (i) * q + (j)]\n"
-         "shared T s_tau, s_scale;\n"
-         "shared R s_red[WG];\n"
-         "void main() {\n"
-         "  int m = slot(pc.c0), n = slot(pc.c1), q = slot(pc.c2);\n"
-         "  int kmin = min(m, n), total = q > 0 ? 2 * kmin : kmin;\n"
-         "  int s0 = slot(pc.c3), s1 = min(slot(pc.c4), total);\n" + kBatchLoop +
-         "    int abase = int(b) * m * n, tbase = int(b) * kmin, qbase = int(b) * m * q;\n"
-         "    for (int s = s0; s < s1; ++s) {\n"
-         "      if (s < kmin) {\n"
-         "        int k = s;\n"
-         // ‖A(k+1:, k)‖ scaled by its largest element: two trees in shared memory.
-         "        R part = R(0);\n"
-         "        for (int i = k + 1 + int(t); i < m; i += WG) part = max(part, ABSV(A(i, k)));\n"
-         "        s_red[t] = part;\n"
-         "        SYNC();\n"
-         "        for (uint h = WG / 2; h > 0u; h >>= 1) {\n"
-         "          if (t < h) s_red[t] = max(s_red[t], s_red[t + h]);\n"
-         "          SYNC();\n"
-         "        }\n"
-         "        R mx = s_red[0];\n"
-         "        SYNC();\n"
-         "        part = R(0);\n"
-         "        if (mx > R(0)) {\n"
-         "          for (int i = k + 1 + int(t); i < m; i += WG) { T x = A(i, k) / mx; part += ABS2(x); }\n"
-         "        }\n"
-         "        s_red[t] = part;\n"
-         "        SYNC();\n"
-         "        for (uint h = WG / 2; h > 0u; h >>= 1) {\n"
-         "          if (t < h) s_red[t] = s_red[t] + s_red[t + h];\n"
-         "          SYNC();\n"
-         "        }\n"
-         "        if (t == 0u) {\n"
-         "          T alpha = A(k, k), tau = T(0), scale = T(0);\n"
-         "          R ss = s_red[0];\n"
-         // zlarfg: no reflector when x is zero and alpha real.
-         "          if (mx > R(0) || IM(alpha) != R(0)) {\n"
-         "            R xn = mx * sqrt(ss), aa = ABSV(alpha);\n"
-         "            R hi = max(aa, xn), lo = min(aa, xn);\n"
-         "            R h = hi * sqrt(R(1) + (lo / hi) * (lo / hi));\n"
-         "            R beta = RE(alpha) >= R(0) ? -h : h;\n"
-         "            tau = MAKE((beta - RE(alpha)) / beta, -IM(alpha) / beta);\n"
-         "            scale = DIV(TR(1), alpha - TR(beta));\n"
-         "            A(k, k) = TR(beta);\n"
-         "          }\n"
-         "          s_tau = tau;\n"
-         "          s_scale = scale;\n"
-         "          out1.v[tbase + k] = tau;\n"
-         "        }\n"
-         "        SYNC();\n"
-         "        T tau = s_tau, scale = s_scale;\n"
-         "        if (tau != T(0)) {\n"
-         "          for (int i = k + 1 + int(t); i < m; i += WG) A(i, k) = MUL(A(i, k), scale);\n"
-         "        }\n"
-         "        SYNC();\n"
-         "        if (tau != T(0)) {\n"
-         "          for (int j = k + 1 + int(t); j < n; j += WG) {\n"
-         "            T w = A(k, j);\n"
-         "            for (int i = k + 1; i < m; ++i) w += MUL(CONJ(A(i, k)), A(i, j));\n"
-         "            w = MUL(CONJ(tau), w);\n"
-         "            A(k, j) = A(k, j) - w;\n"
-         "            for (int i = k + 1; i < m; ++i) A(i, j) = A(i, j) - MUL(A(i, k), w);\n"
-         "          }\n"
-         "        }\n"
-         "        SYNC();\n"
-         "      } else {\n"
-         "        if (s == kmin) {\n"
-         "          for (int e = int(t); e < m * q; e += WG) {\n"
-         "            out2.v[qbase + e] = e / q == e % q ? TR(1) : T(0);\n"
-         "          }\n"
-         "          SYNC();\n"
-         "        }\n"
-         "        int k = 2 * kmin - 1 - s;\n"
-         "        T tau = out1.v[tbase + k];\n"
-         "        if (tau != T(0)) {\n"
-         "          for (int j = int(t); j < q; j += WG) {\n"
-         "            T w = Q(k, j);\n"
-         "            for (int i = k + 1; i < m; ++i) w += MUL(CONJ(A(i, k)), Q(i, j));\n"
-         "            w = MUL(tau, w);\n"
-         "            Q(k, j) = Q(k, j) - w;\n"
-         "            for (int i = k + 1; i < m; ++i) Q(i, j) = Q(i, j) - MUL(A(i, k), w);\n"
-         "          }\n"
-         "        }\n"
-         "        SYNC();\n"
-         "      }\n"
-         "    }\n"
-         "    if (s1 == total) {\n"
-         "      for (int e = int(t); e < m * n; e += WG) {\n"
-         "        if (e / n > e % n) out0.v[abase + e] = T(0);\n"
          "      }\n"
          "    }\n"
          "    SYNC();\n"
@@ -386,7 +323,7 @@ std::string emit_linalg(const KernelSpec& spec) {
   if (spec.kind == KernelKind::kLuFactor) return lu_factor(spec);
   if (spec.kind == KernelKind::kLuSolve) return lu_solve(spec);
   if (spec.kind == KernelKind::kCholesky) return cholesky(spec);
-  if (spec.kind == KernelKind::kQr) return qr(spec);
+  if (spec.kind == KernelKind::kQr) return emit_qr(spec);
   if (spec.kind == KernelKind::kSvdJacobi) return emit_svd_jacobi(spec);
   if (spec.kind == KernelKind::kEighJacobi) return emit_eigh_jacobi(spec);
   internal_error("emit_linalg of a spec that is not a linalg kernel", __FILE__, __LINE__);

@@ -13,6 +13,13 @@
 namespace vka {
 
 inline constexpr int kLinalgThreads = 256;
+// The workgroup size of the wide variants (lu_factor_spec, qr_spec with `wide`): one large
+// matrix per workgroup walks its panels with four times the invocations. They carry one slot
+// more than the narrow ones, before the step range (the caller passes the workgroup size there;
+// the kernel does not read it): that makes them different specs.
+inline constexpr int kLinalgWideThreads = 1024;
+// The widest panel of the blocked QR (its panel kernel lays columns out over this many lanes).
+inline constexpr int kQrLanes = 32;
 // Jacobi sweeps before svd/eigh report non-convergence (they converge quadratically: about
 // 6-12 sweeps in practice).
 inline constexpr int kJacobiSweeps = 30;
@@ -25,24 +32,34 @@ inline constexpr int kJacobiSweeps = 30;
 // [j0, j1) (the whole matrix unblocked): out0 (T, n×n) is replaced by L (unit, below the
 // diagonal) and U; out1 (int32, n) the pivot row of each step; out2 (int32, 1) info: 0, or
 // k + 1 for the first exactly zero pivot U[k, k]. Row swaps cover columns < j1; the launch that
-// ends a panel with j1 < n swaps the columns right of it and solves U12 = L11⁻¹ A12, leaving
-// A22 -= L21 U12 to the GEMM. Slots c0 n, c1 j0, c2 j1, c3 s0, c4 s1.
-KernelSpec lu_factor_spec(DType t);
+// ends a panel with j1 < n swaps the columns right of it and writes L11⁻¹ (unit lower, zero
+// above) to out3 (T, n×nb) rows [j0, j1), columns [0, j1 - j0), leaving U12 = L11⁻¹ A12 and
+// A22 -= L21 U12 to the GEMM. Slots c0 n, c1 j0, c2 j1, c3 nb (>= j1 - j0), c4 s0, c5 s1.
+KernelSpec lu_factor_spec(DType t, bool wide = false);
 // Solves with an LU factorization: in0 LU (T, n×n), in1 pivots (int32, n); out0 (T, n×k) the
 // right-hand sides, replaced by the solutions, one invocation per column. Steps: n row swaps,
 // n forward (L rows over columns [lo, i)), n backward (U rows over columns (i, hi)).
 // Slots c0 n, c1 k, c2 lo, c3 hi, c4 s0, c5 s1.
 KernelSpec lu_solve_spec(DType t);
-// Cholesky (lower), steps = columns of the panel ending at j1 (n unblocked; A22 is the GEMM's):
-// out0 (T, n×n) is replaced by L, reading only its lower triangle, the upper zeroed by the
-// launch that reaches n; out1 (int32, 1) info: 0, or k + 1 where the leading minor of order
-// k + 1 is not positive (or NaN). Slots c0 n, c1 j1, c2 s0, c3 s1.
+// Cholesky (lower), steps = columns of the panel [j0, j1) ([0, n) unblocked, nb = 0): out0
+// (T, n×n) is replaced by L, reading only its lower triangle, the upper zeroed by the launch
+// that reaches n when unblocked (blocked, the upper triangle is left undefined); out1 (int32, 1) info: 0, or k + 1 where the leading minor of order k + 1 is
+// not positive (or NaN). Blocked (nb > 0, nb >= j1 - j0): only the panel's diagonal block
+// L11 is factored (L21 = A21 L11⁻ᴴ and A22 are the GEMM's), and the launch that ends the panel
+// writes L11⁻¹ (lower, zero above) to out2 (T, n×nb) rows [j0, j1), columns [0, j1 - j0).
+// Slots c0 n, c1 nb, c2 j0, c3 j1, c4 s0, c5 s1.
 KernelSpec cholesky_spec(DType t);
-// Householder QR (LAPACK geqrf's reflectors, so R's signs match numpy's): steps 0..kmin-1
-// factor columns, kmin..2kmin-1 accumulate Q's first q columns (q > 0): out0 (T, m×n) is
-// replaced by R (zero below the diagonal, by the last launch); out1 (T, min(m, n)) the
-// reflectors' tau; out2 (T, m×q) Q. Slots c0 m, c1 n, c2 q, c3 s0, c4 s1.
-KernelSpec qr_spec(DType t);
+// Householder QR (LAPACK geqrf's reflectors, so R's signs match numpy's). out0 (T, m×n) is
+// replaced by R (zero below the diagonal); out1 (T, min(m, n)) the reflectors' tau; out2 (T, m×q)
+// Q; out3 (T, m×kmin) and out4 (T, kmin×nb) the blocked factorization's V and T. Unblocked
+// (nb = 0): steps 0..kmin-1 factor columns, kmin..2kmin-1 accumulate Q's first q columns
+// (q > 0), the last launch zeroes below the diagonal; out3 and out4 unused. Blocked (nb > 0,
+// nb <= kQrLanes): the panel [j0, j1), steps j0..j1-1 factor its columns (updating only the
+// panel's) and form its compact WY factor T (I - V T Vᴴ = H_j0 ... H_j1-1) in out4's rows
+// [j0, j1), columns [0, j1 - j0) (zero below its diagonal); step j1 writes V (unit diagonal,
+// zero above it) to out3's rows [j0, m), columns [j0, j1) and zeroes the panel below R's
+// diagonal. Slots c0 m, c1 n, c2 q, c3 nb, c4 j0, c5 j1, c6 s0, c7 s1.
+KernelSpec qr_spec(DType t, bool wide = false);
 // One-sided (Hestenes) Jacobi SVD of an m×n matrix with m >= n, columns rotated in parallel
 // pairs (round-robin order) until every pair is orthogonal to m·eps. Steps: 0 initializes,
 // 1 .. kJacobiSweeps·(np - 1) rotate (np = n rounded up to even), the last sorts and writes.
@@ -58,6 +75,9 @@ KernelSpec svd_jacobi_spec(DType t);
 // ascending, out3 (T, n×n) eigenvectors as columns, out4 (T, 2n + 4 scratch), out5 (int32, 2)
 // as svd's. Slots c0 n, c1: 1 to write the eigenvectors, c2 s0, c3 s1.
 KernelSpec eigh_jacobi_spec(DType t);
+
+// The workgroup size of a spec above: kLinalgThreads, or kLinalgWideThreads for a wide one.
+int linalg_threads(const KernelSpec& spec);
 
 // GLSL of the specs above (emit_library's linalg cases).
 std::string emit_linalg(const KernelSpec& spec);

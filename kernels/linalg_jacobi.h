@@ -1,4 +1,4 @@
-// Internal to kernels/linalg*.cc: the shared preamble and the Jacobi eigensolvers' emitters.
+// Internal to kernels/linalg*.cc: the shared preamble, QR's and the Jacobi eigensolvers' emitters.
 #pragma once
 
 #include <string>
@@ -11,6 +11,7 @@ namespace vka {
 // (inputs readonly, outputs coherent: invocations of a workgroup read each other's writes
 // after SYNC) and the push-constant block with slot() to read an int64 slot.
 std::string linalg_preamble(const KernelSpec& spec);
+std::string emit_qr(const KernelSpec& spec);
 std::string emit_svd_jacobi(const KernelSpec& spec);
 std::string emit_eigh_jacobi(const KernelSpec& spec);
 

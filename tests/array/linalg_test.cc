@@ -62,6 +62,22 @@ TEST(Linalg, QrOfAColumn) {
   expect_near(c[1], {-5, 0});
 }
 
+TEST(Linalg, BlockedQrOfADiagonalMatrix) {
+  // No reflector is needed (x = 0, alpha real: tau = 0), so R = A and Q = I exactly, across
+  // the blocked factorization's panels (min(m, n) >= 128) and in a batch of two.
+  const int64_t n = 130;
+  std::vector<double> d(2 * n * n, 0.0), eye(2 * n * n, 0.0);
+  for (int64_t b = 0; b < 2; ++b) {
+    for (int64_t i = 0; i < n; ++i) {
+      d[b * n * n + i * n + i] = (i % 3 == 0 ? -1.0 : 1.0) * static_cast<double>(i + 1 + b);
+      eye[b * n * n + i * n + i] = 1.0;
+    }
+  }
+  std::vector<Array> f = qr(mat(d, {2, n, n}), "reduced");
+  expect_near(f[0], eye, 0);
+  expect_near(f[1], d, 0);
+}
+
 TEST(Linalg, EighAndSvdOfKnownMatrices) {
   std::vector<Array> e = eigh(mat({2, 1, 1, 2}, {2, 2}));
   expect_near(e[0], {1, 3});
