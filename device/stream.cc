@@ -22,11 +22,15 @@ constexpr VkPipelineStageFlags kWorkStages =
 }  // namespace
 
 Stream::Stream(Device& device, int queue_index)
-    : device_(&device), queue_(device.queue(queue_index)) {
+    : Stream(device, device.queue(queue_index), device.queue_family(),
+             device.caps().timestamp_period_ns) {}
+
+Stream::Stream(Device& device, VkQueue queue, uint32_t family, double timestamp_period_ns)
+    : device_(&device), queue_(queue) {
   VkDevice dev = device.get();
   VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-  pci.queueFamilyIndex = device.queue_family();
+  pci.queueFamilyIndex = family;
   VkCommandPool pool = VK_NULL_HANDLE;
   VK_CHECK(vkCreateCommandPool(dev, &pci, nullptr, &pool));
   pool_ = Handle<VkCommandPool>(dev, pool);
@@ -40,7 +44,8 @@ Stream::Stream(Device& device, int queue_index)
   VK_CHECK(vkCreateSemaphore(dev, &sci, nullptr, &sem));
   timeline_ = Handle<VkSemaphore>(dev, sem);
 
-  if (device.caps().timestamp_period_ns > 0) {
+  if (timestamp_period_ns > 0) {
+    timestamp_period_ns_ = timestamp_period_ns;
     VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
     qci.queryCount = kMaxTimestamps;
@@ -89,6 +94,10 @@ VkCommandBuffer Stream::recording() {
 void Stream::hazard_barrier(const VkBuffer* reads, size_t n_reads, const VkBuffer* writes,
                             size_t n_writes) {
   close_external();
+  if (!foreign_.empty()) {
+    wait_foreign(reads, n_reads);
+    wait_foreign(writes, n_writes);
+  }
   bool hazard = false;
   for (size_t i = 0; i < n_reads && !hazard; ++i) hazard = written_.count(reads[i]) > 0;
   for (size_t i = 0; i < n_writes && !hazard; ++i) {
@@ -214,7 +223,7 @@ VkCommandBuffer Stream::record_external(const std::vector<VkBuffer>& reads,
 uint32_t Stream::timestamp() {
   if (!queries_) {
     throw DeviceError("[timestamp] device '" + device_->caps().device_name +
-                      "' cannot write timestamps on its compute queue");
+                      "' cannot write timestamps on this queue's family (timestampValidBits 0)");
   }
   if (next_query_ >= num_queries_) {
     throw DeviceError("[timestamp] more than " + std::to_string(num_queries_) +
@@ -228,13 +237,22 @@ uint32_t Stream::timestamp() {
 }
 
 double Stream::elapsed_ns(uint32_t begin, uint32_t end) {
+  if (!queries_) {
+    throw DeviceError("[elapsed_ns] device '" + device_->caps().device_name +
+                      "' cannot write timestamps on this queue's family (timestampValidBits 0)");
+  }
+  if (begin >= next_query_ || end >= next_query_) {
+    throw IndexError("[elapsed_ns] timestamp slots " + std::to_string(begin) + " and " +
+                     std::to_string(end) + " must both be below " + std::to_string(next_query_) +
+                     ", the slots written since reset_timestamps()");
+  }
   uint64_t t[2];
   for (int i = 0; i < 2; ++i) {
     VK_CHECK(vkGetQueryPoolResults(device_->get(), queries_, i == 0 ? begin : end, 1,
                                    sizeof(uint64_t), &t[i], sizeof(uint64_t),
                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
   }
-  return static_cast<double>(t[1] - t[0]) * device_->caps().timestamp_period_ns;
+  return static_cast<double>(t[1] - t[0]) * timestamp_period_ns_;
 }
 
 void Stream::close_external() {
@@ -334,13 +352,64 @@ void Stream::wait_on(const Stream& other, uint64_t value) {
 
 void Stream::mark_used(VkBuffer buffer) { last_use_[buffer] = pending_value(); }
 
+uint64_t Stream::last_use(VkBuffer buffer) const {
+  auto it = last_use_.find(buffer);
+  return it == last_use_.end() ? 0 : it->second;
+}
+
+void Stream::wait_for_use(Stream& other, VkBuffer buffer) {
+  const uint64_t value = other.last_use(buffer);
+  if (value == 0) return;
+  if (value > other.last_submitted_) other.submit();
+  wait_on(other, value);
+}
+
+void Stream::foreign_use(VkBuffer buffer, Stream& other, uint64_t value) {
+  VKA_ASSERT(other.device_ == device_ && &other != this && value <= other.last_submitted_);
+  auto [it, added] = foreign_.try_emplace(buffer, Foreign{&other, value});
+  if (!added) {
+    // Two streams other than this one never both hold a buffer: the transfer stream is the
+    // only foreign user of a replica's buffers.
+    VKA_ASSERT(it->second.stream == &other);
+    it->second.value = std::max(it->second.value, value);
+  }
+}
+
+void Stream::wait_foreign(const VkBuffer* buffers, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    auto it = foreign_.find(buffers[i]);
+    if (it == foreign_.end()) continue;
+    const Foreign f = it->second;
+    foreign_.erase(it);
+    // Split: commands recorded so far do not touch the buffer, so they run without waiting.
+    if (current_) submit();
+    wait_on(*f.stream, f.value);
+  }
+}
+
 void Stream::wait_for(VkBuffer buffer) {
+  if (auto f = foreign_.find(buffer); f != foreign_.end()) {
+    f->second.stream->wait(f->second.value);
+    foreign_.erase(f);
+  }
   auto it = last_use_.find(buffer);
   if (it == last_use_.end()) return;
   wait(it->second);
 }
 
 void Stream::release_later(Allocation allocation) {
+  if (auto f = foreign_.find(allocation.buffer.get()); f != foreign_.end()) {
+    // This stream has not touched the buffer since the other stream's work began (touching it
+    // settles the foreign use), and that work waited for this stream's earlier uses: the
+    // memory is free once the other stream passes its value, so that stream releases it.
+    Stream* other = f->second.stream;
+    foreign_.erase(f);
+    last_use_.erase(allocation.buffer.get());
+    written_.erase(allocation.buffer.get());
+    read_.erase(allocation.buffer.get());
+    other->release_later(std::move(allocation));
+    return;
+  }
   last_use_.erase(allocation.buffer.get());
   written_.erase(allocation.buffer.get());
   read_.erase(allocation.buffer.get());
