@@ -105,7 +105,8 @@ std::optional<std::vector<CopyRegion>> host_regions(const Array& device, const V
 // and adds its completion to `event`. Where the device has a transfer stream the copy runs
 // there, after the replica stream's last use of the buffer (a device-side wait), and is
 // submitted at once; the replica stream then holds the buffer as a foreign use, so its next
-// command on the buffer (and only such a command) waits for the copy. Otherwise the copy is
+// command that writes the buffer, or reads it after an upload, waits for the copy (and no
+// other command does). Otherwise the copy is
 // recorded on the replica's stream, in order with its other work.
 void record_host_copy(Replica& rep, HostBuffer& pinned, bool to_device, VkBuffer device_buffer,
                       const std::vector<CopyRegion>& regions, Event& event) {
@@ -118,7 +119,7 @@ void record_host_copy(Replica& rep, HostBuffer& pinned, bool to_device, VkBuffer
                       to_device ? device_buffer : host_buffer, to_vk(regions));
   pinned.used_by(stream);
   const uint64_t value = stream.submit();
-  if (transfer) rep.stream->foreign_use(device_buffer, *transfer, value);
+  if (transfer) rep.stream->foreign_use(device_buffer, *transfer, value, to_device);
   event.add(stream, value);
 }
 

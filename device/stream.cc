@@ -95,8 +95,8 @@ void Stream::hazard_barrier(const VkBuffer* reads, size_t n_reads, const VkBuffe
                             size_t n_writes) {
   close_external();
   if (!foreign_.empty()) {
-    wait_foreign(reads, n_reads);
-    wait_foreign(writes, n_writes);
+    wait_foreign(reads, n_reads, false);
+    wait_foreign(writes, n_writes, true);
   }
   bool hazard = false;
   for (size_t i = 0; i < n_reads && !hazard; ++i) hazard = written_.count(reads[i]) > 0;
@@ -364,21 +364,22 @@ void Stream::wait_for_use(Stream& other, VkBuffer buffer) {
   wait_on(other, value);
 }
 
-void Stream::foreign_use(VkBuffer buffer, Stream& other, uint64_t value) {
+void Stream::foreign_use(VkBuffer buffer, Stream& other, uint64_t value, bool writes) {
   VKA_ASSERT(other.device_ == device_ && &other != this && value <= other.last_submitted_);
-  auto [it, added] = foreign_.try_emplace(buffer, Foreign{&other, value});
+  auto [it, added] = foreign_.try_emplace(buffer, Foreign{&other, value, writes});
   if (!added) {
     // Two streams other than this one never both hold a buffer: the transfer stream is the
     // only foreign user of a replica's buffers.
     VKA_ASSERT(it->second.stream == &other);
     it->second.value = std::max(it->second.value, value);
+    it->second.writes = it->second.writes || writes;
   }
 }
 
-void Stream::wait_foreign(const VkBuffer* buffers, size_t n) {
+void Stream::wait_foreign(const VkBuffer* buffers, size_t n, bool writing) {
   for (size_t i = 0; i < n; ++i) {
     auto it = foreign_.find(buffers[i]);
-    if (it == foreign_.end()) continue;
+    if (it == foreign_.end() || !(writing || it->second.writes)) continue;  // reads both
     const Foreign f = it->second;
     foreign_.erase(it);
     // Split: commands recorded so far do not touch the buffer, so they run without waiting.

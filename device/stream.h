@@ -97,15 +97,16 @@ class Stream {
   // `buffer`, submitting `other` first when that use is still being recorded. No wait when
   // `other` never used it.
   void wait_for_use(Stream& other, VkBuffer buffer);
-  // Records that `other` (a stream of this device) touches `buffer` until it reaches
-  // `value`, which it has submitted: the next command of this stream that touches `buffer`
-  // first submits what was recorded before it and makes the following submission wait for
-  // that value (one queue wait; commands on other buffers never wait); host access
-  // (wait_for) and release_later of `buffer` wait for it too.
-  void foreign_use(VkBuffer buffer, Stream& other, uint64_t value);
-  // Makes the next submission wait for a foreign use of `buffer`, if one is pending: for work
-  // on a third queue that waits on this stream's timeline before touching the buffer.
-  void settle_foreign_use(VkBuffer buffer) { wait_foreign(&buffer, 1); }
+  // Records that `other` (a stream of this device) reads `buffer` (or writes it, `writes`)
+  // until it reaches `value`, which it has submitted. The next command of this stream that
+  // writes `buffer`, or reads it when `other` writes it, first submits what was recorded
+  // before it and makes the following submission wait for that value: one queue wait, while
+  // commands on other buffers never wait. Host access (wait_for) and release_later of
+  // `buffer` wait for it too.
+  void foreign_use(VkBuffer buffer, Stream& other, uint64_t value, bool writes);
+  // Makes the next submission wait for a pending foreign write of `buffer`: for work on a
+  // third queue that waits on this stream's timeline before it reads the buffer.
+  void settle_foreign_use(VkBuffer buffer) { wait_foreign(&buffer, 1, false); }
   void finish() { wait(submit()); }
   uint64_t completed_value();
   // This stream's timeline semaphore (signalled with each submission's value).
@@ -127,8 +128,9 @@ class Stream {
   void hazard_barrier(const VkBuffer* reads, size_t n_reads, const VkBuffer* writes,
                       size_t n_writes);
   void recycle();  // returns completed command buffers and allocations
-  // Settles pending foreign uses of the buffers a command is about to touch.
-  void wait_foreign(const VkBuffer* buffers, size_t n);
+  // Settles the foreign uses that a command about to read (or write, `writing`) these buffers
+  // must wait for.
+  void wait_foreign(const VkBuffer* buffers, size_t n, bool writing);
   // Ends the profiler's record of work recorded through record_external().
   void close_external();
 
@@ -162,6 +164,7 @@ class Stream {
   struct Foreign {
     Stream* stream;
     uint64_t value;
+    bool writes;
   };
   std::unordered_map<VkBuffer, Foreign> foreign_;
   StreamStats stats_;

@@ -83,7 +83,7 @@ TEST(TransferStreamTest, OnlyCommandsOnTheTransferredBufferWait) {
   // The transfer stream writes x (7 everywhere) after the compute stream's last use of it.
   transfer.wait_for_use(compute, x.vk_buffer(0));
   transfer.fill(x.vk_buffer(0), 0, n * 4, 7);
-  compute.foreign_use(x.vk_buffer(0), transfer, transfer.submit());
+  compute.foreign_use(x.vk_buffer(0), transfer, transfer.submit(), true);
 
   const StreamStats s0 = compute.stats();
   compute.dispatch(affine, {{a.vk_buffer(0)}, {b.vk_buffer(0)}}, {false, true}, &n, 16);
@@ -100,6 +100,32 @@ TEST(TransferStreamTest, OnlyCommandsOnTheTransferredBufferWait) {
   for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(read_all(b)[i], i * 2 + 1) << i;
 }
 
+TEST(TransferStreamTest, ReadsAfterAForeignReadDoNotWait) {
+  auto ctx = make(TransferQueue::kShared);
+  Device& device = ctx->device(0);
+  Stream& compute = *ctx->replica(0).stream;
+  Stream& transfer = *device.transfer_stream();
+  Pipeline affine(device, compile_glsl(kAffine, "affine"), 2, 4, "affine");
+  const uint32_t n = 777;
+  std::vector<uint32_t> init(n);
+  std::iota(init.begin(), init.end(), 0u);
+  ReplicatedBuffer x(ctx, n * 4), y(ctx, n * 4), z(ctx, n * 4);
+  x.write(init.data(), 0, n * 4, std::nullopt);
+  // The transfer stream reads x (a download's copy) after the compute stream wrote it.
+  transfer.wait_for_use(compute, x.vk_buffer(0));
+  transfer.copy(x.vk_buffer(0), 0, y.vk_buffer(0), 0, n * 4);
+  compute.foreign_use(x.vk_buffer(0), transfer, transfer.submit(), false);
+  const uint64_t waits = compute.stats().queue_waits;
+  compute.dispatch(affine, {{x.vk_buffer(0)}, {z.vk_buffer(0)}}, {false, true}, &n, 13);
+  EXPECT_EQ(compute.stats().queue_waits, waits);  // read after read
+  compute.dispatch(affine, {{z.vk_buffer(0)}, {x.vk_buffer(0)}}, {false, true}, &n, 13);
+  EXPECT_EQ(compute.stats().queue_waits, waits + 1);  // write after the copy's read
+  transfer.finish();
+  EXPECT_EQ(read_all(y), init);
+  const std::vector<uint32_t> got = read_all(x);
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(got[i], (i * 2 + 1) * 2 + 1) << i;
+}
+
 TEST(TransferStreamTest, HostAccessWaitsForTheForeignCopy) {
   auto ctx = make(TransferQueue::kShared);
   Stream& compute = *ctx->replica(0).stream;
@@ -107,7 +133,7 @@ TEST(TransferStreamTest, HostAccessWaitsForTheForeignCopy) {
   const uint32_t n = 1 << 18;
   ReplicatedBuffer x(ctx, n * 4);
   transfer.fill(x.vk_buffer(0), 0, n * 4, 0x01020304u);
-  compute.foreign_use(x.vk_buffer(0), transfer, transfer.submit());
+  compute.foreign_use(x.vk_buffer(0), transfer, transfer.submit(), true);
   const uint64_t waits = compute.stats().queue_waits;
   compute.wait_for(x.vk_buffer(0));  // on the host
   EXPECT_GE(transfer.completed_value(), transfer.pending_value());
@@ -125,7 +151,7 @@ TEST(TransferStreamTest, ReleasedMemoryWaitsForTheForeignCopy) {
   const uint64_t capacity = a.capacity;
   const VkBuffer buffer = a.buffer.get();
   transfer.fill(buffer, 0, bytes, 0);
-  compute.foreign_use(buffer, transfer, transfer.submit());
+  compute.foreign_use(buffer, transfer, transfer.submit(), true);
   const uint64_t cached = device.pool().cached_bytes();
   const uint64_t waits = compute.stats().queue_waits;
   compute.release_later(std::move(a));

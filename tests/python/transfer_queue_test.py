@@ -127,19 +127,26 @@ def test_compute_then_download(tctx, n):
         assert transfer_waits(tctx) == t0 + 1
 
 
-def test_download_then_overwrite_waits_for_the_copy(tctx):
+def test_download_then_overwrite_in_place_waits_for_the_copy(tctx):
     n = 1000003
     a = np.arange(n, dtype=np.float32)
     x = vk.asarray(a, context=tctx)
     out = vk.HostArray((n,), np.float32, context=tctx)
     w0 = queue_waits(tctx)
     ev = x.get_async(out)
-    x[...] = x * -1.0  # writes x: must not run before the copy has read it (WAR)
+    y = (x + 1).eval()  # reads x, which the copy only reads: no wait
+    assert queue_waits(tctx) == w0
+    x.zero()  # a fill of x in place: must not run before the copy has read x (WAR)
+    assert queue_waits(tctx) == w0 + (1 if shared(tctx) else 0)
+    x[::3] = 2.5  # in place too; the wait was settled
     x.eval()
     assert queue_waits(tctx) == w0 + (1 if shared(tctx) else 0)
     ev.wait()
     np.testing.assert_array_equal(out, a)
-    np.testing.assert_array_equal(np.asarray(x), -a)
+    want = np.zeros_like(a)
+    want[::3] = 2.5
+    np.testing.assert_array_equal(np.asarray(x), want)
+    np.testing.assert_array_equal(np.asarray(y), a + 1)
 
 
 def test_upload_over_array_being_read(tctx):
