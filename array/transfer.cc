@@ -262,13 +262,21 @@ void zero(Array& a) {
 }
 
 void wait_event(const Array& a, Event& event, std::optional<int> replica) {
-  for (int r : replicas_of(*a.context(), replica))
-    event.enqueue_wait(*a.context()->replica(r).stream);
+  for (int r : replicas_of(*a.context(), replica)) {
+    Replica& rep = a.context()->replica(r);
+    event.enqueue_wait(*rep.stream);
+    // The replica's host transfers run on its device's transfer stream: they wait too.
+    if (Stream* t = rep.device->transfer_stream()) event.enqueue_wait(*t);
+  }
 }
 
 Event record_event(const std::shared_ptr<Context>& context, std::optional<int> replica) {
   Event e(context);
-  for (int r : replicas_of(*context, replica)) e.record(*context->replica(r).stream);
+  for (int r : replicas_of(*context, replica)) {
+    Replica& rep = context->replica(r);
+    e.record(*rep.stream);
+    if (Stream* t = rep.device->transfer_stream()) e.record(*t);  // its host transfers
+  }
   return e;
 }
 

@@ -256,3 +256,25 @@ def test_every_replica_uploads_through_its_device(tctx2):
     y = (x * 2).eval()
     for r in range(2):
         np.testing.assert_array_equal(y.get(index=r), a * 2)
+
+
+def test_wait_for_and_record_event_cover_the_transfer_stream(tctx):
+    n = 1000
+    a = np.arange(n, dtype=np.float32)
+    x = vk.asarray(a, context=tctx)
+    y = vk.empty((n,), np.float32, context=tctx)
+    h = host(a * 0 + 9, tctx)
+    ev_up = y.set_async(h)
+    rec = vk.record_event(context=tctx)  # covers the upload on the transfer stream
+    rec.wait()
+    assert ev_up.is_done()
+    z = (x * 4).eval()
+    ev = vk.record_event(context=tctx)
+    out = vk.HostArray((n,), np.float32, context=tctx)
+    # The copy itself waits for ev on the device (here after z's kernel, already recorded).
+    x.get_async(out, wait_for=ev).wait()
+    np.testing.assert_array_equal(out, a)
+    out2 = vk.HostArray((n,), np.float32, context=tctx)
+    z.get_async(out2, wait_for=[ev, ev_up]).wait()
+    np.testing.assert_array_equal(out2, a * 4)
+    np.testing.assert_array_equal(y.get(), a * 0 + 9)
