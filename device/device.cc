@@ -307,6 +307,8 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
   staging_ = std::make_unique<StagingPool>(*this);
   pool_ = std::make_unique<AllocationPool>(*this);
   if (transfer_family_) {
+    // Its timestamps need a host-side query reset (Stream::timestamp).
+    if (!f12.hostQueryReset) transfer_timestamp_period_ns = 0;
     VkQueue queue = VK_NULL_HANDLE;
     vkGetDeviceQueue(dev, *transfer_family_, 0, &queue);
     transfer_stream_ =

@@ -16,8 +16,6 @@ namespace vka {
 namespace {
 
 constexpr uint32_t kMaxTimestamps = 1024;
-constexpr VkPipelineStageFlags kWorkStages =
-    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
 
 }  // namespace
 
@@ -28,6 +26,21 @@ Stream::Stream(Device& device, int queue_index)
 Stream::Stream(Device& device, VkQueue queue, uint32_t family, double timestamp_period_ns)
     : device_(&device), queue_(queue) {
   VkDevice dev = device.get();
+  {
+    uint32_t n = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(device.physical(), &n, nullptr);
+    std::vector<VkQueueFamilyProperties> fams(n);
+    vkGetPhysicalDeviceQueueFamilyProperties(device.physical(), &n, fams.data());
+    VKA_ASSERT(family < n);
+    transfer_only_ = !(fams[family].queueFlags & (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT));
+  }
+  if (transfer_only_) {
+    // A transfer-only family supports no shader stage: barriers, waits and access masks name
+    // the transfer stage alone.
+    stages_ = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    write_access_ = VK_ACCESS_TRANSFER_WRITE_BIT;
+    access_ = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  }
   VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   pci.queueFamilyIndex = family;
@@ -106,10 +119,9 @@ void Stream::hazard_barrier(const VkBuffer* reads, size_t n_reads, const VkBuffe
   VkCommandBuffer cb = recording();
   if (hazard) {
     VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-                       VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    vkCmdPipelineBarrier(cb, kWorkStages, kWorkStages, 0, 1, &mb, 0, nullptr, 0, nullptr);
+    mb.srcAccessMask = write_access_;
+    mb.dstAccessMask = access_;
+    vkCmdPipelineBarrier(cb, stages_, stages_, 0, 1, &mb, 0, nullptr, 0, nullptr);
     written_.clear();
     read_.clear();
     ++stats_.barriers;
@@ -162,7 +174,7 @@ void Stream::fill(VkBuffer dst, uint64_t offset, uint64_t size, uint32_t value) 
 void Stream::dispatch(const Pipeline& pipeline, const std::vector<Binding>& bindings,
                       const std::vector<bool>& writes, const void* push_constants, uint32_t gx,
                       uint32_t gy, uint32_t gz) {
-  VKA_ASSERT(bindings.size() == pipeline.num_bindings());
+  VKA_ASSERT(!transfer_only_ && bindings.size() == pipeline.num_bindings());
   VKA_ASSERT(writes.size() == bindings.size());
   VKA_ASSERT(&pipeline.device() == device_);
   const Caps& caps = device_->caps();
@@ -211,6 +223,7 @@ void Stream::dispatch(const Pipeline& pipeline, const std::vector<Binding>& bind
 
 VkCommandBuffer Stream::record_external(const std::vector<VkBuffer>& reads,
                                         const std::vector<VkBuffer>& writes) {
+  VKA_ASSERT(!transfer_only_);
   hazard_barrier(reads.data(), reads.size(), writes.data(), writes.size());
   ++stats_.dispatches;
   if (DispatchProfiler* profiler = DispatchProfiler::active()) {
@@ -230,8 +243,15 @@ uint32_t Stream::timestamp() {
                       " timestamps without reset_timestamps()");
   }
   close_external();
+  if (next_query_ == 0 && transfer_only_) {
+    // vkCmdResetQueryPool is for graphics and compute queues: reset from the host (Vulkan
+    // 1.2's hostQueryReset, which the device enables where it gives this family timestamps),
+    // once the stream's earlier work, which may still write the slots, has completed.
+    finish();
+    vkResetQueryPool(device_->get(), queries_, 0, num_queries_);
+  }
   VkCommandBuffer cb = recording();
-  if (next_query_ == 0) vkCmdResetQueryPool(cb, queries_, 0, num_queries_);
+  if (next_query_ == 0 && !transfer_only_) vkCmdResetQueryPool(cb, queries_, 0, num_queries_);
   vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, next_query_);
   return next_query_++;
 }
@@ -269,9 +289,9 @@ uint64_t Stream::submit() {
   if (!current_ && waits_.empty()) return last_submitted_;
   if (current_) {
     VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    to_host.srcAccessMask = write_access_;
     to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(current_, kWorkStages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
+    vkCmdPipelineBarrier(current_, stages_, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
                          nullptr, 0, nullptr);
     VK_CHECK(vkEndCommandBuffer(current_));
   }
@@ -282,7 +302,7 @@ uint64_t Stream::submit() {
     wait_sems.push_back(sem);
     wait_values.push_back(v);
   }
-  const std::vector<VkPipelineStageFlags> wait_stages(waits_.size(), kWorkStages);
+  const std::vector<VkPipelineStageFlags> wait_stages(waits_.size(), stages_);
   VkTimelineSemaphoreSubmitInfo ts{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
   ts.signalSemaphoreValueCount = 1;
   ts.pSignalSemaphoreValues = &value;

@@ -140,6 +140,14 @@ class Stream {
   Handle<VkSemaphore> timeline_;
   Handle<VkQueryPool> queries_;
   double timestamp_period_ns_ = 0;
+  // A queue of a family without compute or graphics (a dedicated transfer family): copies,
+  // fills and timestamps only.
+  bool transfer_only_ = false;
+  VkPipelineStageFlags stages_ =
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+  VkAccessFlags write_access_ = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  VkAccessFlags access_ = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                          VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
   uint32_t num_queries_ = 0;
   uint32_t next_query_ = 0;
 
