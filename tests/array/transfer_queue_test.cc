@@ -1,6 +1,7 @@
 // Pinned-host transfers of arrays on the device's transfer stream (transfer_queue kShared: the
-// synchronization of a dedicated queue on a one-queue device) and on the replica's stream
-// (kOff): results, and the queue waits that only dependent work pays.
+// synchronization of a dedicated queue on a one-queue device; kAuto: the dedicated family
+// where the device has one) and on the replica's stream (kOff): results, and the queue waits
+// that only dependent work pays.
 #include <cstring>
 #include <numeric>
 
@@ -47,7 +48,9 @@ class TransferQueueTest : public ::testing::TestWithParam<TransferQueue> {
     o.transfer_queue = GetParam();
     ctx_ = Context::create(o);
   }
-  bool shared() const { return GetParam() == TransferQueue::kShared; }
+  // Whether HostArray copies run on a transfer stream: always for kShared, never for kOff,
+  // for kAuto where the device has a dedicated transfer family (not lavapipe; NVIDIA GPUs).
+  bool routed() const { return ctx_->device(0).transfer_stream() != nullptr; }
   Stream& compute() { return *ctx_->replica(0).stream; }
   uint64_t waits() { return compute().stats().queue_waits; }
   uint64_t transfer_copies() {
@@ -66,10 +69,10 @@ TEST_P(TransferQueueTest, UploadThenDependentComputeWaitsOnce) {
     const uint64_t w0 = waits(), c0 = transfer_copies();
     Event e(ctx_);
     upload(x, pinned_view(h, n), std::nullopt, e);
-    EXPECT_EQ(transfer_copies(), c0 + (shared() ? 1 : 0));
+    EXPECT_EQ(transfer_copies(), c0 + (routed() ? 1 : 0));
     Array y = x * 2.0f + 1.0f;
     y.eval();
-    EXPECT_EQ(waits(), w0 + (shared() ? 1 : 0)) << n;
+    EXPECT_EQ(waits(), w0 + (routed() ? 1 : 0)) << n;
     const std::vector<float> got = read_floats(y);
     for (int64_t i = 0; i < n; ++i) {
       ASSERT_EQ(got[i], (static_cast<float>(i % 509) - 3.0f) * 2.0f + 1.0f) << n << " " << i;
@@ -103,7 +106,7 @@ TEST_P(TransferQueueTest, UnrelatedComputeRunsWithoutWaiting) {
   EXPECT_EQ(waits(), w0);
   Array x1 = x + 1.0f;  // reads what the upload wrote: one wait
   x1.eval();
-  EXPECT_EQ(waits(), w0 + (shared() ? 1 : 0));
+  EXPECT_EQ(waits(), w0 + (routed() ? 1 : 0));
   EXPECT_EQ(scalar(sum(x)), 0.0);
   up.wait();
 }
@@ -126,9 +129,12 @@ TEST_P(TransferQueueTest, OverwriteAfterDownloadWaitsForTheCopy) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, TransferQueueTest,
-                         ::testing::Values(TransferQueue::kShared, TransferQueue::kOff),
+                         ::testing::Values(TransferQueue::kShared, TransferQueue::kOff,
+                                           TransferQueue::kAuto),
                          [](const ::testing::TestParamInfo<TransferQueue>& p) {
-                           return p.param == TransferQueue::kShared ? "Shared" : "Off";
+                           return p.param == TransferQueue::kShared ? "Shared"
+                                  : p.param == TransferQueue::kOff  ? "Off"
+                                                                    : "Auto";
                          });
 
 }  // namespace
