@@ -420,14 +420,22 @@ void Stream::wait_for(VkBuffer buffer) {
 
 void Stream::release_later(Allocation allocation) {
   if (auto f = foreign_.find(allocation.buffer.get()); f != foreign_.end()) {
-    // This stream has not touched the buffer since the other stream's work began (touching it
-    // settles the foreign use), and that work waited for this stream's earlier uses: the
-    // memory is free once the other stream passes its value, so that stream releases it.
+    // The other stream's work waited for this stream's uses before it, and this stream has
+    // not written the buffer since (that settles the foreign use): the other stream releases
+    // the memory once past its value. Reads of this stream since then (a foreign read does not
+    // hold back reads) are still pending: the other stream waits for them first.
     Stream* other = f->second.stream;
     foreign_.erase(f);
-    last_use_.erase(allocation.buffer.get());
-    written_.erase(allocation.buffer.get());
-    read_.erase(allocation.buffer.get());
+    const VkBuffer buffer = allocation.buffer.get();
+    const uint64_t mine = last_use(buffer);
+    last_use_.erase(buffer);
+    written_.erase(buffer);
+    read_.erase(buffer);
+    if (mine > completed_value()) {
+      if (mine > last_submitted_) submit();
+      other->wait_on(*this, mine);
+      other->submit();
+    }
     other->release_later(std::move(allocation));
     return;
   }

@@ -160,6 +160,29 @@ TEST(TransferStreamTest, ReleasedMemoryWaitsForTheForeignCopy) {
   EXPECT_EQ(device.pool().cached_bytes(), cached + capacity);
 }
 
+TEST(TransferStreamTest, ReleaseAfterReadsOnBothStreamsWaitsForBoth) {
+  auto ctx = make(TransferQueue::kShared);
+  Device& device = ctx->device(0);
+  Stream& compute = *ctx->replica(0).stream;
+  Stream& transfer = *device.transfer_stream();
+  Pipeline affine(device, compile_glsl(kAffine, "affine"), 2, 4, "affine");
+  const uint32_t n = 4096;
+  ReplicatedBuffer y(ctx, n * 4), z(ctx, n * 4);
+  Allocation a = device.pool().take(n * 4, MemoryUse::kDevice);
+  const VkBuffer x = a.buffer.get();
+  compute.fill(x, 0, n * 4, 3);
+  transfer.wait_for_use(compute, x);
+  transfer.copy(x, 0, y.vk_buffer(0), 0, n * 4);  // a download's read
+  compute.foreign_use(x, transfer, transfer.submit(), false);
+  compute.dispatch(affine, {{x}, {z.vk_buffer(0)}}, {false, true}, &n, 64);  // reads x too
+  const uint64_t transfer_waits = transfer.stats().queue_waits;
+  compute.release_later(std::move(a));  // both reads must complete before the memory is reused
+  EXPECT_EQ(transfer.stats().queue_waits, transfer_waits + 1);
+  ctx->synchronize();
+  EXPECT_EQ(read_all(y), std::vector<uint32_t>(n, 3));
+  EXPECT_EQ(read_all(z), std::vector<uint32_t>(n, 7));
+}
+
 TEST(TransferStreamTest, QueuesWithoutTimestampsSayWhy) {
   auto ctx = make(TransferQueue::kOff);
   Device& device = ctx->device(0);
