@@ -91,6 +91,7 @@ py::list devices_of(const Context& c) {
     d["name"] = caps.device_name;
     d["driver"] = caps.driver_name;
     d["num_queues"] = c.device(i).num_queues();
+    d["transfer_queue"] = c.device(i).transfer_queue_description();
     d["max_storage_buffer_range"] = caps.max_storage_buffer_range;
     d["device_local_bytes"] = caps.device_local_bytes;
     d["host_visible_device_memory"] = caps.host_visible_device_memory;

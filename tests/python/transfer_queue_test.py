@@ -57,6 +57,7 @@ def host(values, ctx):
 def test_context_reports_its_transfer_queue(tctx):
     assert tctx.transfer_queue in ("shared", "none")
     assert (_vkarray._transfer_stream_stats(tctx) is None) == (tctx.transfer_queue == "none")
+    assert tctx.devices[0]["transfer_queue"] == tctx.transfer_queue
     with pytest.raises(ValueError, match="transfer_queue must be 'auto', 'off' or 'shared', "
                        "got 'dma'"):
         vk.Context(devices=[0], transfer_queue="dma")
