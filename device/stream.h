@@ -93,6 +93,9 @@ class Stream {
   void mark_used(VkBuffer buffer);
   // The timeline value of this stream's last use of `buffer` (0: none recorded).
   uint64_t last_use(VkBuffer buffer) const;
+  // Drops the record of this stream's last use of `buffer`, whose release another stream
+  // guards (the memory is reused only after this stream's work on it has completed).
+  void forget_use(VkBuffer buffer) { last_use_.erase(buffer); }
   // Makes this stream's next submission wait, on the device, for `other`'s last use of
   // `buffer`, submitting `other` first when that use is still being recorded. No wait when
   // `other` never used it.
