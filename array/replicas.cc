@@ -134,6 +134,7 @@ ReplicaPath copy_between_replicas(const ReplicatedBuffer& src, int from, uint64_
       // The copy runs on the destination's queue after the source's queue has made the bytes.
       // The source's timeline then passes only after the copy, which reads its buffer: later
       // work there, host writes and the allocation's reuse wait for it.
+      a.stream->settle_foreign_use(src.vk_buffer(from));  // a pending host transfer into it
       b.stream->wait_on(*a.stream, a.stream->submit());
       b.stream->copy(src.vk_buffer(from), src_offset, dst.vk_buffer(to), dst_offset, size);
       a.stream->wait_on(*b.stream, b.stream->submit());

@@ -101,6 +101,28 @@ std::optional<std::vector<CopyRegion>> host_regions(const Array& device, const V
   return plan_copy(view.shape, isz, dev_offset, dev_strides, host_offset, host.strides);
 }
 
+// Records a copy between pinned host memory and `device_buffer` (a buffer of replica `rep`)
+// and adds its completion to `event`. Where the device has a transfer stream the copy runs
+// there, after the replica stream's last use of the buffer (a device-side wait), and is
+// submitted at once; the replica stream then holds the buffer as a foreign use, so its next
+// command that writes the buffer, or reads it after an upload, waits for the copy (and no
+// other command does). Otherwise the copy is
+// recorded on the replica's stream, in order with its other work.
+void record_host_copy(Replica& rep, HostBuffer& pinned, bool to_device, VkBuffer device_buffer,
+                      const std::vector<CopyRegion>& regions, Event& event) {
+  if (regions.empty()) return;
+  Stream* transfer = rep.device->transfer_stream();
+  Stream& stream = transfer ? *transfer : *rep.stream;
+  const VkBuffer host_buffer = pinned.vk_buffer();
+  if (transfer) transfer->wait_for_use(*rep.stream, device_buffer);
+  stream.copy_regions(to_device ? host_buffer : device_buffer,
+                      to_device ? device_buffer : host_buffer, to_vk(regions));
+  pinned.used_by(stream);
+  const uint64_t value = stream.submit();
+  if (transfer) rep.stream->foreign_use(device_buffer, *transfer, value, to_device);
+  event.add(stream, value);
+}
+
 }  // namespace
 
 void upload(Array& dst, const HostView& src, std::optional<int> replica, Event& event,
@@ -135,9 +157,7 @@ void upload(Array& dst, const HostView& src, std::optional<int> replica, Event& 
     }
     if (!copied) pin_readers(ctx, *leaf->buffer(), nullptr, &view);
     copied = true;
-    rep.stream->copy_regions(src.pinned->vk_buffer(), buf->vk_buffer(r), to_vk(*regions));
-    src.pinned->used_by(*rep.stream);
-    event.record(*rep.stream);
+    record_host_copy(rep, *src.pinned, true, buf->vk_buffer(r), *regions, event);
   }
   if (copied) leaf->buffer()->bump_version();
   if (staged.empty()) return;
@@ -170,9 +190,7 @@ void download(Array& src, const HostView& dst, int replica, Event& event, const 
     const View view = leaf->view();
     if (auto regions = host_regions(src, view, dst, false)) {
       auto buf = device_buffer(*leaf->buffer());
-      rep.stream->copy_regions(buf->vk_buffer(replica), dst.pinned->vk_buffer(), to_vk(*regions));
-      dst.pinned->used_by(*rep.stream);
-      event.record(*rep.stream);
+      record_host_copy(rep, *dst.pinned, false, buf->vk_buffer(replica), *regions, event);
       return;
     }
   }
@@ -244,13 +262,21 @@ void zero(Array& a) {
 }
 
 void wait_event(const Array& a, Event& event, std::optional<int> replica) {
-  for (int r : replicas_of(*a.context(), replica))
-    event.enqueue_wait(*a.context()->replica(r).stream);
+  for (int r : replicas_of(*a.context(), replica)) {
+    Replica& rep = a.context()->replica(r);
+    event.enqueue_wait(*rep.stream);
+    // The replica's host transfers run on its device's transfer stream: they wait too.
+    if (Stream* t = rep.device->transfer_stream()) event.enqueue_wait(*t);
+  }
 }
 
 Event record_event(const std::shared_ptr<Context>& context, std::optional<int> replica) {
   Event e(context);
-  for (int r : replicas_of(*context, replica)) e.record(*context->replica(r).stream);
+  for (int r : replicas_of(*context, replica)) {
+    Replica& rep = context->replica(r);
+    e.record(*rep.stream);
+    if (Stream* t = rep.device->transfer_stream()) e.record(*t);  // its host transfers
+  }
   return e;
 }
 

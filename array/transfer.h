@@ -80,11 +80,12 @@ void copy_device(Array& dst, Array& src, std::optional<int> replica, Event& even
 // and 4-byte aligned, a kernel otherwise).
 void zero(Array& a);
 
-// Queue-side wait: later work on the replicas of `a`'s context (every one, or `replica`)
-// waits on the device for `event` (on the host for work of another device).
+// Queue-side wait: later work on the replicas of `a`'s context (every one, or `replica`),
+// their host transfers on a transfer stream included, waits on the device for `event` (on
+// the host for work of another device).
 void wait_event(const Array& a, Event& event, std::optional<int> replica);
 // An event that completes when the work recorded so far on the replicas (every one, or
-// `replica`) completes; submits that work.
+// `replica`) and on their devices' transfer streams completes; submits that work.
 Event record_event(const std::shared_ptr<Context>& context, std::optional<int> replica);
 
 }  // namespace vka

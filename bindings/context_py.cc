@@ -41,8 +41,21 @@ std::vector<int> to_device_list(py::handle devices) {
 
 std::shared_ptr<Context> make_context(py::handle devices, int queues_per_device,
                                       std::optional<bool> validate, const std::string& host_access,
-                                      std::vector<std::string> disable_features) {
+                                      std::vector<std::string> disable_features,
+                                      std::optional<std::string> transfer_queue) {
   ContextOptions options;
+  if (transfer_queue) {
+    if (*transfer_queue == "auto") {
+      options.transfer_queue = TransferQueue::kAuto;
+    } else if (*transfer_queue == "off") {
+      options.transfer_queue = TransferQueue::kOff;
+    } else if (*transfer_queue == "shared") {
+      options.transfer_queue = TransferQueue::kShared;
+    } else {
+      throw ShapeError("[Context] transfer_queue must be 'auto', 'off' or 'shared', got '" +
+                       *transfer_queue + "'");
+    }
+  }
   options.disable_features = std::move(disable_features);
   options.devices = to_device_list(devices);
   options.queues_per_device = queues_per_device;
@@ -78,6 +91,7 @@ py::list devices_of(const Context& c) {
     d["name"] = caps.device_name;
     d["driver"] = caps.driver_name;
     d["num_queues"] = c.device(i).num_queues();
+    d["transfer_queue"] = c.device(i).transfer_queue_description();
     d["max_storage_buffer_range"] = caps.max_storage_buffer_range;
     d["device_local_bytes"] = caps.device_local_bytes;
     d["host_visible_device_memory"] = caps.host_visible_device_memory;
@@ -119,22 +133,32 @@ Vulkan devices and their compute queues; each (device, queue) pair is a replica 
 every buffer has one copy per replica.
 
 Context(devices=None, queues_per_device=1, validate=None, host_access="auto",
-disable_features=()): devices is a
+disable_features=(), transfer_queue=None): devices is a
 list of indices into vkarray.list_devices() (an index may repeat: several logical devices on
 one physical device), default VKA_DEVICE or the best device; validate turns on the Khronos
 validation layer (default: VKA_VALIDATE); host_access "staging" sends every transfer through
 the staging pool even where device memory is host-visible; disable_features leaves optional
-device features off ("float64", "int64", "int16", "int8", "float16"), as a smaller device would.
+device features off ("float64", "int64", "int16", "int8", "float16"), as a smaller device would;
+transfer_queue says which queue copies between HostArrays and device arrays (default:
+VKA_TRANSFER_QUEUE, else "auto"): "auto" the device's dedicated transfer queue family (its
+copy engines, which run beside kernels) where it has one, else the replica's own queue;
+"off" always the replica's own queue; "shared" a second stream on the replica's queue (the
+synchronization of a dedicated queue, on any device). context.transfer_queue says which was
+opened: "dedicated family N", "shared" or "none".
 )doc")
       .def(py::init(&make_context), py::arg("devices") = py::none(),
            py::arg("queues_per_device") = 1, py::arg("validate") = py::none(),
            py::arg("host_access") = "auto",
-           py::arg("disable_features") = std::vector<std::string>{})
+           py::arg("disable_features") = std::vector<std::string>{},
+           py::arg("transfer_queue") = py::none())
       .def_property_readonly("num_replicas", &Context::num_replicas)
       .def_property_readonly("num_devices", &Context::num_devices)
       .def_property_readonly("replicas", &replicas_of)
       .def_property_readonly("devices", &devices_of, "One dict of facts per logical device.")
       .def_property_readonly("validating", &Context::validating)
+      .def_property_readonly("transfer_queue", &Context::transfer_queue,
+                             "Which queue HostArray transfers use: \"dedicated family N\", "
+                             "\"shared\" or \"none\" (the replica's own queue).")
       .def("describe", &Context::describe, "One line per replica: device, driver, API version.")
       .def("synchronize", &Context::synchronize, "Wait for all work on every replica.")
       .def("__repr__", &context_repr);

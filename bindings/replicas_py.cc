@@ -139,6 +139,17 @@ void register_replicas(py::module_& m) {
         return out;
       },
       py::arg("context"));
+  m.def(
+      "_transfer_stream_stats",
+      [](const std::shared_ptr<Context>& ctx, int device) -> py::object {
+        Stream* s = ctx->device(device).transfer_stream();
+        if (!s) return py::none();
+        py::dict d = stats_dict(s->stats());
+        d["completed_value"] = s->completed_value();
+        d["pending_value"] = s->pending_value();
+        return std::move(d);
+      },
+      py::arg("context"), py::arg("device") = 0);
 }
 
 }  // namespace vka

@@ -32,7 +32,11 @@ ReplicatedBuffer::ReplicatedBuffer(std::shared_ptr<Context> context, uint64_t nb
 
 ReplicatedBuffer::~ReplicatedBuffer() {
   for (int r = 0; r < num_replicas(); ++r) {
-    context_->replica(r).stream->release_later(std::move(replicas_[r]));
+    Replica& rep = context_->replica(r);
+    // The transfer stream's record of its copies into the buffer: the replica's release
+    // below already waits for them (Stream::release_later), and the handle may be made again.
+    if (Stream* t = rep.device->transfer_stream()) t->forget_use(replicas_[r].buffer.get());
+    rep.stream->release_later(std::move(replicas_[r]));
   }
 }
 

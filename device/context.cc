@@ -111,6 +111,17 @@ int choose_device(const std::vector<VkPhysicalDevice>& pds) {
   return best;
 }
 
+// VKA_TRANSFER_QUEUE: "auto" (also when unset or empty), "off" or "shared".
+TransferQueue transfer_queue_from_env() {
+  const char* v = std::getenv("VKA_TRANSFER_QUEUE");
+  if (v == nullptr || *v == '\0' || std::strcmp(v, "auto") == 0) return TransferQueue::kAuto;
+  if (std::strcmp(v, "off") == 0) return TransferQueue::kOff;
+  if (std::strcmp(v, "shared") == 0) return TransferQueue::kShared;
+  throw ShapeError(std::string("[context] VKA_TRANSFER_QUEUE must be 'auto', 'off' or 'shared', "
+                               "got '") +
+                   v + "'");
+}
+
 std::mutex default_mutex;
 std::shared_ptr<Context>& default_slot() {
   static std::shared_ptr<Context> slot;
@@ -212,6 +223,8 @@ Context::Context(ContextOptions options) {
     throw ShapeError("[context] queues_per_device must be at least 1, got " +
                      std::to_string(options.queues_per_device));
   }
+  const TransferQueue transfer_queue =
+      options.transfer_queue ? *options.transfer_queue : transfer_queue_from_env();
   instance_ = std::make_shared<Instance>(validate);
   auto pds = instance_->physical_devices();
   std::vector<int> chosen = options.devices;
@@ -223,7 +236,7 @@ Context::Context(ContextOptions options) {
     }
     devices_.push_back(std::make_unique<Device>(instance_, pds[index], index,
                                                 options.queues_per_device, options.host_access,
-                                                options.disable_features));
+                                                options.disable_features, transfer_queue));
   }
   for (size_t d = 0; d < devices_.size(); ++d) {
     for (int q = 0; q < devices_[d]->num_queues(); ++q) {
@@ -239,7 +252,14 @@ Context::Context(ContextOptions options) {
 }
 
 Context::~Context() {
-  // Streams finish their work and release deferred allocations before the devices go.
+  // Streams finish their work and release deferred allocations before the devices go; the
+  // transfer streams last, since replica streams hand them allocations (release_later).
+  for (auto& d : devices_) {
+    try {
+      if (d->transfer_stream()) d->transfer_stream()->finish();
+    } catch (...) {  // a lost device cannot be waited for
+    }
+  }
   for (auto& r : replicas_) {
     try {
       r.stream->finish();
@@ -249,6 +269,7 @@ Context::~Context() {
   attachments_.clear();
   replicas_.clear();
   for (auto& d : devices_) {
+    d->close_transfer_stream();
     d->staging().release_all();
     d->pool().release();
   }
@@ -299,7 +320,24 @@ const Replica& Context::replica(int i) const {
 
 void Context::synchronize() {
   for (auto& r : replicas_) r.stream->submit();
+  for (auto& d : devices_) {
+    if (d->transfer_stream()) d->transfer_stream()->finish();
+  }
   for (auto& r : replicas_) r.stream->finish();
+}
+
+std::string Context::transfer_queue() const {
+  bool same = true;
+  for (const auto& d : devices_) {
+    same = same && d->transfer_queue_description() == devices_[0]->transfer_queue_description();
+  }
+  if (same) return devices_[0]->transfer_queue_description();
+  std::string s;
+  for (size_t i = 0; i < devices_.size(); ++i) {
+    s += (i ? ", device " : "device ") + std::to_string(i) + ": " +
+         devices_[i]->transfer_queue_description();
+  }
+  return s;
 }
 
 void Context::release_cached_memory() {

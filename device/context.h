@@ -25,6 +25,15 @@ enum class HostAccess {
   kStaging,  // always copy through the pooled staging area (exercises that path anywhere)
 };
 
+// Which queue records the copies of pinned-host transfers (array/transfer.h). A dedicated
+// transfer family reaches the GPU's copy engines (DMA), which run beside compute kernels.
+enum class TransferQueue {
+  kAuto,    // the device's TRANSFER-only queue family where it has one, else kOff
+  kOff,     // copies stay on the replica's own stream
+  kShared,  // a second stream on the replica's queue 0: one queue, but every cross-stream
+            // synchronization of a dedicated queue (how one-queue devices test that path)
+};
+
 struct ContextOptions {
   // Physical-device indices (as listed by list_physical_devices()); an index may repeat, which
   // makes several logical devices on one physical device. Empty: VKA_DEVICE, else the best one.
@@ -35,6 +44,8 @@ struct ContextOptions {
   // Optional features to leave off even where the device has them ("float64", "int64",
   // "int16", "int8", "float16"): runs the code paths of a smaller device on a larger one.
   std::vector<std::string> disable_features;
+  // Unset: VKA_TRANSFER_QUEUE ("auto", "off" or "shared"), else kAuto.
+  std::optional<TransferQueue> transfer_queue;
 };
 
 struct PhysicalDeviceInfo {
@@ -62,7 +73,8 @@ class Device {
  public:
   Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, int physical_index,
          int num_queues, HostAccess host_access,
-         const std::vector<std::string>& disable_features = {});
+         const std::vector<std::string>& disable_features = {},
+         TransferQueue transfer_queue = TransferQueue::kOff);
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
@@ -76,6 +88,18 @@ class Device {
   uint32_t queue_family() const { return queue_family_; }
   int num_queues() const { return static_cast<int>(queues_.size()); }
   VkQueue queue(int i) const { return queues_[i]; }
+  // The queue families a buffer of this device may be used on: the compute family, and the
+  // dedicated transfer family where one is open. Buffers are created CONCURRENT over them when
+  // there are two: an EXCLUSIVE buffer would need a queue-family ownership transfer (a release
+  // barrier on one queue, an acquire barrier on the other) at every hand-over between compute
+  // and copy, or its contents would be undefined; for buffers CONCURRENT costs nothing.
+  const std::vector<uint32_t>& queue_families() const { return families_; }
+  // The stream that records pinned-host copies (kShared or a dedicated family), or null.
+  Stream* transfer_stream() const { return transfer_stream_.get(); }
+  // "dedicated family N", "shared" or "none".
+  std::string transfer_queue_description() const;
+  // Finishes and destroys the transfer stream (the context's teardown, before pools go).
+  void close_transfer_stream();
   StagingPool& staging() { return *staging_; }
   AllocationPool& pool() { return *pool_; }
   PFN_vkCmdPushDescriptorSetKHR push_descriptor_fn() const { return push_descriptor_; }
@@ -98,8 +122,11 @@ class Device {
   Caps caps_;
   VkPhysicalDeviceMemoryProperties memory_{};
   uint32_t queue_family_ = 0;
+  std::vector<uint32_t> families_;
+  std::optional<uint32_t> transfer_family_;  // the dedicated transfer family, when open
   Handle<VkDevice> device_;
   std::vector<VkQueue> queues_;
+  std::unique_ptr<Stream> transfer_stream_;
   PFN_vkCmdPushDescriptorSetKHR push_descriptor_ = nullptr;
   std::unique_ptr<StagingPool> staging_;
   std::unique_ptr<AllocationPool> pool_;
@@ -140,8 +167,11 @@ class Context {
   const Instance& instance() const { return *instance_; }
   bool validating() const { return instance_->validating(); }
 
-  // Submits recorded work on every replica and waits for all of it.
+  // Submits recorded work on every replica (and transfer stream) and waits for all of it.
   void synchronize();
+  // Which queue pinned-host transfers use: "dedicated family N", "shared" or "none" (for
+  // several devices that differ: "device 0: ..., device 1: ...").
+  std::string transfer_queue() const;
   // Waits for all work, then gives every allocation cached for reuse back to the driver.
   void release_cached_memory();
 

@@ -1,5 +1,6 @@
 // Device: one logical device on a physical device; its caps, enabled features and queues.
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -7,6 +8,7 @@
 #include "device/errors.h"
 #include "device/memory.h"
 #include "device/staging.h"
+#include "device/stream.h"
 #include "device/vk_check.h"
 
 namespace vka {
@@ -70,11 +72,25 @@ uint32_t choose_queue_family(VkPhysicalDevice pd, int num_queues, const std::str
   return static_cast<uint32_t>(best);
 }
 
+// A family with TRANSFER but neither COMPUTE nor GRAPHICS: the copy engines (NVIDIA's DMA
+// engines sit behind such a family; graphics and compute families reach the same engines
+// only through the queue's in-order stream, which serializes copies with kernels).
+std::optional<uint32_t> dedicated_transfer_family(const std::vector<VkQueueFamilyProperties>& f) {
+  for (uint32_t i = 0; i < f.size(); ++i) {
+    const VkQueueFlags flags = f[i].queueFlags;
+    if ((flags & VK_QUEUE_TRANSFER_BIT) &&
+        !(flags & (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT)) && f[i].queueCount > 0) {
+      return i;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, int physical_index,
                int num_queues, HostAccess host_access,
-               const std::vector<std::string>& disable_features)
+               const std::vector<std::string>& disable_features, TransferQueue transfer_queue)
     : instance_(std::move(instance)),
       physical_(physical),
       physical_index_(physical_index),
@@ -157,6 +173,8 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
 
   // Queue family: compute queues, and whether they can write timestamps.
   queue_family_ = choose_queue_family(physical, num_queues, caps_.device_name);
+  families_ = {queue_family_};
+  double transfer_timestamp_period_ns = 0;
   {
     uint32_t n = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(physical, &n, nullptr);
@@ -164,6 +182,16 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
     vkGetPhysicalDeviceQueueFamilyProperties(physical, &n, fams.data());
     if (fams[queue_family_].timestampValidBits > 0) {
       caps_.timestamp_period_ns = lim.timestampPeriod;
+    }
+    if (transfer_queue == TransferQueue::kAuto) transfer_family_ = dedicated_transfer_family(fams);
+    if (transfer_family_) {
+      families_.push_back(*transfer_family_);
+      // Transfer families may write no timestamps (timestampValidBits 0).
+      if (fams[*transfer_family_].timestampValidBits > 0) {
+        transfer_timestamp_period_ns = lim.timestampPeriod;
+      }
+    } else if (transfer_queue == TransferQueue::kShared) {
+      transfer_timestamp_period_ns = caps_.timestamp_period_ns;
     }
   }
 
@@ -261,14 +289,20 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
   }
 
   std::vector<float> priorities(num_queues, 1.0f);
-  VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-  qci.queueFamilyIndex = queue_family_;
-  qci.queueCount = static_cast<uint32_t>(num_queues);
-  qci.pQueuePriorities = priorities.data();
+  VkDeviceQueueCreateInfo qcis[2] = {{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO},
+                                     {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO}};
+  qcis[0].queueFamilyIndex = queue_family_;
+  qcis[0].queueCount = static_cast<uint32_t>(num_queues);
+  qcis[0].pQueuePriorities = priorities.data();
+  if (transfer_family_) {  // one queue of the dedicated transfer family
+    qcis[1].queueFamilyIndex = *transfer_family_;
+    qcis[1].queueCount = 1;
+    qcis[1].pQueuePriorities = priorities.data();
+  }
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   dci.pNext = &enable;
-  dci.queueCreateInfoCount = 1;
-  dci.pQueueCreateInfos = &qci;
+  dci.queueCreateInfoCount = transfer_family_ ? 2 : 1;
+  dci.pQueueCreateInfos = qcis;
   dci.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
   dci.ppEnabledExtensionNames = extensions.data();
   VkDevice dev = VK_NULL_HANDLE;
@@ -284,9 +318,29 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
   VKA_ASSERT(push_descriptor_ != nullptr);
   staging_ = std::make_unique<StagingPool>(*this);
   pool_ = std::make_unique<AllocationPool>(*this);
+  if (transfer_family_) {
+    // Its timestamps need a host-side query reset (Stream::timestamp).
+    if (!f12.hostQueryReset) transfer_timestamp_period_ns = 0;
+    VkQueue queue = VK_NULL_HANDLE;
+    vkGetDeviceQueue(dev, *transfer_family_, 0, &queue);
+    transfer_stream_ =
+        std::make_unique<Stream>(*this, queue, *transfer_family_, transfer_timestamp_period_ns);
+  } else if (transfer_queue == TransferQueue::kShared) {
+    // Legal on one VkQueue: every submission comes from the thread that owns the context.
+    transfer_stream_ =
+        std::make_unique<Stream>(*this, queues_[0], queue_family_, transfer_timestamp_period_ns);
+  }
 }
 
+std::string Device::transfer_queue_description() const {
+  if (transfer_family_) return "dedicated family " + std::to_string(*transfer_family_);
+  return transfer_stream_ ? "shared" : "none";
+}
+
+void Device::close_transfer_stream() { transfer_stream_.reset(); }
+
 Device::~Device() {
+  transfer_stream_.reset();  // its deferred allocations go back to the pool
   if (device_) vkDeviceWaitIdle(device_);
   attachments_.clear();
   staging_.reset();

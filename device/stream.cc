@@ -1,4 +1,5 @@
-// Command recording, hazard barriers, submission on a timeline semaphore, and timestamps.
+// Command recording, hazard barriers, submission on a timeline semaphore, and timestamps
+// (cross-stream waits and deferred releases: stream_sync.cc).
 #include "device/stream.h"
 
 #include <algorithm>
@@ -16,17 +17,34 @@ namespace vka {
 namespace {
 
 constexpr uint32_t kMaxTimestamps = 1024;
-constexpr VkPipelineStageFlags kWorkStages =
-    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
 
 }  // namespace
 
 Stream::Stream(Device& device, int queue_index)
-    : device_(&device), queue_(device.queue(queue_index)) {
+    : Stream(device, device.queue(queue_index), device.queue_family(),
+             device.caps().timestamp_period_ns) {}
+
+Stream::Stream(Device& device, VkQueue queue, uint32_t family, double timestamp_period_ns)
+    : device_(&device), queue_(queue) {
   VkDevice dev = device.get();
+  {
+    uint32_t n = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(device.physical(), &n, nullptr);
+    std::vector<VkQueueFamilyProperties> fams(n);
+    vkGetPhysicalDeviceQueueFamilyProperties(device.physical(), &n, fams.data());
+    VKA_ASSERT(family < n);
+    transfer_only_ = !(fams[family].queueFlags & (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT));
+  }
+  if (transfer_only_) {
+    // A transfer-only family supports no shader stage: barriers, waits and access masks name
+    // the transfer stage alone.
+    stages_ = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    write_access_ = VK_ACCESS_TRANSFER_WRITE_BIT;
+    access_ = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  }
   VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-  pci.queueFamilyIndex = device.queue_family();
+  pci.queueFamilyIndex = family;
   VkCommandPool pool = VK_NULL_HANDLE;
   VK_CHECK(vkCreateCommandPool(dev, &pci, nullptr, &pool));
   pool_ = Handle<VkCommandPool>(dev, pool);
@@ -40,7 +58,8 @@ Stream::Stream(Device& device, int queue_index)
   VK_CHECK(vkCreateSemaphore(dev, &sci, nullptr, &sem));
   timeline_ = Handle<VkSemaphore>(dev, sem);
 
-  if (device.caps().timestamp_period_ns > 0) {
+  if (timestamp_period_ns > 0) {
+    timestamp_period_ns_ = timestamp_period_ns;
     VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
     qci.queryCount = kMaxTimestamps;
@@ -89,6 +108,10 @@ VkCommandBuffer Stream::recording() {
 void Stream::hazard_barrier(const VkBuffer* reads, size_t n_reads, const VkBuffer* writes,
                             size_t n_writes) {
   close_external();
+  if (!foreign_.empty()) {
+    wait_foreign(reads, n_reads, false);
+    wait_foreign(writes, n_writes, true);
+  }
   bool hazard = false;
   for (size_t i = 0; i < n_reads && !hazard; ++i) hazard = written_.count(reads[i]) > 0;
   for (size_t i = 0; i < n_writes && !hazard; ++i) {
@@ -97,10 +120,9 @@ void Stream::hazard_barrier(const VkBuffer* reads, size_t n_reads, const VkBuffe
   VkCommandBuffer cb = recording();
   if (hazard) {
     VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-                       VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    vkCmdPipelineBarrier(cb, kWorkStages, kWorkStages, 0, 1, &mb, 0, nullptr, 0, nullptr);
+    mb.srcAccessMask = write_access_;
+    mb.dstAccessMask = access_;
+    vkCmdPipelineBarrier(cb, stages_, stages_, 0, 1, &mb, 0, nullptr, 0, nullptr);
     written_.clear();
     read_.clear();
     ++stats_.barriers;
@@ -132,17 +154,6 @@ void Stream::copy_regions(VkBuffer src, VkBuffer dst, const std::vector<VkBuffer
   ++stats_.copies;
 }
 
-void Stream::wait_semaphore(VkSemaphore semaphore, uint64_t value) {
-  for (auto& w : waits_) {
-    if (w.first == semaphore) {
-      w.second = std::max(w.second, value);
-      return;
-    }
-  }
-  waits_.emplace_back(semaphore, value);
-  recording();  // the wait belongs to a submission, so there must be one
-}
-
 void Stream::fill(VkBuffer dst, uint64_t offset, uint64_t size, uint32_t value) {
   if (size == 0) return;
   hazard_barrier(nullptr, 0, &dst, 1);
@@ -153,7 +164,7 @@ void Stream::fill(VkBuffer dst, uint64_t offset, uint64_t size, uint32_t value) 
 void Stream::dispatch(const Pipeline& pipeline, const std::vector<Binding>& bindings,
                       const std::vector<bool>& writes, const void* push_constants, uint32_t gx,
                       uint32_t gy, uint32_t gz) {
-  VKA_ASSERT(bindings.size() == pipeline.num_bindings());
+  VKA_ASSERT(!transfer_only_ && bindings.size() == pipeline.num_bindings());
   VKA_ASSERT(writes.size() == bindings.size());
   VKA_ASSERT(&pipeline.device() == device_);
   const Caps& caps = device_->caps();
@@ -202,6 +213,7 @@ void Stream::dispatch(const Pipeline& pipeline, const std::vector<Binding>& bind
 
 VkCommandBuffer Stream::record_external(const std::vector<VkBuffer>& reads,
                                         const std::vector<VkBuffer>& writes) {
+  VKA_ASSERT(!transfer_only_);
   hazard_barrier(reads.data(), reads.size(), writes.data(), writes.size());
   ++stats_.dispatches;
   if (DispatchProfiler* profiler = DispatchProfiler::active()) {
@@ -214,27 +226,43 @@ VkCommandBuffer Stream::record_external(const std::vector<VkBuffer>& reads,
 uint32_t Stream::timestamp() {
   if (!queries_) {
     throw DeviceError("[timestamp] device '" + device_->caps().device_name +
-                      "' cannot write timestamps on its compute queue");
+                      "' cannot write timestamps on this queue's family (timestampValidBits 0)");
   }
   if (next_query_ >= num_queries_) {
     throw DeviceError("[timestamp] more than " + std::to_string(num_queries_) +
                       " timestamps without reset_timestamps()");
   }
   close_external();
+  if (next_query_ == 0 && transfer_only_) {
+    // vkCmdResetQueryPool is for graphics and compute queues: reset from the host (Vulkan
+    // 1.2's hostQueryReset, which the device enables where it gives this family timestamps),
+    // once the stream's earlier work, which may still write the slots, has completed.
+    finish();
+    vkResetQueryPool(device_->get(), queries_, 0, num_queries_);
+  }
   VkCommandBuffer cb = recording();
-  if (next_query_ == 0) vkCmdResetQueryPool(cb, queries_, 0, num_queries_);
+  if (next_query_ == 0 && !transfer_only_) vkCmdResetQueryPool(cb, queries_, 0, num_queries_);
   vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, next_query_);
   return next_query_++;
 }
 
 double Stream::elapsed_ns(uint32_t begin, uint32_t end) {
+  if (!queries_) {
+    throw DeviceError("[elapsed_ns] device '" + device_->caps().device_name +
+                      "' cannot write timestamps on this queue's family (timestampValidBits 0)");
+  }
+  if (begin >= next_query_ || end >= next_query_) {
+    throw IndexError("[elapsed_ns] timestamp slots " + std::to_string(begin) + " and " +
+                     std::to_string(end) + " must both be below " + std::to_string(next_query_) +
+                     ", the slots written since reset_timestamps()");
+  }
   uint64_t t[2];
   for (int i = 0; i < 2; ++i) {
     VK_CHECK(vkGetQueryPoolResults(device_->get(), queries_, i == 0 ? begin : end, 1,
                                    sizeof(uint64_t), &t[i], sizeof(uint64_t),
                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
   }
-  return static_cast<double>(t[1] - t[0]) * device_->caps().timestamp_period_ns;
+  return static_cast<double>(t[1] - t[0]) * timestamp_period_ns_;
 }
 
 void Stream::close_external() {
@@ -251,9 +279,9 @@ uint64_t Stream::submit() {
   if (!current_ && waits_.empty()) return last_submitted_;
   if (current_) {
     VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    to_host.srcAccessMask = write_access_;
     to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(current_, kWorkStages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
+    vkCmdPipelineBarrier(current_, stages_, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
                          nullptr, 0, nullptr);
     VK_CHECK(vkEndCommandBuffer(current_));
   }
@@ -264,7 +292,7 @@ uint64_t Stream::submit() {
     wait_sems.push_back(sem);
     wait_values.push_back(v);
   }
-  const std::vector<VkPipelineStageFlags> wait_stages(waits_.size(), kWorkStages);
+  const std::vector<VkPipelineStageFlags> wait_stages(waits_.size(), stages_);
   VkTimelineSemaphoreSubmitInfo ts{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
   ts.signalSemaphoreValueCount = 1;
   ts.pSignalSemaphoreValues = &value;
@@ -317,40 +345,6 @@ void Stream::wait(uint64_t value) {
   wi.pValues = &value;
   VK_CHECK(vkWaitSemaphores(device_->get(), &wi, std::numeric_limits<uint64_t>::max()));
   recycle();
-}
-
-void Stream::wait_on(const Stream& other, uint64_t value) {
-  VKA_ASSERT(other.device_ == device_ && &other != this);
-  if (value == 0) return;
-  for (auto& [sem, v] : waits_) {
-    if (sem == other.timeline_.get()) {
-      v = std::max(v, value);
-      return;
-    }
-  }
-  waits_.emplace_back(other.timeline_.get(), value);
-  ++stats_.queue_waits;
-}
-
-void Stream::mark_used(VkBuffer buffer) { last_use_[buffer] = pending_value(); }
-
-void Stream::wait_for(VkBuffer buffer) {
-  auto it = last_use_.find(buffer);
-  if (it == last_use_.end()) return;
-  wait(it->second);
-}
-
-void Stream::release_later(Allocation allocation) {
-  last_use_.erase(allocation.buffer.get());
-  written_.erase(allocation.buffer.get());
-  read_.erase(allocation.buffer.get());
-  // Work recorded but not yet submitted will signal last_submitted_ + 1.
-  const uint64_t value = current_ ? last_submitted_ + 1 : last_submitted_;
-  if (value == 0 || value <= completed_value()) {  // unused, or the stream is idle
-    if (allocation.use == MemoryUse::kDevice) device_->pool().give(std::move(allocation));
-    return;
-  }
-  garbage_.emplace_back(value, std::move(allocation));
 }
 
 void Stream::reset_completed() {

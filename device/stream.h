@@ -38,7 +38,11 @@ struct StreamStats {
 
 class Stream {
  public:
+  // A stream on compute queue `queue_index` of the device's compute family.
   Stream(Device& device, int queue_index);
+  // A stream on any queue of the device: `family` is the queue's family, and
+  // `timestamp_period_ns` 0 when that family writes no timestamps.
+  Stream(Device& device, VkQueue queue, uint32_t family, double timestamp_period_ns);
   ~Stream();
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
@@ -68,10 +72,12 @@ class Stream {
 
   // GPU timestamps: `timestamp()` records one after all earlier work and returns its slot;
   // after the work completes, `elapsed_ns(a, b)` is the time between two slots. Slots restart
-  // at 0 after `reset_timestamps()`.
+  // at 0 after `reset_timestamps()`. Both throw DeviceError on a queue family that writes no
+  // timestamps (transfer families may not: timestampValidBits 0).
   uint32_t timestamp();
   double elapsed_ns(uint32_t begin, uint32_t end);
   void reset_timestamps() { next_query_ = 0; }
+  bool has_timestamps() const { return static_cast<bool>(queries_); }
 
   // Submits what was recorded (nothing if nothing was) and returns the timeline value that will
   // signal its completion. Every submission ends with a barrier that makes device writes
@@ -85,6 +91,25 @@ class Stream {
   // Records that `buffer` is in use until this stream's work so far completes (work on
   // another queue that this stream waits on reads it): host access and reuse wait for that.
   void mark_used(VkBuffer buffer);
+  // The timeline value of this stream's last use of `buffer` (0: none recorded).
+  uint64_t last_use(VkBuffer buffer) const;
+  // Drops the record of this stream's last use of `buffer`, whose release another stream
+  // guards (the memory is reused only after this stream's work on it has completed).
+  void forget_use(VkBuffer buffer) { last_use_.erase(buffer); }
+  // Makes this stream's next submission wait, on the device, for `other`'s last use of
+  // `buffer`, submitting `other` first when that use is still being recorded. No wait when
+  // `other` never used it.
+  void wait_for_use(Stream& other, VkBuffer buffer);
+  // Records that `other` (a stream of this device) reads `buffer` (or writes it, `writes`)
+  // until it reaches `value`, which it has submitted. The next command of this stream that
+  // writes `buffer`, or reads it when `other` writes it, first submits what was recorded
+  // before it and makes the following submission wait for that value: one queue wait, while
+  // commands on other buffers never wait. Host access (wait_for) and release_later of
+  // `buffer` wait for it too.
+  void foreign_use(VkBuffer buffer, Stream& other, uint64_t value, bool writes);
+  // Makes the next submission wait for a pending foreign write of `buffer`: for work on a
+  // third queue that waits on this stream's timeline before it reads the buffer.
+  void settle_foreign_use(VkBuffer buffer) { wait_foreign(&buffer, 1, false); }
   void finish() { wait(submit()); }
   uint64_t completed_value();
   // This stream's timeline semaphore (signalled with each submission's value).
@@ -109,6 +134,9 @@ class Stream {
   void hazard_barrier(const VkBuffer* reads, size_t n_reads, const VkBuffer* writes,
                       size_t n_writes);
   void recycle();  // returns completed command buffers and allocations
+  // Settles the foreign uses that a command about to read (or write, `writing`) these buffers
+  // must wait for.
+  void wait_foreign(const VkBuffer* buffers, size_t n, bool writing);
   // Ends the profiler's record of work recorded through record_external().
   void close_external();
 
@@ -117,6 +145,15 @@ class Stream {
   Handle<VkCommandPool> pool_;
   Handle<VkSemaphore> timeline_;
   Handle<VkQueryPool> queries_;
+  double timestamp_period_ns_ = 0;
+  // A queue of a family without compute or graphics (a dedicated transfer family): copies,
+  // fills and timestamps only.
+  bool transfer_only_ = false;
+  VkPipelineStageFlags stages_ =
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+  VkAccessFlags write_access_ = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  VkAccessFlags access_ = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                          VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
   uint32_t num_queries_ = 0;
   uint32_t next_query_ = 0;
 
@@ -136,6 +173,14 @@ class Stream {
   std::unordered_set<VkBuffer> written_, read_;
   // The timeline value of the last submission (or the one being recorded) touching a buffer.
   std::unordered_map<VkBuffer, uint64_t> last_use_;
+  // Buffers that another stream's submitted work touches (foreign_use), until this stream
+  // waits for it.
+  struct Foreign {
+    Stream* stream;
+    uint64_t value;
+    bool writes;
+  };
+  std::unordered_map<VkBuffer, Foreign> foreign_;
   StreamStats stats_;
   // The profiler that began a record of record_external() work, until the next command.
   DispatchProfiler* external_profiler_ = nullptr;

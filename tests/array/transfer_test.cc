@@ -26,7 +26,13 @@ std::vector<int64_t> c_strides(const Shape& shape, int64_t itemsize) {
   return s;
 }
 
-Stream& stream0() { return *Context::default_context()->replica(0).stream; }
+// Copy commands for replica 0: on its stream, and on its device's transfer stream where one
+// is open (VKA_TRANSFER_QUEUE=shared, or a device with a dedicated transfer family).
+uint64_t copies0() {
+  const Replica& r = Context::default_context()->replica(0);
+  Stream* t = r.device->transfer_stream();
+  return r.stream->stats().copies + (t ? t->stats().copies : 0);
+}
 
 // A HostView of all of `buf`, holding `shape` of `dtype` with padding `padded`.
 HostView pinned_view(HostBuffer& buf, const Shape& shape, DType dtype, const Shape& padded) {
@@ -72,17 +78,17 @@ TEST(TransferTest, PinnedRoundTripIsOneCopyEachWay) {
   HostBuffer in(ctx, 0, want.size() * 4), out(ctx, 0, want.size() * 4);
   std::memcpy(in.data(), want.data(), want.size() * 4);
   Array x = empty_padded(shape, shape, DType::kFloat32, ctx);
-  const uint64_t c0 = stream0().stats().copies;
+  const uint64_t c0 = copies0();
   Event up(ctx);
   upload(x, pinned_view(in, shape, DType::kFloat32, shape), std::nullopt, up);
   up.wait();
-  EXPECT_EQ(stream0().stats().copies, c0 + 1);
+  EXPECT_EQ(copies0(), c0 + 1);
   EXPECT_EQ(x.to_vector<float>(), want);  // a staged read on a GPU adds its own copy
-  const uint64_t c1 = stream0().stats().copies;
+  const uint64_t c1 = copies0();
   Event down(ctx);
   download(x, pinned_view(out, shape, DType::kFloat32, shape), 0, down);
   down.wait();
-  EXPECT_EQ(stream0().stats().copies, c1 + 1);
+  EXPECT_EQ(copies0(), c1 + 1);
   EXPECT_EQ(std::memcmp(out.data(), want.data(), want.size() * 4), 0);
 }
 
@@ -95,11 +101,11 @@ TEST(TransferTest, MatchingPaddingIsOneRegionAndMismatchIsStillOneCopy) {
   Array x = empty_padded(shape, padded, DType::kFloat64, ctx);
   ASSERT_EQ(padded_shape(x), padded);
   EXPECT_FALSE(padded_shape(x[{range(0, 2)}]));  // a part of it has real elements around it
-  const uint64_t c0 = stream0().stats().copies;
+  const uint64_t c0 = copies0();
   Event e(ctx);
   upload(x, pinned_view(host, shape, DType::kFloat64, padded), std::nullopt, e);
   e.wait();
-  EXPECT_EQ(stream0().stats().copies, c0 + 1);
+  EXPECT_EQ(copies0(), c0 + 1);
   std::vector<double> want;
   for (int i = 0; i < 5; ++i) {
     for (int j = 0; j < 3; ++j) want.push_back(i * 4 + j);
@@ -108,11 +114,11 @@ TEST(TransferTest, MatchingPaddingIsOneRegionAndMismatchIsStillOneCopy) {
   // A host layout padded differently: one copy command of one region per row.
   HostBuffer other(ctx, 0, 5 * 3 * 8);
   HostView dense = pinned_view(other, shape, DType::kFloat64, shape);
-  const uint64_t c1 = stream0().stats().copies;
+  const uint64_t c1 = copies0();
   Event d(ctx);
   download(x, dense, 0, d);
   d.wait();
-  EXPECT_EQ(stream0().stats().copies, c1 + 1);
+  EXPECT_EQ(copies0(), c1 + 1);
   EXPECT_EQ(std::memcmp(other.data(), want.data(), want.size() * 8), 0);
 }
 

@@ -25,7 +25,10 @@ def values(shape, dtype, seed=0):
 
 
 def copies(ctx, replica=0):
-    return vk.replicas.stream_stats(ctx)[replica]["copies"]
+    """Copy commands for the replica: on its stream, and on its device's transfer stream where
+    one is open (VKA_TRANSFER_QUEUE=shared, or a device with a dedicated transfer family)."""
+    t = _vkarray._transfer_stream_stats(ctx, ctx.replicas[replica].device)
+    return vk.replicas.stream_stats(ctx)[replica]["copies"] + (t["copies"] if t else 0)
 
 
 def test_host_array_is_a_numpy_array_over_pinned_memory(ctx1):
