@@ -1,6 +1,7 @@
 // Matrix products through vka::matmul on one device: TFLOP/s of float32 4096³ and 8192³,
 // float16 8192³ (float32 accumulation), and relu(A @ B + bias) (float32 4096³; the kernel
-// count shows that the epilogue ran inside the GEMM kernel: 1 kernel per product). GPU
+// count shows that the epilogue ran inside the GEMM kernel: 1 kernel per product; and the
+// same unfused, the product then its epilogue, 2 kernels). GPU
 // timestamps around batches of back-to-back products; sampled elements of every result are
 // checked against a float64 host sum (within the bound of docs/accuracy.md, "Matrix
 // products") before a row is printed.
@@ -171,6 +172,15 @@ int main(int argc, char** argv) {
                    &hbias)) {
           ++failures;
         }
+        // The same as two kernels: the product written, then relu(P + bias) over it.
+        rows.push_back(time_gpu("relu(A @ B + bias) (unfused: product, then epilogue), float32 " +
+                                    dims,
+                                flops,
+                                [&] {
+                                  Array p = matmul(a, b).eval();
+                                  maximum(p + bias, 0.0f).eval();
+                                },
+                                s, runs, batch));
       }
     }
   }

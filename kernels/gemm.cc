@@ -93,6 +93,57 @@ std::string product_value(DType t, const std::string& acc) {
   return std::string(value_type(t)) + "(" + acc + ")";
 }
 
+// The store of a kernel with an epilogue, in TM passes: pass ti stages register row ti of
+// every invocation (RT rows x BN columns of the tile) in shared memory with constant indices,
+// so the accumulators stay in registers (a loop indexing them with its counter would put them
+// in local memory for the whole kernel), and the workgroup then evaluates the epilogue over
+// the chunk with consecutive invocations on consecutive columns of a row (coalesced loads of
+// the epilogue's operands and stores of its outputs). Each element (batch z, row gm, column
+// gn) evaluates the tape at flat index i = (z * M + gm) * N + gn, the product being
+// `gemm_value`.
+std::string staged_epilogue(const KernelSpec& spec, TapeEmitter& epilogue) {
+  const DType t = spec.inputs[0].dtype;
+  const GemmSpec& g = spec.gemm;
+  const int cols = g.vec4 ? g.tn / 4 : g.tn;  // accumulators (4-vectors) per register row
+  auto num = [](int v) { return std::to_string(v); };
+  std::string r = "    for (int ti = 0; ti < TM; ++ti) {\n"
+                  "      barrier();  // the previous chunk is read\n"
+                  "      switch (ti) {\n";
+  for (int i = 0; i < g.tm; ++i) {
+    r += "        case " + num(i) + ":\n";
+    for (int j = 0; j < cols; ++j) {
+      r += g.vec4 ? "          sc[tr * (BN / 4) + " + num(j) + " * CT + tc] = acc[" + num(i) +
+                        "][" + num(j) + "];\n"
+                  : "          sc[tr * BN + tc + " + num(j) + " * CT] = acc[" + num(i) + "][" +
+                        num(j) + "];\n";
+    }
+    r += "          break;\n";
+  }
+  r += "      }\n"
+       "      barrier();\n";
+  // Chunk row q holds tile row (ti / 4) * RT * 4 + q * 4 + ti % 4 (4-vector layout) or
+  // ti * RT + q (scalar layout).
+  r += g.vec4 ? "      int row0 = m0 + (ti >> 2) * RT * 4 + (ti & 3), row_step = 4;\n"
+              : "      int row0 = m0 + ti * RT, row_step = 1;\n";
+  r += "      for (int e = tid; e < RT * BN; e += THREADS) {\n"
+       "        int q = e / BN, c = e - q * BN;\n"
+       "        int gm = row0 + q * row_step, gn = n0 + c;\n";
+  const std::string staged = g.vec4 ? "sc[e >> 2][e & 3]" : "sc[e]";
+  const std::string it = index_type(spec);
+  GlslWriter e;
+  e.open("if (gm < M && gn < N)");
+  e.line(std::string(value_type(t)) + " gemm_value = " + product_value(t, staged) + ";");
+  e.line(it + " i = (" + it + "(z) * " + it + "(M) + " + it + "(gm)) * " + it + "(N) + " + it +
+         "(gn);");
+  emit_nd_index(spec, e);
+  epilogue.emit(e);
+  e.close();
+  r += e.str();
+  r += "      }\n"
+       "    }\n";
+  return r;
+}
+
 // Everything after the push block: the workgroup size, tiling constants, shared tiles and
 // main(). Without an epilogue each result is stored to out0; with one, each result element
 // (batch z, row gm, column gn) evaluates the epilogue's tape at flat index
@@ -180,27 +231,19 @@ std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
     col = "n0 + tc + tj * CT";
     result = "acc[ti][tj]";
   }
-  std::string store = "    for (int ti = 0; ti < TM; ++ti) {\n"
-                      "      int gm = " + row + ";\n"
-                      "      if (gm >= M) continue;\n"
-                      "      for (int tj = 0; tj < TN; ++tj) {\n"
-                      "        int gn = " + col + ";\n";
+  std::string store;
   if (!epilogue) {
-    store += "        if (gn < N) out0.v[c_base + gm * N + gn] = " + S + "(" + result + ");\n";
+    store = "    for (int ti = 0; ti < TM; ++ti) {\n"
+            "      int gm = " + row + ";\n"
+            "      if (gm >= M) continue;\n"
+            "      for (int tj = 0; tj < TN; ++tj) {\n"
+            "        int gn = " + col + ";\n"
+            "        if (gn < N) out0.v[c_base + gm * N + gn] = " + S + "(" + result + ");\n"
+            "      }\n"
+            "    }\n";
   } else {
-    const std::string it = index_type(spec);
-    GlslWriter e;
-    e.open("if (gn < N)");
-    e.line(std::string(value_type(t)) + " gemm_value = " + product_value(t, result) + ";");
-    e.line(it + " i = (" + it + "(z) * " + it + "(M) + " + it + "(gm)) * " + it + "(N) + " +
-           it + "(gn);");
-    emit_nd_index(spec, e);
-    epilogue->emit(e);
-    e.close();
-    store += e.str();
+    store = staged_epilogue(spec, *epilogue);
   }
-  store += "      }\n"
-           "    }\n";
   const std::string shared_type = g.vec4 ? acc_vec4(t) : A;
   const std::string shared_div = g.vec4 ? " / 4" : "";
   std::string src = "layout(local_size_x = " + num(threads) + ") in;\n"
@@ -211,6 +254,10 @@ std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
                     num(tile_pad(g.vec4)) + ";  // k-row strides of the shared tiles\n"
                     "shared " + shared_type + " sa[BK * SA" + shared_div + "];\n"
                     "shared " + shared_type + " sb[BK * SB" + shared_div + "];\n";
+  if (epilogue) {
+    src += "shared " + shared_type + " sc[RT * BN" + shared_div +
+           "];  // one register row of the tile, staged for the epilogue\n";
+  }
   src +=
       "void main() {\n"
       "  int M = int(pc.c0.x), N = int(pc.c0.y), K = int(pc.c1.x), batch = int(pc.c1.y);\n"

@@ -34,6 +34,8 @@ struct GemmConfig {
 std::string to_string(const GemmConfig& c);
 // The bytes of shared memory the kernel of `c` declares for dtype `t`.
 uint32_t gemm_shared_bytes(const GemmConfig& c, DType t);
+// (array/schedule_gemm.h: gemm_shared_bytes(spec), the bytes of a spec's kernel, epilogue
+// staging included, which the scheduler checks against the device.)
 
 // The spec of C = A @ B for dtype t (A, B and C all of dtype t).
 //   in0 A, in1 B, out0 C (contiguous, batch * M * N elements).
