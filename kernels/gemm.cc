@@ -102,7 +102,7 @@ std::string product_value(DType t, const std::string& acc) {
 // gn) evaluates the tape at flat index i = (z * M + gm) * N + gn, the product being
 // `gemm_value`.
 std::string staged_epilogue(const KernelSpec& spec, TapeEmitter& epilogue) {
-  const DType t = spec.inputs[0].dtype;
+  const DType t = spec.inputs[1].dtype;
   const GemmSpec& g = spec.gemm;
   const int cols = g.vec4 ? g.tn / 4 : g.tn;  // accumulators (4-vectors) per register row
   auto num = [](int v) { return std::to_string(v); };
@@ -149,10 +149,13 @@ std::string staged_epilogue(const KernelSpec& spec, TapeEmitter& epilogue) {
 // (batch z, row gm, column gn) evaluates the epilogue's tape at flat index
 // i = (z * M + gm) * N + gn, the product being `gemm_value`, and the tape's outputs are stored.
 std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
-  const DType t = spec.inputs[0].dtype;
+  const DType t = spec.inputs[1].dtype;
   const GemmSpec& g = spec.gemm;
+  const bool partial = g.split == GemmSplit::kPartial;
+  VKA_ASSERT(g.split != GemmSplit::kCombine && !(partial && epilogue));
   const std::string A = acc_type(t);
-  const std::string S(storage_type(t));
+  // The stored type: the product's dtype, or the accumulator's for partial products.
+  const std::string S(storage_type(spec.outputs[0].dtype));
   const int threads = (g.bm / g.tm) * (g.bn / g.tn);
   auto num = [](int v) { return std::to_string(v); };
   // Tile loads, in two halves so that the next K slice's global loads are in flight while
@@ -171,7 +174,7 @@ std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
                    : "        int col = e % BK, row = e / BK;\n";
     r += "        int gr = " + row0 + " + row, gc = " + k0 + " + col;\n"
          "        " + std::string(p) + "[r] = " + A + "(0);\n"
-         "        if (e < " + R + " * BK && gr < " + rows_lim + " && gc < K) " + p + "[r] = " +
+         "        if (e < " + R + " * BK && gr < " + rows_lim + " && gc < kend) " + p + "[r] = " +
          A + "(" + buf + ".v[" + base + " + gr * " + srow + " + gc * " + scol + "]);\n"
          "      }\n";
     return r;
@@ -265,22 +268,31 @@ std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
       "  int b_sb = int(pc.c3.y), b_sk = int(pc.c4.x), b_sn = int(pc.c4.y);\n"
       "  int tid = int(gl_LocalInvocationID.x);\n"
       "  int tr = tid / CT, tc = tid - tr * CT;\n"
-      "  int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;\n"
+      "  int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;\n" +
       // Workgroup-uniform loops: every barrier inside is reached by the whole workgroup.
-      "  for (int z = int(gl_WorkGroupID.z); z < batch; z += int(gl_NumWorkGroups.z)) {\n"
+      std::string(partial
+           // Partial products: z runs over (K range, batch), range s covering
+           // [s * KC, min(K, (s + 1) * KC)) (empty ranges write zeros), written at
+           // ((s * batch + b) * M + m) * N + n.
+           ? "  int S = int(pc.c5.x), KC = int(pc.c5.y);\n"
+             "  for (int zs = int(gl_WorkGroupID.z); zs < batch * S; zs += "
+             "int(gl_NumWorkGroups.z)) {\n"
+             "  int z = zs % batch, kbeg = (zs / batch) * KC, kend = min(K, kbeg + KC);\n"
+           : "  for (int z = int(gl_WorkGroupID.z); z < batch; z += int(gl_NumWorkGroups.z)) {\n"
+             "  int zs = z, kbeg = 0, kend = K;\n") +
       "  for (int ty = int(gl_WorkGroupID.y); ty < tiles_m; ty += int(gl_NumWorkGroups.y)) {\n"
       "  for (int tx = int(gl_WorkGroupID.x); tx < tiles_n; tx += int(gl_NumWorkGroups.x)) {\n"
       "    int m0 = ty * BM, n0 = tx * BN;\n"
       "    int a_base = int(pc.off0) + z * a_sb, b_base = int(pc.off1) + z * b_sb;\n" +
       acc_decl +
       "    " + A + " pa[" + num(per(g.bm)) + "], pb[" + num(per(g.bn)) + "];\n" +
-      fetch("pa", "in0", g.bm, g.a_m_fast, "0", "a_base", "a_sm", "a_sk", "M", "m0") +
-      fetch("pb", "in1", g.bn, g.b_n_fast, "0", "b_base", "b_sn", "b_sk", "N", "n0") +
-      "    for (int k0 = 0; k0 < K; k0 += BK) {\n" +
+      fetch("pa", "in0", g.bm, g.a_m_fast, "kbeg", "a_base", "a_sm", "a_sk", "M", "m0") +
+      fetch("pb", "in1", g.bn, g.b_n_fast, "kbeg", "b_base", "b_sn", "b_sk", "N", "n0") +
+      "    for (int k0 = kbeg; k0 < kend; k0 += BK) {\n" +
       stash("pa", "sa", g.bm, g.a_m_fast, "SA") + stash("pb", "sb", g.bn, g.b_n_fast, "SB") +
       "      barrier();\n"
       // The next slice's loads, issued before this slice's multiply-adds.
-      "      if (k0 + BK < K) {\n" +
+      "      if (k0 + BK < kend) {\n" +
       fetch("pa", "in0", g.bm, g.a_m_fast, "(k0 + BK)", "a_base", "a_sm", "a_sk", "M", "m0") +
       fetch("pb", "in1", g.bn, g.b_n_fast, "(k0 + BK)", "b_base", "b_sn", "b_sk", "N", "n0") +
       "      }\n"
@@ -289,13 +301,52 @@ std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
       "      }\n"
       "      barrier();\n"
       "    }\n"
-      "    int c_base = int(pc.off2) + z * M * N;\n" +
+      "    int c_base = int(pc.off2) + zs * M * N;\n" +
       store +
       "  }\n"
       "  }\n"
       "  }\n"
       "}\n";
   return src;
+}
+
+// The combining pass of a split-K product: each element (flat index e of the batch x M x N
+// product) sums its S partial products (in0, S consecutive batch x M x N blocks) in order
+// 0, 1, ..., S - 1 in the accumulator type, rounds the sum to the product's dtype, and stores
+// it, or evaluates the epilogue (as gemm_body's) at flat index e.
+std::string combine_body(const KernelSpec& spec, TapeEmitter* epilogue) {
+  const DType t = spec.inputs[1].dtype;
+  const std::string A = acc_type(t);
+  VKA_ASSERT(std::string(storage_type(spec.inputs[0].dtype)) == A);
+  std::string r = "layout(local_size_x = " + std::to_string(kGemmCombineGroup) + ") in;\n"
+                  "void main() {\n"
+                  "  int M = int(pc.c0.x), N = int(pc.c0.y), batch = int(pc.c1.y);\n"
+                  "  int S = int(pc.c2.x);\n"
+                  "  int total = batch * M * N, a0 = int(pc.off0);\n"
+                  "  int grid = int(gl_NumWorkGroups.x) * " + std::to_string(kGemmCombineGroup) +
+                  ";\n"
+                  "  for (int e = int(gl_GlobalInvocationID.x); e < total; e += grid) {\n"
+                  "    precise " + A + " acc = in0.v[a0 + e];\n"
+                  "    for (int s = 1; s < S; ++s) {\n"
+                  "      " + A + " p = in0.v[a0 + s * total + e];\n";
+  r += is_bool(t) ? "      acc = acc | p;\n" : "      acc = acc + p;\n";
+  r += "    }\n";
+  if (!epilogue) {
+    r += "    out0.v[int(pc.off2) + e] = " + std::string(storage_type(t)) + "(acc);\n";
+  } else {
+    const std::string it = index_type(spec);
+    GlslWriter w;
+    w.open("");
+    w.line(std::string(value_type(t)) + " gemm_value = " + product_value(t, "acc") + ";");
+    w.line(it + " i = " + it + "(e);");
+    emit_nd_index(spec, w);
+    epilogue->emit(w);
+    w.close();
+    r += w.str();
+  }
+  r += "  }\n"
+       "}\n";
+  return r;
 }
 
 }  // namespace
@@ -305,18 +356,38 @@ std::string emit_gemm_coop(const KernelSpec& spec);  // kernels/gemm_coop.cc
 std::string emit_gemm(const KernelSpec& spec) {
   VKA_ASSERT(spec.kind == KernelKind::kGemm && spec.tape.empty());
   if (spec.gemm.coop) return emit_gemm_coop(spec);
-  const DType t = spec.inputs[0].dtype;
-  const std::string S(storage_type(t));
+  const DType t = spec.inputs[1].dtype;
+  auto type = [](const Accessor& a) { return std::string(storage_type(a.dtype)); };
   GlslWriter push;
   emit_push_block(spec, push);
   return "#version 450\n" + dtype_extensions(t) + "// " + spec.name() + "\n" +
-         storage_buffer(0, "readonly", S, "in0") + storage_buffer(1, "readonly", S, "in1") +
-         storage_buffer(2, "writeonly", S, "out0") + push.str() + gemm_body(spec, nullptr);
+         storage_buffer(0, "readonly", type(spec.inputs[0]), "in0") +
+         storage_buffer(1, "readonly", type(spec.inputs[1]), "in1") +
+         storage_buffer(2, "writeonly", type(spec.outputs[0]), "out0") + push.str() +
+         (spec.gemm.split == GemmSplit::kCombine ? combine_body(spec, nullptr)
+                                                 : gemm_body(spec, nullptr));
 }
 
 void emit_gemm_main(const KernelSpec& spec, TapeEmitter& epilogue, GlslWriter& w) {
   VKA_ASSERT(spec.kind == KernelKind::kGemm && !spec.gemm.coop && !spec.tape.empty());
-  w.raw(gemm_body(spec, &epilogue));
+  w.raw(spec.gemm.split == GemmSplit::kCombine ? combine_body(spec, &epilogue)
+                                               : gemm_body(spec, &epilogue));
+}
+
+DType gemm_accumulator(DType t) {
+  switch (t) {
+    case DType::kBool:
+    case DType::kUInt8:
+    case DType::kUInt16:
+      return DType::kUInt32;
+    case DType::kInt8:
+    case DType::kInt16:
+      return DType::kInt32;
+    case DType::kFloat16:
+      return DType::kFloat32;
+    default:
+      return t;
+  }
 }
 
 }  // namespace vka

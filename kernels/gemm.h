@@ -58,6 +58,21 @@ inline constexpr int kGemmSlots = 5;
 KernelSpec gemm_coop_spec(bool a_m_fast, bool b_n_fast, uint32_t subgroup_size);
 inline constexpr int kGemmCoopTile = 64, kGemmCoopK = 32, kGemmCoopSubgroups = 4;
 
+// Split-K (GemmSpec::split): a product with few output tiles for the device and a long K
+// runs as two kernels. The partial pass (kPartial: gemm_spec's bindings, out0 of dtype
+// gemm_accumulator(t) holding S x batch x M x N values; one more slot, c5 (S, KC)) computes
+// each K range [s * KC, min(K, (s + 1) * KC)) as the whole kernel computes K, so each partial
+// is a sum in increasing k. The combining pass (kCombine: input 0 is the partials, of the
+// accumulator dtype; input 1 keeps B's dtype and binding but is not read; slot c2 holds
+// (S, 0) in place of A's strides) sums each element's S partials in increasing s, rounds to
+// the product's dtype and stores it or runs the epilogue: 1-d workgroups of
+// kGemmCombineGroup invocations over the batch x M x N elements (a grid-stride loop). Both
+// orders are fixed: the same bits from run to run for a given S. Integers sum in the
+// accumulator type and wrap at the end (numpy's modular results); bool is or-of-and.
+inline constexpr int kGemmCombineGroup = 256;
+// The accumulator dtype of a product of dtype t (the partial products' dtype).
+DType gemm_accumulator(DType t);
+
 // The GLSL of a spec without an epilogue (an empty tape).
 std::string emit_gemm(const KernelSpec& spec);
 
