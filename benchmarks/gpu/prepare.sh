@@ -9,7 +9,7 @@ PATH=/usr/bin:$PATH bazel build //benchmarks:all //tests/device/... //tests/arra
   //tests/array:cumulative_test //tests/array:random_test //tests/array:matmul_test \
   //tests/array:linalg_test //tests/array:fft_test //tests/array:epilogue_test \
   //tests/array:transfer_test //tests/array:replicas_test //tests/array:user_kernel_test \
-  //bindings:python_package
+  //tests/array:gemm_split_test //bindings:python_package
 rm -rf .gpu/bin .gpu/pkg && mkdir -p .gpu/bin .gpu/debs .gpu/py .gpu/pkg
 cp .bazel/bin/benchmarks/roofline .bazel/bin/benchmarks/transfer \
   .bazel/bin/benchmarks/elementwise .bazel/bin/benchmarks/dispatch_overhead \
@@ -23,7 +23,8 @@ cp .bazel/bin/tests/device/*_test .bazel/bin/tests/array/views_test \
   .bazel/bin/tests/array/random_test .bazel/bin/tests/array/matmul_test \
   .bazel/bin/tests/array/linalg_test .bazel/bin/tests/array/fft_test \
   .bazel/bin/tests/array/epilogue_test .bazel/bin/tests/array/transfer_test \
-  .bazel/bin/tests/array/replicas_test .bazel/bin/tests/array/user_kernel_test .gpu/bin/
+  .bazel/bin/tests/array/replicas_test .bazel/bin/tests/array/user_kernel_test \
+  .bazel/bin/tests/array/gemm_split_test .gpu/bin/
 chmod -R u+w .gpu/bin
 # Debug info is not needed there, and what travels is limited to 64 MiB.
 strip .gpu/bin/* .gpu/pkg/vkarray/_vkarray.so

@@ -51,9 +51,18 @@ struct SplitOverride {
 TEST(GemmSplitTest, Counts) {
   auto ctx = Context::default_context();
   const KernelSpec f32 = spec_of(DType::kFloat32);
-  // lavapipe is a CPU device: the heuristic never splits there.
-  ASSERT_TRUE(ctx->device(0).caps().is_cpu);
-  EXPECT_EQ(gemm_splits(ctx, f32, 64, 64, 1 << 20, 1), 1);
+  const Caps& caps = ctx->device(0).caps();
+  if (caps.is_cpu) {  // lavapipe: the heuristic never splits on a CPU device
+    EXPECT_EQ(gemm_splits(ctx, f32, 64, 64, 1 << 20, 1), 1);
+  } else {
+    // 4 tiles of 32 x 32 and K = 2^20: about 4 workgroups per compute unit, at most
+    // kMaxSplits ranges of at least kMinSplitK.
+    const int64_t units = caps.sm_count > 0 ? caps.sm_count : kAssumedComputeUnits;
+    EXPECT_EQ(gemm_splits(ctx, f32, 64, 64, 1 << 20, 1), std::min<int64_t>(units, kMaxSplits));
+    EXPECT_EQ(gemm_splits(ctx, f32, 64, 64, 1000, 1), 1000 / kMinSplitK);
+    EXPECT_EQ(gemm_splits(ctx, f32, 64, 64, kMinSplitK, 1), 1);  // K too short to split
+    EXPECT_EQ(gemm_splits(ctx, f32, 32 * 64, 32 * 64, 1 << 20, 1), 1);  // tiles enough
+  }
   {
     SplitOverride o(5);
     EXPECT_EQ(gemm_splits(ctx, f32, 64, 64, 3, 2), 5);  // K < S: empty ranges are kept
