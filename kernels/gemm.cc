@@ -133,9 +133,32 @@ std::string staged_epilogue(const KernelSpec& spec, TapeEmitter& epilogue) {
   GlslWriter e;
   e.open("if (gm < M && gn < N)");
   e.line(std::string(value_type(t)) + " gemm_value = " + product_value(t, staged) + ";");
-  e.line(it + " i = (" + it + "(z) * " + it + "(M) + " + it + "(gm)) * " + it + "(N) + " + it +
-         "(gn);");
-  emit_nd_index(spec, e);
+  e.line(it + " zrow = " + it + "(z) * " + it + "(M) + " + it + "(gm);");
+  e.line(it + " i = zrow * " + it + "(N) + " + it + "(gn);");
+  if (any_strided(spec) && spec.rank >= 2) {
+    // The N-d index of i. The iteration space is the product's shape with adjacent dims
+    // merged: when its last dim is N (the common case, e.g. a bias broadcast along rows),
+    // the element's row and column give the last index and the rest without a division.
+    const std::string last = "pc.dim" + std::to_string(spec.rank - 1);
+    const std::string L = "i" + std::to_string(spec.rank - 1);
+    e.line(it + " " + L + ", rest;");
+    e.open("if (" + last + " == " + it + "(N))");
+    e.line(L + " = " + it + "(gn);");
+    e.line("rest = zrow;");
+    e.close();
+    e.open("else");
+    e.line(L + " = i % " + last + ";");
+    e.line("rest = i / " + last + ";");
+    e.close();
+    for (int d = spec.rank - 2; d >= 1; --d) {
+      const std::string dim = "pc.dim" + std::to_string(d);
+      e.line(it + " i" + std::to_string(d) + " = rest % " + dim + ";");
+      e.line("rest /= " + dim + ";");
+    }
+    e.line(it + " i0 = rest;");
+  } else {
+    emit_nd_index(spec, e);
+  }
   epilogue.emit(e);
   e.close();
   r += e.str();

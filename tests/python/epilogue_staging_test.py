@@ -75,6 +75,23 @@ def test_batched_with_broadcast_and_transposed_operands(tiling):
     np.testing.assert_array_equal(np.asarray(y), (a @ b) * 2 - row + np.swapaxes(col_t, -1, -2))
 
 
+@pytest.mark.parametrize("tiling", TILINGS[:3])
+def test_iteration_space_merging_rows_and_columns(tiling):
+    # A (2, 3, 1, 1) scale and a contiguous (2, 3, m, n) term merge m and n (and the batch
+    # axes) into one axis of the epilogue's iteration space: its last axis is not n.
+    a, b = ints((2, 3, 21, 5), np.float32, 16), ints((2, 3, 5, 35), np.float32, 17)
+    scale = ints((2, 3, 1, 1), np.float32, 18)
+    c = ints((2, 3, 21, 35), np.float32, 19)
+    va, vb, vscale, vc = evaluated(a, b, scale, c)
+    with tiling_of(tiling):
+        y = (va @ vb) * vscale + vc
+        z = (va @ vb) - vscale
+    assert kernels_of(y) == 1
+    assert kernels_of(z) == 1
+    np.testing.assert_array_equal(np.asarray(y), (a @ b) * scale + c)
+    np.testing.assert_array_equal(np.asarray(z), (a @ b) - scale)
+
+
 @pytest.mark.parametrize("tiling", TILINGS)
 def test_several_outputs(tiling):
     a, b = ints((45, 7), np.float32, 8), ints((7, 70), np.float32, 9)
