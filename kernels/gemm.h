@@ -83,6 +83,10 @@ std::string emit_gemm(const KernelSpec& spec);
 // outputs contiguous); slots 0..kGemmSlots-1 are the GEMM's, the tape's follow. Such a spec is
 // emitted by emit_elementwise (kernels/elementwise.h), which writes the declarations and calls
 // this for main(): each result element evaluates `epilogue` (flat index i, N-d index i0..).
+// The tile's results reach the epilogue through shared memory, one register row of the tile
+// (bm / tm rows x bn columns) per pass, so that accumulators are only indexed by constants
+// (they stay in registers) and consecutive invocations evaluate consecutive columns
+// (coalesced epilogue loads and stores); array/schedule_gemm.h's gemm_shared_bytes counts it.
 class TapeEmitter;
 void emit_gemm_main(const KernelSpec& spec, TapeEmitter& epilogue, GlslWriter& w);
 
