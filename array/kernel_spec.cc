@@ -116,6 +116,7 @@ std::size_t KernelSpec::hash() const {
     for (int v : {gemm.bm, gemm.bn, gemm.bk, gemm.tm, gemm.tn}) mix(h, static_cast<std::size_t>(v));
     mix(h, static_cast<std::size_t>(gemm.coop * 8 + gemm.vec4 * 4 + gemm.a_m_fast * 2 +
                                     gemm.b_n_fast));
+    mix(h, static_cast<std::size_t>(gemm.split) + 3);
   }
   return h;
 }
@@ -151,13 +152,16 @@ std::string KernelSpec::name() const {
     case KernelKind::kGemm: {
       // "gemm_f32_128x128x8_8x8_tn": the tile, then t/n per operand (A's m index fast, B's n).
       const GemmSpec& g = gemm;
-      std::string s = "gemm_" + std::string(short_name(inputs[0].dtype)) + "_" +
+      // B's dtype: a split-K product's combining pass reads the partial products as input 0.
+      std::string s = "gemm_" + std::string(short_name(inputs[1].dtype)) + "_" +
                       std::to_string(g.bm) + "x" + std::to_string(g.bn) + "x" +
                       std::to_string(g.bk) + "_" + std::to_string(g.tm) + "x" +
                       std::to_string(g.tn) + "_" + (g.a_m_fast ? "t" : "n") +
                       (g.b_n_fast ? "n" : "t");
       if (g.vec4) s += "_v4";
       if (g.coop) s += "_coop";
+      if (g.split == GemmSplit::kPartial) s += "_partial";
+      if (g.split == GemmSplit::kCombine) s += "_combine";
       if (tape.size() > 0) s += "_ep" + std::to_string(tape.size());
       return s;
     }

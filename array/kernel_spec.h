@@ -84,15 +84,21 @@ struct ReduceSpec {
 // stride 1 axis). vec4: shared memory is read as 4-vectors (tm and tn multiples of 4, real
 // dtypes), each invocation owning runs of 4 adjacent rows and columns. coop: float16 through
 // the device's cooperative matrices (tm: the device's subgroup size; see kernels/gemm.h).
+// split: the passes of a split-K product (kernels/gemm.h), chosen at launch: kWhole, one
+// kernel; kPartial, the product of each K range written in the accumulator dtype; kCombine,
+// the ranges' partial products summed in order, rounded, and stored or fed to the epilogue.
+enum class GemmSplit : uint8_t { kWhole, kPartial, kCombine };
 struct GemmSpec {
   int16_t bm = 0, bn = 0, bk = 0, tm = 0, tn = 0;
   bool a_m_fast = false;
   bool b_n_fast = true;
   bool vec4 = false;
   bool coop = false;
+  GemmSplit split = GemmSplit::kWhole;
   bool operator==(const GemmSpec& o) const {
     return bm == o.bm && bn == o.bn && bk == o.bk && tm == o.tm && tn == o.tn &&
-           a_m_fast == o.a_m_fast && b_n_fast == o.b_n_fast && vec4 == o.vec4 && coop == o.coop;
+           a_m_fast == o.a_m_fast && b_n_fast == o.b_n_fast && vec4 == o.vec4 && coop == o.coop &&
+           split == o.split;
   }
 };
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "array/array.h"
+#include "array/gemm_split.h"
 #include "array/launch.h"
 #include "array/promotion.h"
 #include "array/realize.h"
@@ -283,6 +284,13 @@ void launch_gemm(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
     return (static_cast<uint64_t>(k.params.slots[i].as_int()) >> (32 * half)) & 0xffffffffu;
   };
   const uint64_t m = word(0, 0), n = word(0, 1), batch = word(1, 1);
+  const int64_t splits = gemm_splits(ctx, spec, static_cast<int64_t>(m), static_cast<int64_t>(n),
+                                     static_cast<int64_t>(word(1, 0)),
+                                     static_cast<int64_t>(batch));
+  if (splits > 1) {
+    launch_gemm_split(ctx, k, args, only, splits);
+    return;
+  }
   const uint64_t tiles_n = (n + spec.gemm.bn - 1) / spec.gemm.bn;
   const uint64_t tiles_m = (m + spec.gemm.bm - 1) / spec.gemm.bm;
   const uint32_t gx = static_cast<uint32_t>(std::min<uint64_t>(tiles_n, l.groups[0]));

@@ -50,5 +50,11 @@ bool gemm_uses_cooperative_matrix(const std::shared_ptr<Context>& context, DType
 void set_gemm_config(std::optional<GemmConfig> config);
 // "128x128x8x8x8" → GemmConfig; ValueError for anything else.
 GemmConfig parse_gemm_config(const std::string& text);
+// Sets (or, with nullopt, clears) the process-wide split-K override: every GEMM launched
+// (cooperative-matrix ones aside) splits K into that many ranges, summed in order by a second
+// kernel (kernels/gemm.h; 1: never split). It wins over $VKA_GEMM_SPLIT; without either, a
+// heuristic splits products with few output tiles for the device (array/gemm_split.h).
+// ValueError outside 1..65536.
+void set_gemm_split(std::optional<int> splits);
 
 }  // namespace vka

@@ -157,6 +157,7 @@ Limits limits_of(const Caps& caps) {
   l.max_storage_buffers =
       static_cast<int>(std::min<uint32_t>(caps.max_per_stage_storage_buffers, 32));
   l.max_push_constant_bytes = static_cast<int>(caps.max_push_constants_size);
+  l.max_shared_bytes = caps.max_compute_shared_memory_size;
   return l;
 }
 

@@ -329,6 +329,12 @@ class Scheduler {
       return "needs " + std::to_string(pc) + " push-constant bytes > max_push_constant_bytes " +
              std::to_string(limits_.max_push_constant_bytes);
     }
+    if (spec.kind == KernelKind::kGemm && !spec.gemm.coop &&
+        gemm_shared_bytes(spec) > limits_.max_shared_bytes) {
+      return "needs " + std::to_string(gemm_shared_bytes(spec)) +
+             " bytes of shared memory > max_shared_bytes " +
+             std::to_string(limits_.max_shared_bytes);
+    }
     if (static_cast<int>(spec.tape.size()) > limits_.max_tape) {
       return "has " + std::to_string(spec.tape.size()) + " SSA values > max_tape " +
              std::to_string(limits_.max_tape);

@@ -34,6 +34,7 @@ struct Limits {
   int max_storage_buffers = 4;        // maxPerStageDescriptorStorageBuffers (minimum 4)
   int max_push_constant_bytes = 128;  // maxPushConstantsSize (minimum 128)
   int max_tape = 512;                 // SSA values per kernel (compile time, registers)
+  uint32_t max_shared_bytes = 16384;  // maxComputeSharedMemorySize (minimum 16384): GEMMs
 };
 
 struct ScheduledKernel {

@@ -1,11 +1,23 @@
 // GEMM kernels and their epilogues (array/schedule_gemm.h).
 #include "array/schedule_gemm.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "device/errors.h"
 
 namespace vka {
+
+uint32_t gemm_shared_bytes(const KernelSpec& spec) {
+  VKA_ASSERT(spec.kind == KernelKind::kGemm && !spec.gemm.coop);
+  const GemmSpec& g = spec.gemm;
+  const DType t = spec.inputs[0].dtype;
+  const uint32_t word = std::max<uint32_t>(4, static_cast<uint32_t>(itemsize(t)));
+  const int pad = g.vec4 ? 4 : 1;
+  uint32_t bytes = static_cast<uint32_t>(g.bk * (g.bm + pad + g.bn + pad)) * word;
+  if (!spec.tape.empty()) bytes += static_cast<uint32_t>(g.bm / g.tm * g.bn) * word;
+  return bytes;
+}
 
 ScheduledKernel gemm_kernel(const NodePtr& product) {
   const NodePtr& a = product->inputs()[0];

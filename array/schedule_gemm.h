@@ -11,6 +11,12 @@
 
 namespace vka {
 
+// The bytes of shared memory the kernel of a (not cooperative) kGemm spec declares
+// (kernels/gemm.cc): the A and B tiles of a K slice (each k row padded by one element, or by
+// a 4-vector in the 4-vector layout; 8- and 16-bit values and bools staged in 32 bits), plus
+// with an epilogue one register row of the tile staged for it, (bm / tm) x bn accumulators.
+uint32_t gemm_shared_bytes(const KernelSpec& spec);
+
 // The kernel computing matmul node `product` (kernels/gemm.h: gemm_spec's bindings and slots)
 // from its operands, each a leaf read through its view or a contiguous materialized value.
 ScheduledKernel gemm_kernel(const NodePtr& product);

@@ -1,12 +1,17 @@
 // Matrix products through vka::matmul on one device: TFLOP/s of float32 4096³ and 8192³,
 // float16 8192³ (float32 accumulation), and relu(A @ B + bias) (float32 4096³; the kernel
-// count shows that the epilogue ran inside the GEMM kernel: 1 kernel per product). GPU
+// count shows that the epilogue ran inside the GEMM kernel: 1 kernel per product; and the
+// same unfused, the product then its epilogue, 2 kernels). GPU
 // timestamps around batches of back-to-back products; sampled elements of every result are
 // checked against a float64 host sum (within the bound of docs/accuracy.md, "Matrix
 // products") before a row is printed.
 //
 // --sizes 4096,8192 (the default) changes the sizes: float16 runs at the largest, the relu
 // epilogue at the smallest.
+// --split-k 0 leaves out the few-tile, long-K products (split-K: the device's choice of
+// split and none, float64 and float32 (4000, 2000).T @ (4000, 2000), float32 256 x 65536 @
+// 65536 x 256); --split-k-div D divides their extents by D; --split-k-force S adds a row per
+// product split into S ranges.
 // --sweep CONFIGS (comma-separated "bm x bn x bk x tm x tn", or "default" for a built-in list):
 // times float32 --sweep-n³ under each tiling instead, one row each, best first, so that the
 // tiling to record for the device can be chosen (VKA_GEMM_CONFIG sets it for later runs).
@@ -83,6 +88,33 @@ std::vector<std::string> split(const std::string& text) {
     if (!item.empty()) out.push_back(item);
   }
   return out;
+}
+
+// 64 sampled elements of c = x @ y against float64 host sums, x(i, q) and y(q, j) giving
+// the operands' elements: false (and a message) when one is outside gamma_k * sum |x||y| for
+// unit roundoff u (the unsplit bound, which covers split-K's, docs/accuracy.md).
+bool check_general(const std::string& what, const Array& c, int64_t m, int64_t k, int64_t n,
+                   const std::function<double(int64_t, int64_t)>& x,
+                   const std::function<double(int64_t, int64_t)>& y, double u) {
+  const std::vector<double> got = c.astype(DType::kFloat64).to_vector<double>();
+  std::mt19937 gen(11);
+  std::uniform_int_distribution<int64_t> pick_i(0, m - 1), pick_j(0, n - 1);
+  const double gamma = k * u / (1 - k * u);
+  for (int s = 0; s < 64; ++s) {
+    const int64_t i = pick_i(gen), j = pick_j(gen);
+    double exact = 0, mag = 0;
+    for (int64_t q = 0; q < k; ++q) {
+      const double p = x(i, q) * y(q, j);
+      exact += p;
+      mag += std::abs(p);
+    }
+    if (std::abs(got[i * n + j] - exact) > gamma * mag + 1e-300) {
+      std::fprintf(stderr, "gemm: wrong %s at (%lld, %lld): %.17g, want %.17g\n", what.c_str(),
+                   static_cast<long long>(i), static_cast<long long>(j), got[i * n + j], exact);
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -171,6 +203,77 @@ int main(int argc, char** argv) {
                    &hbias)) {
           ++failures;
         }
+        // The same as two kernels: the product written, then relu(P + bias) over it.
+        rows.push_back(time_gpu("relu(A @ B + bias) (unfused: product, then epilogue), float32 " +
+                                    dims,
+                                flops,
+                                [&] {
+                                  Array p = matmul(a, b).eval();
+                                  maximum(p + bias, 0.0f).eval();
+                                },
+                                s, runs, batch));
+      }
+    }
+  }
+  // Few output tiles and a long K (split-K, array/gemm_split.h): correlation's
+  // centred.T @ centred with centred (4000, 2000), and 256 x 65536 @ 65536 x 256, each with
+  // the device's choice of split and with set_gemm_split(1) (never split). A split product
+  // shows 2 kernels.
+  if (sweep.empty() && bench::flag(argc, argv, "split-k", "1") == "1") {
+    struct Case {
+      std::string name;
+      DType t;
+      int64_t m, k, n;
+      bool transposed;  // A is the (k, m) array read transposed
+    };
+    // --split-k-div D divides every extent by D (a quick run on a CPU driver).
+    const int64_t d = std::stoll(bench::flag(argc, argv, "split-k-div", "1"));
+    const int force = std::stoi(bench::flag(argc, argv, "split-k-force", "0"));
+    const int64_t w = 2000 / d, h = 4000 / d, e = 256 / d, l = 65536 / d;
+    auto text = [](int64_t v) { return std::to_string(v); };
+    const std::string tall = "(" + text(h) + ", " + text(w) + ")";
+    const std::vector<Case> cases = {
+        {"float64 " + tall + ".T @ " + tall, DType::kFloat64, w, h, w, true},
+        {"float32 " + tall + ".T @ " + tall, DType::kFloat32, w, h, w, true},
+        {"float32 " + text(e) + " x " + text(l) + " @ " + text(l) + " x " + text(e),
+         DType::kFloat32, e, l, e, false}};
+    for (const Case& c : cases) {
+      const std::vector<float> fa = bench::uniform_floats(c.m * c.k, 4, -1, 1);
+      const std::vector<float> fb = bench::uniform_floats(c.k * c.n, 5, -1, 1);
+      const Array a32 = c.transposed
+                            ? Array::from_host(fa.data(), {c.k, c.m}, DType::kFloat32, ctx)
+                            : Array::from_host(fa.data(), {c.m, c.k}, DType::kFloat32, ctx);
+      const Array a = a32.astype(c.t).eval();
+      // centred.T @ centred reads one array twice; the other case has its own B.
+      const Array b = c.transposed
+                          ? a
+                          : Array::from_host(fb.data(), {c.k, c.n}, DType::kFloat32, ctx)
+                                .astype(c.t)
+                                .eval();
+      const Array lhs = c.transposed ? transpose(a) : a;
+      auto x = [&](int64_t i, int64_t q) -> double {
+        return c.transposed ? fa[q * c.m + i] : fa[i * c.k + q];
+      };
+      auto y = [&](int64_t q, int64_t j) -> double {
+        return c.transposed ? fa[q * c.n + j] : fb[q * c.n + j];
+      };
+      const double flops = 2.0 * c.m * c.k * c.n;
+      const double u = std::ldexp(1.0, c.t == DType::kFloat64 ? -53 : -24);
+      // 0: the device's choice; then none (1), then --split-k-force's count if given.
+      std::vector<int> choices = {0, 1};
+      if (force > 1) choices.push_back(force);
+      for (int choice : choices) {
+        if (choice > 0) set_gemm_split(choice);
+        const std::string name = c.name + (choice == 0   ? " (device's split)"
+                                           : choice == 1 ? " (no split)"
+                                                         : " (split " + text(choice) + ")");
+        bench::warm_up(0.5, [&] {
+          matmul(lhs, b).eval();
+          s.finish();
+        });
+        rows.push_back(time_gpu(name, flops, [&] { matmul(lhs, b).eval(); }, s, runs, batch));
+        if (!check_general(name, matmul(lhs, b), c.m, c.k, c.n, x, y, u)) ++failures;
+        set_gemm_split(std::nullopt);
       }
     }
   }
@@ -180,7 +283,7 @@ int main(int argc, char** argv) {
   char line[512];
   std::snprintf(line, sizeof(line),
                 "Median of %d runs of %d back-to-back products (GPU timestamps), after warm-up. "
-                "TFLOP/s counts 2n³ operations.\n\n| operation | kernels | time (ms) | "
+                "TFLOP/s counts 2mkn operations.\n\n| operation | kernels | time (ms) | "
                 "TFLOP/s |\n|---|---|---|---|\n",
                 runs, batch);
   md += line;

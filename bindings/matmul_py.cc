@@ -115,6 +115,13 @@ void register_matmul(py::module_& m) {
       py::arg("config"),
       "Overrides the GEMM tiling ('128x128x8x8x8': bm x bn x bk x tm x tn), or with None "
       "returns to $VKA_GEMM_CONFIG or the device default.");
+  m.def(
+      "set_gemm_split",
+      [](std::optional<int> splits) { set_gemm_split(splits); },
+      py::arg("splits"),
+      "Overrides the split-K count of GEMMs (K in that many ranges, their partial products "
+      "summed in order by a second kernel; 1: never split), or with None returns to "
+      "$VKA_GEMM_SPLIT or the device heuristic.");
 }
 
 }  // namespace vka

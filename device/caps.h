@@ -24,6 +24,8 @@ struct Caps {
   uint32_t max_compute_work_group_invocations = 0;
   uint32_t max_compute_shared_memory_size = 0;
   uint32_t subgroup_size = 0;
+  // Streaming multiprocessors (VK_NV_shader_sm_builtins' shaderSMCount); 0: not reported.
+  uint32_t sm_count = 0;
   uint64_t max_memory_allocation_size = 0;
   uint64_t max_buffer_size = 0;
   uint64_t device_local_bytes = 0;  // size of the largest DEVICE_LOCAL heap

@@ -115,6 +115,12 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
     host_import.pNext = props.pNext;
     props.pNext = &host_import;
   }
+  VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+  if (has_extension(physical, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
+    sm.pNext = props.pNext;
+    props.pNext = &sm;
+  }
   vkGetPhysicalDeviceProperties2(physical, &props);
   caps_.external_memory_host = has_host_import;
   caps_.min_imported_host_pointer_alignment =
@@ -144,6 +150,7 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
   caps_.max_compute_work_group_invocations = lim.maxComputeWorkGroupInvocations;
   caps_.max_compute_shared_memory_size = lim.maxComputeSharedMemorySize;
   caps_.subgroup_size = p11.subgroupSize;
+  caps_.sm_count = sm.shaderSMCount;
   caps_.max_memory_allocation_size = p11.maxMemoryAllocationSize;
   caps_.max_buffer_size = maintenance4 ? m4.maxBufferSize : UINT32_MAX;
   caps_.non_coherent_atom_size = lim.nonCoherentAtomSize;

@@ -2,6 +2,7 @@
 #include "kernels/gemm.h"
 
 #include "device/errors.h"
+#include "kernels/gemm_store.h"
 #include "kernels/glsl_ops.h"
 #include "kernels/glsl_writer.h"
 #include "kernels/indexing.h"
@@ -10,12 +11,9 @@
 namespace vka {
 namespace {
 
-// The accumulator (and shared-memory) type: numpy's compute type, uint for bool (or-of-and).
-std::string acc_type(DType t) { return is_bool(t) ? "uint" : std::string(compute_type(t)); }
-
 // The 4-vector of the accumulator type (vec4 path; not complex).
 std::string acc_vec4(DType t) {
-  const std::string a = acc_type(t);
+  const std::string a = gemm_acc_type(t);
   if (a == "float") return "vec4";
   if (a == "double") return "dvec4";
   if (a == "int") return "ivec4";
@@ -31,7 +29,7 @@ std::string multiply_add(DType t, const std::string& acc, const std::string& a,
                          const std::string& b) {
   if (is_bool(t)) return acc + " | (" + a + " & " + b + ")";
   if (is_complex(t)) {
-    return acc + " + " + acc_type(t) + "(" + a + ".x * " + b + ".x - " + a + ".y * " + b +
+    return acc + " + " + gemm_acc_type(t) + "(" + a + ".x * " + b + ".x - " + a + ".y * " + b +
            ".y, " + a + ".x * " + b + ".y + " + a + ".y * " + b + ".x)";
   }
   return acc + " + " + a + " * " + b;
@@ -86,22 +84,18 @@ KernelSpec gemm_spec(DType t, const GemmConfig& c, bool a_m_fast, bool b_n_fast)
 
 namespace {
 
-// The epilogue's value of the product: the accumulator rounded to the product's dtype, in
-// that dtype's tape value type (kernels/glsl_ops.h).
-std::string product_value(DType t, const std::string& acc) {
-  if (is_bool(t)) return "(" + acc + " != 0u)";
-  return std::string(value_type(t)) + "(" + acc + ")";
-}
-
 // Everything after the push block: the workgroup size, tiling constants, shared tiles and
 // main(). Without an epilogue each result is stored to out0; with one, each result element
 // (batch z, row gm, column gn) evaluates the epilogue's tape at flat index
 // i = (z * M + gm) * N + gn, the product being `gemm_value`, and the tape's outputs are stored.
 std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
-  const DType t = spec.inputs[0].dtype;
+  const DType t = spec.inputs[1].dtype;
   const GemmSpec& g = spec.gemm;
-  const std::string A = acc_type(t);
-  const std::string S(storage_type(t));
+  const bool partial = g.split == GemmSplit::kPartial;
+  VKA_ASSERT(g.split != GemmSplit::kCombine && !(partial && epilogue));
+  const std::string A = gemm_acc_type(t);
+  // The stored type: the product's dtype, or the accumulator's for partial products.
+  const std::string S(storage_type(spec.outputs[0].dtype));
   const int threads = (g.bm / g.tm) * (g.bn / g.tn);
   auto num = [](int v) { return std::to_string(v); };
   // Tile loads, in two halves so that the next K slice's global loads are in flight while
@@ -120,7 +114,7 @@ std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
                    : "        int col = e % BK, row = e / BK;\n";
     r += "        int gr = " + row0 + " + row, gc = " + k0 + " + col;\n"
          "        " + std::string(p) + "[r] = " + A + "(0);\n"
-         "        if (e < " + R + " * BK && gr < " + rows_lim + " && gc < K) " + p + "[r] = " +
+         "        if (e < " + R + " * BK && gr < " + rows_lim + " && gc < kend) " + p + "[r] = " +
          A + "(" + buf + ".v[" + base + " + gr * " + srow + " + gc * " + scol + "]);\n"
          "      }\n";
     return r;
@@ -180,27 +174,19 @@ std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
     col = "n0 + tc + tj * CT";
     result = "acc[ti][tj]";
   }
-  std::string store = "    [[unroll]] for (int ti = 0; ti < TM; ++ti) {\n"
-                      "      int gm = " + row + ";\n"
-                      "      if (gm >= M) continue;\n"
-                      "      [[unroll]] for (int tj = 0; tj < TN; ++tj) {\n"
-                      "        int gn = " + col + ";\n";
+  std::string store;
   if (!epilogue) {
-    store += "        if (gn < N) out0.v[c_base + gm * N + gn] = " + S + "(" + result + ");\n";
+    store = "    [[unroll]] for (int ti = 0; ti < TM; ++ti) {\n"
+            "      int gm = " + row + ";\n"
+            "      if (gm >= M) continue;\n"
+            "      [[unroll]] for (int tj = 0; tj < TN; ++tj) {\n"
+            "        int gn = " + col + ";\n"
+            "        if (gn < N) out0.v[c_base + gm * N + gn] = " + S + "(" + result + ");\n"
+            "      }\n"
+            "    }\n";
   } else {
-    const std::string it = index_type(spec);
-    GlslWriter e;
-    e.open("if (gn < N)");
-    e.line(std::string(value_type(t)) + " gemm_value = " + product_value(t, result) + ";");
-    e.line(it + " i = (" + it + "(z) * " + it + "(M) + " + it + "(gm)) * " + it + "(N) + " +
-           it + "(gn);");
-    emit_nd_index(spec, e);
-    epilogue->emit(e);
-    e.close();
-    store += e.str();
+    store = gemm_staged_epilogue(spec, *epilogue);
   }
-  store += "      }\n"
-           "    }\n";
   const std::string shared_type = g.vec4 ? acc_vec4(t) : A;
   const std::string shared_div = g.vec4 ? " / 4" : "";
   std::string src = "layout(local_size_x = " + num(threads) + ") in;\n"
@@ -211,6 +197,10 @@ std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
                     num(tile_pad(g.vec4)) + ";  // k-row strides of the shared tiles\n"
                     "shared " + shared_type + " sa[BK * SA" + shared_div + "];\n"
                     "shared " + shared_type + " sb[BK * SB" + shared_div + "];\n";
+  if (epilogue) {
+    src += "shared " + shared_type + " sc[RT * BN" + shared_div +
+           "];  // one register row of the tile, staged for the epilogue\n";
+  }
   src +=
       "void main() {\n"
       "  int M = int(pc.c0.x), N = int(pc.c0.y), K = int(pc.c1.x), batch = int(pc.c1.y);\n"
@@ -218,22 +208,31 @@ std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
       "  int b_sb = int(pc.c3.y), b_sk = int(pc.c4.x), b_sn = int(pc.c4.y);\n"
       "  int tid = int(gl_LocalInvocationID.x);\n"
       "  int tr = tid / CT, tc = tid - tr * CT;\n"
-      "  int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;\n"
+      "  int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;\n" +
       // Workgroup-uniform loops: every barrier inside is reached by the whole workgroup.
-      "  for (int z = int(gl_WorkGroupID.z); z < batch; z += int(gl_NumWorkGroups.z)) {\n"
+      std::string(partial
+           // Partial products: z runs over (K range, batch), range s covering
+           // [s * KC, min(K, (s + 1) * KC)) (empty ranges write zeros), written at
+           // ((s * batch + b) * M + m) * N + n.
+           ? "  int S = int(pc.c5.x), KC = int(pc.c5.y);\n"
+             "  for (int zs = int(gl_WorkGroupID.z); zs < batch * S; zs += "
+             "int(gl_NumWorkGroups.z)) {\n"
+             "  int z = zs % batch, kbeg = (zs / batch) * KC, kend = min(K, kbeg + KC);\n"
+           : "  for (int z = int(gl_WorkGroupID.z); z < batch; z += int(gl_NumWorkGroups.z)) {\n"
+             "  int zs = z, kbeg = 0, kend = K;\n") +
       "  for (int ty = int(gl_WorkGroupID.y); ty < tiles_m; ty += int(gl_NumWorkGroups.y)) {\n"
       "  for (int tx = int(gl_WorkGroupID.x); tx < tiles_n; tx += int(gl_NumWorkGroups.x)) {\n"
       "    int m0 = ty * BM, n0 = tx * BN;\n"
       "    int a_base = int(pc.off0) + z * a_sb, b_base = int(pc.off1) + z * b_sb;\n" +
       acc_decl +
       "    " + A + " pa[" + num(per(g.bm)) + "], pb[" + num(per(g.bn)) + "];\n" +
-      fetch("pa", "in0", g.bm, g.a_m_fast, "0", "a_base", "a_sm", "a_sk", "M", "m0") +
-      fetch("pb", "in1", g.bn, g.b_n_fast, "0", "b_base", "b_sn", "b_sk", "N", "n0") +
-      "    for (int k0 = 0; k0 < K; k0 += BK) {\n" +
+      fetch("pa", "in0", g.bm, g.a_m_fast, "kbeg", "a_base", "a_sm", "a_sk", "M", "m0") +
+      fetch("pb", "in1", g.bn, g.b_n_fast, "kbeg", "b_base", "b_sn", "b_sk", "N", "n0") +
+      "    for (int k0 = kbeg; k0 < kend; k0 += BK) {\n" +
       stash("pa", "sa", g.bm, g.a_m_fast, "SA") + stash("pb", "sb", g.bn, g.b_n_fast, "SB") +
       "      barrier();\n"
       // The next slice's loads, issued before this slice's multiply-adds.
-      "      if (k0 + BK < K) {\n" +
+      "      if (k0 + BK < kend) {\n" +
       fetch("pa", "in0", g.bm, g.a_m_fast, "(k0 + BK)", "a_base", "a_sm", "a_sk", "M", "m0") +
       fetch("pb", "in1", g.bn, g.b_n_fast, "(k0 + BK)", "b_base", "b_sn", "b_sk", "N", "n0") +
       "      }\n"
@@ -242,7 +241,7 @@ std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
       "      }\n"
       "      barrier();\n"
       "    }\n"
-      "    int c_base = int(pc.off2) + z * M * N;\n" +
+      "    int c_base = int(pc.off2) + zs * M * N;\n" +
       store +
       "  }\n"
       "  }\n"
@@ -258,18 +257,22 @@ std::string emit_gemm_coop(const KernelSpec& spec);  // kernels/gemm_coop.cc
 std::string emit_gemm(const KernelSpec& spec) {
   VKA_ASSERT(spec.kind == KernelKind::kGemm && spec.tape.empty());
   if (spec.gemm.coop) return emit_gemm_coop(spec);
-  const DType t = spec.inputs[0].dtype;
-  const std::string S(storage_type(t));
+  const DType t = spec.inputs[1].dtype;
+  auto type = [](const Accessor& a) { return std::string(storage_type(a.dtype)); };
   GlslWriter push;
   emit_push_block(spec, push);
   return "#version 450\n" + std::string(kGemmExtensions) + "\n" + dtype_extensions(t) + "// " + spec.name() + "\n" +
-         storage_buffer(0, "readonly", S, "in0") + storage_buffer(1, "readonly", S, "in1") +
-         storage_buffer(2, "writeonly", S, "out0") + push.str() + gemm_body(spec, nullptr);
+         storage_buffer(0, "readonly", type(spec.inputs[0]), "in0") +
+         storage_buffer(1, "readonly", type(spec.inputs[1]), "in1") +
+         storage_buffer(2, "writeonly", type(spec.outputs[0]), "out0") + push.str() +
+         (spec.gemm.split == GemmSplit::kCombine ? gemm_combine_body(spec, nullptr)
+                                                 : gemm_body(spec, nullptr));
 }
 
 void emit_gemm_main(const KernelSpec& spec, TapeEmitter& epilogue, GlslWriter& w) {
   VKA_ASSERT(spec.kind == KernelKind::kGemm && !spec.gemm.coop && !spec.tape.empty());
-  w.raw(gemm_body(spec, &epilogue));
+  w.raw(spec.gemm.split == GemmSplit::kCombine ? gemm_combine_body(spec, &epilogue)
+                                               : gemm_body(spec, &epilogue));
 }
 
 }  // namespace vka

@@ -34,6 +34,8 @@ struct GemmConfig {
 std::string to_string(const GemmConfig& c);
 // The bytes of shared memory the kernel of `c` declares for dtype `t`.
 uint32_t gemm_shared_bytes(const GemmConfig& c, DType t);
+// (array/schedule_gemm.h: gemm_shared_bytes(spec), the bytes of a spec's kernel, epilogue
+// staging included, which the scheduler checks against the device.)
 
 // The spec of C = A @ B for dtype t (A, B and C all of dtype t).
 //   in0 A, in1 B, out0 C (contiguous, batch * M * N elements).
@@ -62,6 +64,21 @@ inline constexpr int kGemmCoopTile = 64, kGemmCoopK = 32, kGemmCoopSubgroups = 4
 // at 1/30 of the FMA rate).
 inline constexpr const char* kGemmExtensions = "#extension GL_EXT_control_flow_attributes : require";
 
+// Split-K (GemmSpec::split): a product with few output tiles for the device and a long K
+// runs as two kernels. The partial pass (kPartial: gemm_spec's bindings, out0 of dtype
+// gemm_accumulator(t) holding S x batch x M x N values; one more slot, c5 (S, KC)) computes
+// each K range [s * KC, min(K, (s + 1) * KC)) as the whole kernel computes K, so each partial
+// is a sum in increasing k. The combining pass (kCombine: input 0 is the partials, of the
+// accumulator dtype; input 1 keeps B's dtype and binding but is not read; slot c2 holds
+// (S, 0) in place of A's strides) sums each element's S partials in increasing s, rounds to
+// the product's dtype and stores it or runs the epilogue: 1-d workgroups of
+// kGemmCombineGroup invocations over the batch x M x N elements (a grid-stride loop). Both
+// orders are fixed: the same bits from run to run for a given S. Integers sum in the
+// accumulator type and wrap at the end (numpy's modular results); bool is or-of-and.
+inline constexpr int kGemmCombineGroup = 256;
+// The accumulator dtype of a product of dtype t (the partial products' dtype).
+DType gemm_accumulator(DType t);
+
 // The GLSL of a spec without an epilogue (an empty tape).
 std::string emit_gemm(const KernelSpec& spec);
 
@@ -72,6 +89,10 @@ std::string emit_gemm(const KernelSpec& spec);
 // outputs contiguous); slots 0..kGemmSlots-1 are the GEMM's, the tape's follow. Such a spec is
 // emitted by emit_elementwise (kernels/elementwise.h), which writes the declarations and calls
 // this for main(): each result element evaluates `epilogue` (flat index i, N-d index i0..).
+// The tile's results reach the epilogue through shared memory, one register row of the tile
+// (bm / tm rows x bn columns) per pass, so that accumulators are only indexed by constants
+// (they stay in registers) and consecutive invocations evaluate consecutive columns
+// (coalesced epilogue loads and stores); array/schedule_gemm.h's gemm_shared_bytes counts it.
 class TapeEmitter;
 void emit_gemm_main(const KernelSpec& spec, TapeEmitter& epilogue, GlslWriter& w);
 

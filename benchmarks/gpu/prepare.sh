@@ -10,7 +10,8 @@ PATH=/usr/bin:$PATH bazel build //benchmarks:all //tests/device/... //tests/arra
   //tests/array:linalg_test //tests/array:fft_test //tests/array:epilogue_test \
   //tests/array:transfer_test //tests/array:replicas_test //tests/array:user_kernel_test \
   //tests/array:cross_device_test \
-  //tests/array:transfer_queue_test //bindings:python_package
+  //tests/array:transfer_queue_test \
+  //tests/array:gemm_split_test //bindings:python_package
 rm -rf .gpu/bin .gpu/pkg && mkdir -p .gpu/bin .gpu/debs .gpu/py .gpu/pkg
 cp .bazel/bin/benchmarks/roofline .bazel/bin/benchmarks/transfer \
   .bazel/bin/benchmarks/elementwise .bazel/bin/benchmarks/dispatch_overhead \
@@ -26,7 +27,8 @@ cp .bazel/bin/tests/device/*_test .bazel/bin/tests/array/views_test \
   .bazel/bin/tests/array/epilogue_test .bazel/bin/tests/array/transfer_test \
   .bazel/bin/tests/array/replicas_test .bazel/bin/tests/array/user_kernel_test \
   .bazel/bin/tests/array/cross_device_test \
-  .bazel/bin/tests/array/transfer_queue_test .gpu/bin/
+  .bazel/bin/tests/array/transfer_queue_test \
+  .bazel/bin/tests/array/gemm_split_test .gpu/bin/
 chmod -R u+w .gpu/bin
 # Debug info is not needed there, and what travels is limited to 64 MiB.
 strip .gpu/bin/* .gpu/pkg/vkarray/_vkarray.so

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine, from the repository root, with .gpu/ (from prepare.sh) carried along:
 # the matrix-product benchmarks (benchmarks/gemm.cc: float32 4096³ and 8192³, float16 8192³,
-# relu(A @ B + bias), then a sweep of GEMM tilings; benchmarks/gemm_peers.py for vkarray, CuPy
-# and PyTorch in the same run) after the matmul device test. Writes $OUT/gemm.md and the raw
+# relu(A @ B + bias) fused and not, few-tile long-K products with and without split-K, then a
+# sweep of GEMM tilings; benchmarks/gemm_peers.py for vkarray, CuPy and PyTorch in the same
+# run) after the matmul device test. Writes $OUT/gemm.md and the raw
 # JSON lines. The best tiling of the sweep is the one to record for the device.
 set -uo pipefail
 source benchmarks/gpu/common.sh
 gpu_setup
 status=0
-run_device_tests "$WORK/gemm_tests.txt" .gpu/bin/matmul_test .gpu/bin/epilogue_test || status=1
+run_device_tests "$WORK/gemm_tests.txt" .gpu/bin/matmul_test .gpu/bin/epilogue_test \
+  .gpu/bin/gemm_split_test || status=1
 export VKA_CACHE_DIR=/tmp/vka-cache
 timeout 400 .gpu/bin/gemm --markdown "$WORK/gemm_cpp.md" > "$WORK/gemm.log" 2>&1 || {
   status=1; tail -20 "$WORK/gemm.log"; }

@@ -111,6 +111,7 @@ from ._vkarray import (
 from ._products import matmul, dot, outer, tensordot
 from ._einsum import einsum
 from ._vkarray import gemm_config, set_gemm_config, kron
+from ._vkarray import set_gemm_split
 
 # The dtypes vkarray holds, as numpy's own scalar types, so that they compare and hash
 # exactly like numpy's and any numpy dtype-like is accepted wherever a dtype is.
@@ -253,6 +254,7 @@ __all__ = [
     "nanstd", "argmax", "argmin", "nanargmax", "nanargmin", "vdot", "vecdot", "inner", "sort",
     "argsort", "partition", "argpartition", "bincount", "histogram", "isin", "in1d",
     "dot", "outer", "tensordot", "kron", "einsum", "gemm_config", "set_gemm_config",
+    "set_gemm_split",
     "replica",
 ] + (sorted(_UFUNCS) + _joining.__all__ + _reorder.__all__ + _grids.__all__ + _sorting.__all__
      + _cumulative.__all__ + _statistics.__all__ + _host.__all__

@@ -10,6 +10,7 @@
 #include "array/array.h"
 #include "array/reduce.h"
 #include "array/schedule.h"
+#include "array/schedule_gemm.h"
 #include "array/views.h"
 #include "tests/array/array_testing.h"
 
@@ -76,6 +77,16 @@ TEST(EpilogueSchedule, ReaderBecomesTheEpilogue) {
   EXPECT_EQ(products, 1);
   EXPECT_EQ(k.spec.slots.size(), 6u);  // 5 GEMM slots, then the constant 0
   EXPECT_NE(k.spec.name().find("_ep"), std::string::npos);
+
+  // The epilogue stages one register row of the tile (8 x 32 floats) beside the tiles.
+  EXPECT_EQ(gemm_shared_bytes(k.spec), 8u * (36 + 36) * 4 + 8 * 32 * 4);
+  EXPECT_EQ(gemm_shared_bytes(gemm_kernel(p).spec), 8u * (36 + 36) * 4);
+  // A device whose shared memory holds the tiles but not the staged row: not fused.
+  Limits small;
+  small.max_shared_bytes = gemm_shared_bytes(gemm_kernel(p).spec);
+  Schedule apart = schedule({y}, small);
+  ASSERT_EQ(apart.kernels.size(), 2u) << apart.to_string();
+  EXPECT_TRUE(apart.kernels[0].spec.tape.empty());
 
   // Requested itself, the product is written and its reader runs after it.
   Schedule both = schedule({p, y});

@@ -53,6 +53,36 @@ TEST(GemmCodegen, EveryLoadOrderCompilesAndIsItsOwnKernel) {
   EXPECT_EQ(gemm_shared_bytes({64, 64, 8, 4, 4}, DType::kComplex128), 8u * 130 * 16);
 }
 
+// Split-K's passes (kernels/gemm.h): the partial pass stores the accumulator dtype and takes
+// one more slot; the combining pass reads the partials as input 0.
+TEST(GemmCodegen, SplitKPassesCompileForEveryDtype) {
+  for (DType t : kAll) {
+    for (const GemmConfig& c : {GemmConfig{128, 128, 8, 8, 8}, GemmConfig{16, 24, 4, 2, 3}}) {
+      KernelSpec partial = gemm_spec(t, c, true, false);
+      partial.gemm.split = GemmSplit::kPartial;
+      partial.outputs[0].dtype = gemm_accumulator(t);
+      partial.slots.push_back(DType::kInt64);
+      std::string glsl = emit_gemm(partial);
+      EXPECT_NE(glsl.find("kend"), std::string::npos);
+      std::string err = compile_error(glsl, partial.name());
+      EXPECT_TRUE(err.empty()) << err;
+      KernelSpec combine = gemm_spec(t, c, true, false);
+      combine.gemm.split = GemmSplit::kCombine;
+      combine.inputs[0].dtype = gemm_accumulator(t);
+      err = compile_error(emit_gemm(combine), combine.name());
+      EXPECT_TRUE(err.empty()) << err;
+      EXPECT_NE(partial, combine);
+      EXPECT_NE(partial.name(), combine.name());
+      EXPECT_NE(partial, gemm_spec(t, c, true, false));
+    }
+  }
+  EXPECT_EQ(gemm_accumulator(DType::kBool), DType::kUInt32);
+  EXPECT_EQ(gemm_accumulator(DType::kInt8), DType::kInt32);
+  EXPECT_EQ(gemm_accumulator(DType::kUInt16), DType::kUInt32);
+  EXPECT_EQ(gemm_accumulator(DType::kFloat16), DType::kFloat32);
+  EXPECT_EQ(gemm_accumulator(DType::kComplex64), DType::kComplex64);
+}
+
 // The cooperative-matrix float16 kernel: lavapipe cannot run it, so it is compiled here (the
 // GPU runs it through tests/array/matmul_test when the device offers cooperative matrices).
 TEST(GemmCodegen, CooperativeMatrixKernelCompiles) {
