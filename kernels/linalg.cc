@@ -389,6 +389,8 @@ std::string emit_linalg(const KernelSpec& spec) {
   if (spec.kind == KernelKind::kQr) return qr(spec);
   if (spec.kind == KernelKind::kSvdJacobi) return emit_svd_jacobi(spec);
   if (spec.kind == KernelKind::kEighJacobi) return emit_eigh_jacobi(spec);
+  if (spec.kind == KernelKind::kSvdJacobiWide) return emit_svd_jacobi_wide(spec);
+  if (spec.kind == KernelKind::kEighJacobiWide) return emit_eigh_jacobi_wide(spec);
   internal_error("emit_linalg of a spec that is not a linalg kernel", __FILE__, __LINE__);
 }
 

@@ -59,6 +59,21 @@ KernelSpec svd_jacobi_spec(DType t);
 // as svd's. Slots c0 n, c1: 1 to write the eigenvectors, c2 s0, c3 s1.
 KernelSpec eigh_jacobi_spec(DType t);
 
+// The wide mode of the two above (array/linalg_wide.h): the same buffers and rotations, spread
+// over the whole device instead of one workgroup per matrix, one launch per phase, the phase
+// in a slot. svd_jacobi_wide reads A transposed (out0 n×m: column j of A is row j) and keeps V
+// likewise (out1 row j = column j of V); out5 holds n + 1 reals per matrix (column norms, then
+// ‖A‖_F). Phases: 0 init (workgroup per matrix), 1 the rotations of round r (workgroup per
+// pair: tree-reduced dot products), 2 the sweep's end (done flag; invocation per matrix),
+// 3 column norms and 4 the sorted results (workgroup per column). Slots c0 m, c1 n, c2 uc,
+// c3 phase, c4 r.
+KernelSpec svd_jacobi_wide_spec(DType t);
+// Phases: 0 init (workgroup per matrix), 1 the rotations (c, s, phase) of round r (invocation
+// per pair, into out4), 2 the sweep's end, 3 the rotations applied (invocation per 2×2 block of
+// A and per (row, pair) of V), 4 the sorted results (workgroup per eigenvalue). Buffers as
+// eigh_jacobi's. Slots c0 n, c1 vectors, c2 phase, c3 r.
+KernelSpec eigh_jacobi_wide_spec(DType t);
+
 // GLSL of the specs above (emit_library's linalg cases).
 std::string emit_linalg(const KernelSpec& spec);
 

@@ -53,6 +53,8 @@ std::string rotation_step(const std::string& flags, const std::string& body) {
 
 }  // namespace
 
+std::string jacobi_pairs_glsl() { return kPlayer; }
+
 std::string emit_svd_jacobi(const KernelSpec& spec) {
   return linalg_preamble(spec) + kPlayer +
          "#define A(i, j) out0.v[abase + (i) * n + (j)]\n"

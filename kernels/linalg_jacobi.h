@@ -13,5 +13,10 @@ namespace vka {
 std::string linalg_preamble(const KernelSpec& spec);
 std::string emit_svd_jacobi(const KernelSpec& spec);
 std::string emit_eigh_jacobi(const KernelSpec& spec);
+std::string emit_svd_jacobi_wide(const KernelSpec& spec);
+std::string emit_eigh_jacobi_wide(const KernelSpec& spec);
+// GLSL of the round-robin pairing (pair_of(pr, r, np, p, q): pair pr of round r over np
+// indices, p < q) and of tan_of(z), the rotation's tangent for cot(2θ) = z.
+std::string jacobi_pairs_glsl();
 
 }  // namespace vka
