@@ -258,9 +258,9 @@ std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv) {
   if (!compute_uv) return {sa};
   Array ua = wrap(a, u, s.t, with(s.batch, {m, uc})), vta = wrap(a, vt, s.t, with(s.batch, {n, n}));
   if (uc > 0) {
-    // U's columns of exactly zero singular values, and past n, are zero: Householder QR of U
-    // keeps its orthonormal columns (up to sign) and continues them to an orthonormal basis,
-    // whose columns take the zero ones' places.
+    // U's columns of singular values at most eps ||A||_F, and past n, are zero: Householder QR
+    // of U keeps its orthonormal columns (up to sign) and continues them to an orthonormal
+    // basis, whose columns take the zero ones' places.
     if (n == 0) {
       ua = broadcast_to(vka::eye(m, uc, 0, s.t, a.context()), with(s.batch, {m, uc}));
     } else {

@@ -4,13 +4,15 @@
 #include <string>
 
 #include "array/kernel_spec.h"
+#include "kernels/linalg.h"
 
 namespace vka {
 
 // Version, extensions, workgroup size, T/EPS/BIG/SYNC macros, the spec's storage buffers
 // (inputs readonly, outputs coherent: invocations of a workgroup read each other's writes
-// after SYNC) and the push-constant block with slot() to read an int64 slot.
-std::string linalg_preamble(const KernelSpec& spec);
+// after SYNC) and the push-constant block with slot() to read an int64 slot. `threads`: the
+// workgroup size (WG).
+std::string linalg_preamble(const KernelSpec& spec, int threads = kLinalgThreads);
 std::string emit_svd_jacobi(const KernelSpec& spec);
 std::string emit_eigh_jacobi(const KernelSpec& spec);
 std::string emit_svd_jacobi_wide(const KernelSpec& spec);

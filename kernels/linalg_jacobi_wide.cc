@@ -28,7 +28,8 @@ constexpr const char* kGroupItems =
     "  int total = int(pc.n) * per;\n"
     "  for (int g = int(gl_WorkGroupID.x); g < total; g += int(gl_NumWorkGroups.x)) {\n"
     "    int b = g / per, k = g % per;\n"
-    "    SYNC();\n";  // the previous item's reads of shared memory are done
+    // The previous item's reads of shared memory are done.
+    "    if (g != int(gl_WorkGroupID.x)) SYNC();\n";
 constexpr const char* kInvocationItems =
     "  int total = int(pc.n) * per;\n"
     "  for (int g = int(gl_GlobalInvocationID.x); g < total;\n"
@@ -46,15 +47,15 @@ std::string sweep_end(const std::string& flags) {
          "  }\n";
 }
 
-// The rank of item k's value `x` among the n values `at(i)` (`before`: i sorts first), as a
-// workgroup count; then `body` with `rank` known. Ties go by index, as in the single mode.
-std::string ranked(const std::string& x, const std::string& at, const std::string& before,
+// The rank of item k's value `x` among the n values `at(i)` (in the single mode's order,
+// descending when `desc`), as a workgroup count; then `body` with `rank` known.
+std::string ranked(const std::string& x, const std::string& at, bool desc,
                    const std::string& body) {
   return "      R xk = " + x + ";\n"
          "      int cnt = 0;\n"
          "      for (int i = int(t); i < n; i += WG) {\n"
          "        R xi = " + at + ";\n"
-         "        if (" + before + " || (xi == xk && i < k)) ++cnt;\n"
+         "        if (before(xi, i, xk, k, " + (desc ? "true" : "false") + ")) ++cnt;\n"
          "      }\n"
          "      s_a[t] = R(cnt);\n" + tree("ADD", false) +
          "      int rank = int(s_a[0]);\n" + body;
@@ -77,13 +78,16 @@ std::string frobenius(const std::string& count, const std::string& at, const std
          "      if (t == 0u) " + dest + " = " + as + "(mx * sqrt(s_a[0]));\n";
 }
 
+// The wide SVD's workgroup (one per column pair): enough invocations for the rows of large
+// matrices, few enough that a tree over them costs little.
+constexpr int kSvdWideThreads = 128;
+
 constexpr const char* kShared =
     "#define ADD(x, y) ((x) + (y))\n"
     "#define SWEEP_END 2\n"
     "shared R s_a[WG];\n"
     "shared R s_b[WG];\n"
-    "shared T s_g[WG];\n"
-    "shared int s_done;\n";
+    "shared T s_g[WG];\n";
 
 }  // namespace
 
@@ -98,7 +102,7 @@ KernelSpec eigh_jacobi_wide_spec(DType t) {
 }
 
 std::string emit_svd_jacobi_wide(const KernelSpec& spec) {
-  return linalg_preamble(spec) + jacobi_pairs_glsl() + kShared +
+  return linalg_preamble(spec, kSvdWideThreads) + jacobi_pairs_glsl() + kShared +
          // Column j of A is row j of out0 (and of V, out1): the rotations' accesses coalesce.
          "#define AT(j, i) out0.v[abase + (j) * m + (i)]\n"
          "#define VC(j, i) out1.v[vbase + (j) * n + (i)]\n"
@@ -127,11 +131,10 @@ std::string emit_svd_jacobi_wide(const KernelSpec& spec) {
          "    } else if (phase == 1) {\n"
          // Pair k of round r: the three dot products by a workgroup tree, then the rotation of
          // both columns and of V's (the thresholds of the single mode).
-         "      if (t == 0u) s_done = out6.v[2 * b];\n"
-         "      SYNC();\n"
+         // The done flag is not written in this launch: every invocation reads the same.
          "      int p, q;\n"
          "      pair_of(k, r, np, p, q);\n"
-         "      if (s_done != 0 || q >= n) continue;\n"
+         "      if (out6.v[2 * b] != 0 || q >= n) continue;\n"
          "      R al = R(0), be = R(0);\n"
          "      T ga = T(0);\n"
          "      for (int i = int(t); i < m; i += WG) {\n"
@@ -163,12 +166,13 @@ std::string emit_svd_jacobi_wide(const KernelSpec& spec) {
          "      if (t == 0u) SC(k) = sqrt(s_a[0]);\n"
          "      if (t == 0u && k == 0) out6.v[2 * b] = out6.v[2 * b] != 0 ? 0 : 1;\n"
          "    } else {\n" +
-         // Column k's place in descending order: its singular value, U's column, Vᴴ's row.
-         ranked("SC(k)", "SC(i)", "xi > xk",
+         // Column k's place in descending order: its singular value, U's column (zero for
+         // singular values at most eps ||A||_F, as the single mode's), Vᴴ's row.
+         ranked("SC(k)", "SC(i)", true,
                 "      if (t == 0u) out3.v[b * n + rank] = xk;\n"
                 "      if (uc > 0) {\n"
                 "        for (int i = int(t); i < m; i += WG) {\n"
-                "          U(i, rank) = xk > R(0) ? AT(k, i) / xk : T(0);\n"
+                "          U(i, rank) = xk > EPS * SC(n) ? AT(k, i) / xk : T(0);\n"
                 "        }\n"
                 "        for (int i = int(t); i < n; i += WG) VH(rank, i) = CONJ(VC(k, i));\n"
                 "      }\n") +
@@ -277,7 +281,7 @@ std::string emit_eigh_jacobi_wide(const KernelSpec& spec) {
          "      SYNC();\n" + frobenius("n * n", "out0.v[abase + e]", "CS(2 * n + 3)", "TR") +
          "    } else {\n" +
          // Eigenvalue k's place in ascending order; the done flag becomes "did not converge".
-         ranked("RE(A(k, k))", "RE(A(i, i))", "xi < xk",
+         ranked("RE(A(k, k))", "RE(A(i, i))", false,
                 "      if (t == 0u) out2.v[b * n + rank] = xk;\n"
                 "      if (t == 0u && k == 0) out5.v[2 * b] = out5.v[2 * b] != 0 ? 0 : 1;\n"
                 "      if (vec) {\n"
