@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 
 #include "array/library.h"
 #include "array/linalg.h"
@@ -30,6 +31,17 @@ void launch(const Array& like, const KernelSpec& spec,
 }
 
 int64_t groups_for(int64_t invocations) { return per_thread(invocations); }
+
+// The init phase's workgroup walks the whole matrix (three passes of per_thread): past
+// llvmpipe's loop limit it would stop early, so refuse there as run_steps does.
+void check_budget(std::string_view op, const Array& like, int64_t elements) {
+  const int64_t loops = 3 * per_thread(elements) + 64;
+  if (loops > loop_budget(like.context())) {
+    throw DeviceError("[" + std::string(op) + "] the wide mode's first step on matrices this "
+                      "large needs " + std::to_string(loops) + " loop iterations in one "
+                      "invocation, past llvmpipe's limit of 65535: run it on a GPU");
+  }
+}
 
 // True when every matrix's done flag (the first of its two) is set, on every replica.
 bool all_done(const Array& like, const std::shared_ptr<BufferRef>& flags, int64_t count) {
@@ -71,6 +83,7 @@ bool use_wide_jacobi(const Array& like, int64_t count, int64_t n) {
 
 void svd_wide(const Array& like, DType t, const std::vector<std::shared_ptr<BufferRef>>& refs,
               int64_t count, int64_t m, int64_t n, int64_t uc) {
+  check_budget("svd", like, std::max(m * n, m * uc));
   const KernelSpec spec = svd_jacobi_wide_spec(t);
   auto phase = [&](int64_t p, int64_t groups, int64_t r = 0) {
     launch(like, spec, refs, count, groups, {m, n, uc, p, r});
@@ -84,6 +97,7 @@ void svd_wide(const Array& like, DType t, const std::vector<std::shared_ptr<Buff
 
 void eigh_wide(const Array& like, DType t, const std::vector<std::shared_ptr<BufferRef>>& refs,
                int64_t count, int64_t n, bool vectors) {
+  check_budget("eigh", like, n * n);
   const KernelSpec spec = eigh_jacobi_wide_spec(t);
   const int64_t half = (n + 1) / 2, v = vectors ? 1 : 0;
   auto phase = [&](int64_t p, int64_t groups, int64_t r = 0) {
