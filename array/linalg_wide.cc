@@ -100,6 +100,11 @@ void eigh_wide(const Array& like, DType t, const std::vector<std::shared_ptr<Buf
   check_budget("eigh", like, n * n);
   const KernelSpec spec = eigh_jacobi_wide_spec(t);
   const int64_t half = (n + 1) / 2, v = vectors ? 1 : 0;
+  // The block phase's invocation index (plus one grid stride) is a GLSL int.
+  if (count * (half * half + v * n * half) > (int64_t{1} << 31) - (int64_t{1} << 25)) {
+    throw ShapeError("[eigh] " + std::to_string(count) + " matrices of order " +
+                     std::to_string(n) + " are too large for the wide mode yet");
+  }
   auto phase = [&](int64_t p, int64_t groups, int64_t r = 0) {
     launch(like, spec, refs, count, groups, {n, v, p, r});
   };

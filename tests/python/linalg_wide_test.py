@@ -176,6 +176,17 @@ def test_errors_and_edge_cases(wide):
     s = vla.svdvals(a)
     assert s.dtype == np.float64
     assert mx(np.asarray(s) - np.linalg.svd(a, compute_uv=False)) <= bound(np.float64, 4, 30)
-    # NaN input gives NaN (as the single mode), not an error.
-    s = np.asarray(vla.svdvals(np.full((3, 3), np.nan)))
-    assert np.isnan(s).all()
+    # NaN input gives NaN in every result (as the single mode), not an error.
+    assert np.isnan(np.asarray(vla.svdvals(np.full((3, 3), np.nan)))).all()
+    assert np.isnan(np.asarray(vla.eigvalsh(np.full((3, 3), np.nan)))).all()
+
+
+@pytest.mark.parametrize("mode", ["single", "wide"])
+def test_nan_sorts_first_and_fills_every_result(monkeypatch, mode):
+    # One NaN column among unit ones: the NaN sorts first and every other value is written.
+    monkeypatch.setenv("VKA_JACOBI", mode)
+    a = np.eye(4)
+    a[1, 2] = np.nan
+    s = np.asarray(vla.svdvals(a))
+    assert np.isnan(s[0])
+    assert mx(s[1:] - 1.0) <= bound(np.float64, 4)
