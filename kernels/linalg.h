@@ -47,10 +47,10 @@ KernelSpec qr_spec(DType t);
 // pairs (round-robin order) until every pair is orthogonal to m·eps. Steps: 0 initializes,
 // 1 .. kJacobiSweeps·(np - 1) rotate (np = n rounded up to even), the last sorts and writes.
 // out0 (T, m×n, destroyed), out1 (T, n×n scratch V), out2 (T, m×uc) U (columns of singular
-// values at most eps ||A||_F and past n left zero: array/linalg.cc completes them), out3 (T, n) singular
-// values descending (real), out4 (T, n×n) Vᴴ, out5 (real, n scratch), out6 (int32, 2) sweep
-// flags, then
-// [0] = 1 when the sweeps ran out. Slots c0 m, c1 n, c2 uc (0: no U, Vᵀ), c3 s0, c4 s1.
+// values at most eps ||A||_F and past n left zero: array/linalg.cc completes them), out3
+// (T, n) singular values descending (real; NaNs first), out4 (T, n×n) Vᴴ, out5 (real, n
+// scratch), out6 (int32, 2) sweep flags, then [0] = 1 when the sweeps ran out. Slots c0 m,
+// c1 n, c2 uc (0: no U, Vᵀ), c3 s0, c4 s1.
 KernelSpec svd_jacobi_spec(DType t);
 // Cyclic two-sided Jacobi eigen-decomposition of a symmetric or Hermitian n×n matrix (its
 // lower triangle is read), parallel pair rotations (complex: each pair's phase first), steps as
