@@ -196,6 +196,10 @@ std::string KernelSpec::name() const {
       return "svd_jacobi_" + std::string(short_name(outputs[0].dtype));
     case KernelKind::kEighJacobi:
       return "eigh_jacobi_" + std::string(short_name(outputs[0].dtype));
+    case KernelKind::kSvdJacobiWide:
+      return "svd_jacobi_wide_" + std::string(short_name(outputs[0].dtype));
+    case KernelKind::kEighJacobiWide:
+      return "eigh_jacobi_wide_" + std::string(short_name(outputs[0].dtype));
   }
   std::string s = "ew_";
   s += outputs.empty() ? "none" : std::string(short_name(outputs[0].dtype));

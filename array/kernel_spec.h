@@ -45,6 +45,8 @@ enum class KernelKind : uint8_t {
   kQr,
   kSvdJacobi,
   kEighJacobi,
+  kSvdJacobiWide,  // one phase of the wide (whole-device) Jacobi solvers
+  kEighJacobiWide,
 };
 
 // How a reduction kernel maps its work to invocations (kernels/reduce.h), chosen per launch

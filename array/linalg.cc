@@ -9,6 +9,7 @@
 #include <string>
 
 #include "array/linalg_launch.h"
+#include "array/linalg_wide.h"
 #include "array/reduce.h"
 #include "array/realize.h"
 #include "array/views.h"
@@ -246,11 +247,17 @@ std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv) {
   const DType r = real_dtype(s.t);
   // The conjugate transpose: A = (V S Uᴴ)ᴴ.
   auto herm = [cx](const Array& x) { return cx ? conj(matrix_transpose(x)) : matrix_transpose(x); };
-  auto w = copy_in(tall ? a : herm(a), s.t);
+  // The wide mode (array/linalg_wide.h) reads each matrix transposed: columns contiguous.
+  const bool wide = n > 0 && linalg_detail::use_wide_jacobi(a, c, n);
+  const Array src = tall ? a : herm(a);
+  auto w = copy_in(wide ? matrix_transpose(src) : src, s.t);
   auto v = fresh(a, s.t, c * n * n), u = fresh(a, s.t, c * m * uc), sv = fresh(a, r, c * n),
-       vt = fresh(a, s.t, c * n * n), scratch = fresh(a, r, c * n),
+       vt = fresh(a, s.t, c * n * n), scratch = fresh(a, r, c * (n + 1)),
        info = fresh(a, DType::kInt32, 2 * c);
-  if (n > 0) {
+  if (wide) {
+    linalg_detail::svd_wide(a, s.t, {w, v, u, sv, vt, scratch, info}, c, m, n, uc);
+    throw_if_not_converged("SVD", a, info, 2 * c);
+  } else if (n > 0) {
     const int64_t np = n + (n & 1);
     run_steps("svd", a, svd_jacobi_spec(s.t), {w, v, u, sv, vt, scratch, info}, c, {m, n, uc},
               2 + kJacobiSweeps * (np - 1), [m, n, np](int64_t step) {
@@ -264,9 +271,9 @@ std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv) {
   if (!compute_uv) return {sa};
   Array ua = wrap(a, u, s.t, with(s.batch, {m, uc})), vta = wrap(a, vt, s.t, with(s.batch, {n, n}));
   if (uc > 0) {
-    // U's columns of exactly zero singular values, and past n, are zero: Householder QR of U
-    // keeps its orthonormal columns (up to sign) and continues them to an orthonormal basis,
-    // whose columns take the zero ones' places.
+    // U's columns of singular values at most eps ||A||_F, and past n, are zero: Householder QR
+    // of U keeps its orthonormal columns (up to sign) and continues them to an orthonormal
+    // basis, whose columns take the zero ones' places.
     if (n == 0) {
       ua = broadcast_to(vka::eye(m, uc, 0, s.t, a.context()), with(s.batch, {m, uc}));
     } else {
@@ -286,7 +293,10 @@ std::vector<Array> eigh(const Array& a, bool compute_v) {
   const DType r = real_dtype(s.t);
   auto v = fresh(a, s.t, c * n * n), vals = fresh(a, r, c * n), vecs = fresh(a, s.t, c * n * n),
        scratch = fresh(a, s.t, c * (2 * n + 4)), info = fresh(a, DType::kInt32, 2 * c);
-  if (n > 0) {
+  if (n > 0 && linalg_detail::use_wide_jacobi(a, c, n)) {
+    linalg_detail::eigh_wide(a, s.t, {w, v, vals, vecs, scratch, info}, c, n, compute_v);
+    throw_if_not_converged("Eigenvalues", a, info, 2 * c);
+  } else if (n > 0) {
     const int64_t np = n + (n & 1);
     run_steps("eigh", a, eigh_jacobi_spec(s.t), {w, v, vals, vecs, scratch, info}, c,
               {n, compute_v ? 1 : 0}, 2 + kJacobiSweeps * (np - 1), [n, np](int64_t step) {

@@ -1,11 +1,13 @@
-"""solve, cholesky, qr and svd of float32 n×n matrices (n = 1024 and 4096 by default) for any
+"""solve, cholesky, qr, svd and eigh of float32 n×n matrices (n = 1024 and 4096 by default) for any
 array library, one process per library. Prints one JSON object per measurement (library,
 name, median, unit, runs). vkarray checks its results against a float64 residual before
 reporting.
 
 usage: python3 linalg_peers.py LIB [LIB ...]   (LIB: numpy, cupy, torch, vkarray)
-VKA_BENCH_SIZES="1024,4096" picks the sizes, VKA_BENCH_RUNS the runs (default 5); svd runs
-at sizes up to VKA_BENCH_SVD_MAX (default 1024: the Jacobi SVD is O(n³) per sweep).
+VKA_BENCH_SIZES="1024,4096" picks the sizes, VKA_BENCH_RUNS the runs (default 5); svd and eigh
+run at sizes up to VKA_BENCH_SVD_MAX (default 1024: the Jacobi solvers are O(n³) per sweep).
+vkarray takes its wide Jacobi mode for these single matrices (VKA_JACOBI=single in the
+environment measures the one-workgroup-per-matrix mode instead).
 CuPy and PyTorch times come from CUDA events; vkarray's and numpy's from the wall clock (with
 a synchronization inside the timed region for vkarray)."""
 
@@ -29,6 +31,10 @@ def host_data(n):
     return a, spd, b
 
 
+def symmetric(a):
+    return ((a + a.T) / 2).astype(np.float32)
+
+
 def bench_cupy():
     import cupy as cp
     for n in SIZES:
@@ -39,6 +45,8 @@ def bench_cupy():
         report("cupy", f"qr {n}x{n} float32", cupy_ms(lambda: cp.linalg.qr(a), RUNS), "ms")
         if n <= SVD_MAX:
             report("cupy", f"svd {n}x{n} float32", cupy_ms(lambda: cp.linalg.svd(a), RUNS), "ms")
+            h = cp.asarray(symmetric(cp.asnumpy(a)))
+            report("cupy", f"eigh {n}x{n} float32", cupy_ms(lambda: cp.linalg.eigh(h), RUNS), "ms")
 
 
 def bench_torch():
@@ -52,6 +60,9 @@ def bench_torch():
         report("torch", f"qr {n}x{n} float32", torch_ms(lambda: torch.linalg.qr(a), RUNS), "ms")
         if n <= SVD_MAX:
             report("torch", f"svd {n}x{n} float32", torch_ms(lambda: torch.linalg.svd(a), RUNS),
+                   "ms")
+            h = torch.from_numpy(symmetric(a.cpu().numpy())).cuda()
+            report("torch", f"eigh {n}x{n} float32", torch_ms(lambda: torch.linalg.eigh(h), RUNS),
                    "ms")
 
 
@@ -73,8 +84,20 @@ def bench_vkarray():
         report("vkarray", f"qr {n}x{n} float32 (wall clock)", vkarray_ms(lambda: vla.qr(a), RUNS),
                "ms")
         if n <= SVD_MAX:
+            # Singular values and eigenvalues against float64 numpy (docs/accuracy.md's bound).
+            bound = 20 * n * np.finfo(np.float32).eps
+            s = np.asarray(vla.svdvals(a), np.float64)
+            sn = np.linalg.svd(ha.astype(np.float64), compute_uv=False)
+            assert np.abs(s - sn).max() <= bound * sn.max()
             report("vkarray", f"svd {n}x{n} float32 (wall clock)",
                    vkarray_ms(lambda: vla.svd(a), RUNS), "ms")
+            hh = symmetric(ha)
+            h = vk.asarray(hh)
+            w = np.asarray(vla.eigvalsh(h), np.float64)
+            wn = np.linalg.eigvalsh(hh.astype(np.float64))
+            assert np.abs(w - wn).max() <= bound * np.abs(wn).max()
+            report("vkarray", f"eigh {n}x{n} float32 (wall clock)",
+                   vkarray_ms(lambda: vla.eigh(h), RUNS), "ms")
 
 
 def bench_numpy():
@@ -89,6 +112,9 @@ def bench_numpy():
         if n <= SVD_MAX:
             report("numpy", f"svd {n}x{n} float32 (CPU, wall clock)",
                    wall_ms(lambda: np.linalg.svd(a), runs=RUNS), "ms")
+            h = symmetric(a)
+            report("numpy", f"eigh {n}x{n} float32 (CPU, wall clock)",
+                   wall_ms(lambda: np.linalg.eigh(h), runs=RUNS), "ms")
 
 
 if __name__ == "__main__":

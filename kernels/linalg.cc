@@ -30,13 +30,14 @@ int linalg_threads(const KernelSpec& spec) {
                                                                           : kLinalgThreads;
 }
 
-std::string linalg_preamble(const KernelSpec& spec) {
+std::string linalg_preamble(const KernelSpec& spec, int threads) {
+  if (threads == 0) threads = linalg_threads(spec);
   const DType t = spec.outputs[0].dtype;
   const bool f64 = t == DType::kFloat64 || t == DType::kComplex128;
   const std::string real = f64 ? "double" : "float";
   std::string s = "#version 450\n// " + spec.name() + "\n" +
                   "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n"
-                  "layout(local_size_x = " + std::to_string(linalg_threads(spec)) + ") in;\n"
+                  "layout(local_size_x = " + std::to_string(threads) + ") in;\n"
                   "#define R " + real + "\n" +
                   // T: the element type; MUL, DIV, CONJ, ABS1 (|re| + |im|, LAPACK's pivot
                   // measure), ABSV (modulus), ABS2 (its square), RE, IM, MAKE (re, im) and TR
@@ -72,7 +73,7 @@ std::string linalg_preamble(const KernelSpec& spec) {
                          "#define ABS2(a) ((a) * (a))\n"
                          "#define MAKE(re, im) T(re)\n"
                          "#define TR(x) T(x)\n") +
-                  "#define WG " + std::to_string(linalg_threads(spec)) + "\n" +
+                  "#define WG " + std::to_string(threads) + "\n" +
                   // Machine epsilon and 1/sqrt(eps) of T (rotation angles past it use t = 1/2z).
                   (f64 ? "#define EPS 2.220446049250313e-16lf\n#define BIG 6.7108864e7lf\n"
                        : "#define EPS 1.1920929e-7\n#define BIG 2896.3093\n") +
@@ -326,6 +327,8 @@ std::string emit_linalg(const KernelSpec& spec) {
   if (spec.kind == KernelKind::kQr) return emit_qr(spec);
   if (spec.kind == KernelKind::kSvdJacobi) return emit_svd_jacobi(spec);
   if (spec.kind == KernelKind::kEighJacobi) return emit_eigh_jacobi(spec);
+  if (spec.kind == KernelKind::kSvdJacobiWide) return emit_svd_jacobi_wide(spec);
+  if (spec.kind == KernelKind::kEighJacobiWide) return emit_eigh_jacobi_wide(spec);
   internal_error("emit_linalg of a spec that is not a linalg kernel", __FILE__, __LINE__);
 }
 

@@ -63,11 +63,11 @@ KernelSpec qr_spec(DType t, bool wide = false);
 // One-sided (Hestenes) Jacobi SVD of an m×n matrix with m >= n, columns rotated in parallel
 // pairs (round-robin order) until every pair is orthogonal to m·eps. Steps: 0 initializes,
 // 1 .. kJacobiSweeps·(np - 1) rotate (np = n rounded up to even), the last sorts and writes.
-// out0 (T, m×n, destroyed), out1 (T, n×n scratch V), out2 (T, m×uc) U (columns of zero
-// singular values and past n left zero: array/linalg.cc completes them), out3 (T, n) singular
-// values descending (real), out4 (T, n×n) Vᴴ, out5 (real, n scratch), out6 (int32, 2) sweep
-// flags, then
-// [0] = 1 when the sweeps ran out. Slots c0 m, c1 n, c2 uc (0: no U, Vᵀ), c3 s0, c4 s1.
+// out0 (T, m×n, destroyed), out1 (T, n×n scratch V), out2 (T, m×uc) U (columns of singular
+// values at most eps ||A||_F and past n left zero: array/linalg.cc completes them), out3
+// (T, n) singular values descending (real; NaNs first), out4 (T, n×n) Vᴴ, out5 (real, n
+// scratch), out6 (int32, 2) sweep flags, then [0] = 1 when the sweeps ran out. Slots c0 m,
+// c1 n, c2 uc (0: no U, Vᵀ), c3 s0, c4 s1.
 KernelSpec svd_jacobi_spec(DType t);
 // Cyclic two-sided Jacobi eigen-decomposition of a symmetric or Hermitian n×n matrix (its
 // lower triangle is read), parallel pair rotations (complex: each pair's phase first), steps as
@@ -78,6 +78,20 @@ KernelSpec eigh_jacobi_spec(DType t);
 
 // The workgroup size of a spec above: kLinalgThreads, or kLinalgWideThreads for a wide one.
 int linalg_threads(const KernelSpec& spec);
+// The wide mode of the two above (array/linalg_wide.h): the same buffers and rotations, spread
+// over the whole device instead of one workgroup per matrix, one launch per phase, the phase
+// in a slot. svd_jacobi_wide reads A transposed (out0 n×m: column j of A is row j) and keeps V
+// likewise (out1 row j = column j of V); out5 holds n + 1 reals per matrix (column norms, then
+// ‖A‖_F). Phases: 0 init (workgroup per matrix), 1 the rotations of round r (workgroup per
+// pair: tree-reduced dot products), 2 the sweep's end (done flag; invocation per matrix),
+// 3 column norms and 4 the sorted results (workgroup per column). Slots c0 m, c1 n, c2 uc,
+// c3 phase, c4 r.
+KernelSpec svd_jacobi_wide_spec(DType t);
+// Phases: 0 init (workgroup per matrix), 1 the rotations (c, s, phase) of round r (invocation
+// per pair, into out4), 2 the sweep's end, 3 the rotations applied (invocation per 2×2 block of
+// A and per (row, pair) of V), 4 the sorted results (workgroup per eigenvalue). Buffers as
+// eigh_jacobi's. Slots c0 n, c1 vectors, c2 phase, c3 r.
+KernelSpec eigh_jacobi_wide_spec(DType t);
 
 // GLSL of the specs above (emit_library's linalg cases).
 std::string emit_linalg(const KernelSpec& spec);

@@ -1,8 +1,8 @@
 // The Jacobi eigensolvers of kernels/linalg.h: one-sided (Hestenes) SVD and two-sided
 // symmetric eigh. Both rotate disjoint index pairs in parallel, in the round-robin
 // ("circle") order that meets every pair once per sweep of np - 1 steps, and sweep until a
-// whole sweep rotates nothing (or 60 sweeps: the info flag). Results are sorted on the device
-// by rank (ties by index), so the order is deterministic.
+// whole sweep rotates nothing (or kJacobiSweeps: the info flag). Results are sorted on the
+// device by rank (ties by index, NaNs first), so the order is deterministic.
 #include "kernels/linalg_jacobi.h"
 
 #include "kernels/linalg.h"
@@ -23,6 +23,13 @@ constexpr const char* kPlayer =
     "  R az = abs(z);\n"
     "  R tt = az > BIG ? R(0.5) / az : R(1) / (az + sqrt(R(1) + az * az));\n"
     "  return z < R(0) ? -tt : tt;\n"
+    "}\n"
+    // Result order: value i before value k (descending when desc), NaNs first, ties by index:
+    // a total order, so the ranks are a permutation even for NaN input.
+    "bool before(R xi, int i, R xk, int k, bool desc) {\n"
+    "  bool ni = isnan(xi), nk = isnan(xk);\n"
+    "  if (ni || nk) return ni && (!nk || i < k);\n"
+    "  return (desc ? xi > xk : xi < xk) || (xi == xk && i < k);\n"
     "}\n";
 
 // Step s of [s0, s1): 0 initializes, 1 .. kSweeps·(np - 1) are the rotation steps (sweep
@@ -52,6 +59,8 @@ std::string rotation_step(const std::string& flags, const std::string& body) {
 }
 
 }  // namespace
+
+std::string jacobi_pairs_glsl() { return kPlayer; }
 
 std::string emit_svd_jacobi(const KernelSpec& spec) {
   return linalg_preamble(spec) + kPlayer +
@@ -121,8 +130,10 @@ std::string emit_svd_jacobi(const KernelSpec& spec) {
                        "        SYNC();\n") +
          "      } else {\n"
          // Column norms are the singular values; each one's rank is its sorted place. U's
-         // columns of zero singular values, and past n, stay zero (array/linalg.cc completes
-         // them).
+         // columns of singular values at most eps ||A||_F, and past n, stay zero
+         // (array/linalg.cc completes them): the rotations leave such columns unorthogonalized.
+         "        R floor_ = EPS * out5.v[sbase];\n"
+         "        SYNC();\n"
          "        if (t == 0u) { out6.v[2 * int(b)] = out6.v[2 * int(b)] != 0 ? 0 : 1; }\n"
          "        for (int j = int(t); j < n; j += WG) {\n"
          "          R ss = R(0);\n"
@@ -136,11 +147,11 @@ std::string emit_svd_jacobi(const KernelSpec& spec) {
          "          int rank = 0;\n"
          "          for (int i = 0; i < n; ++i) {\n"
          "            R si = out5.v[sbase + i];\n"
-         "            if (si > sj || (si == sj && i < j)) ++rank;\n"
+         "            if (before(si, i, sj, j, true)) ++rank;\n"
          "          }\n"
          "          out3.v[sbase + rank] = sj;\n"
          "          if (uc > 0) {\n"
-         "            for (int i = 0; i < m; ++i) U(i, rank) = sj > R(0) ? A(i, j) / sj : T(0);\n"
+         "            for (int i = 0; i < m; ++i) U(i, rank) = sj > floor_ ? A(i, j) / sj : T(0);\n"
          "            for (int i = 0; i < n; ++i) VT(rank, i) = CONJ(V(i, j));\n"
          "          }\n"
          "        }\n"
@@ -243,7 +254,7 @@ std::string emit_eigh_jacobi(const KernelSpec& spec) {
          "          int rank = 0;\n"
          "          for (int i = 0; i < n; ++i) {\n"
          "            R wi = RE(CS(i));\n"
-         "            if (wi < wj || (wi == wj && i < j)) ++rank;\n"
+         "            if (before(wi, i, wj, j, false)) ++rank;\n"
          "          }\n"
          "          out2.v[wbase + rank] = wj;\n"
          "          if (vec) {\n"

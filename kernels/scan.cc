@@ -209,6 +209,8 @@ std::string emit_library(const KernelSpec& spec) {
     case KernelKind::kQr:
     case KernelKind::kSvdJacobi:
     case KernelKind::kEighJacobi:
+    case KernelKind::kSvdJacobiWide:
+    case KernelKind::kEighJacobiWide:
       return emit_linalg(spec);
     case KernelKind::kElementwise:
     case KernelKind::kReduce:

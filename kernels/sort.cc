@@ -313,6 +313,8 @@ std::string emit_sort(const KernelSpec& spec) {
     case KernelKind::kQr:
     case KernelKind::kSvdJacobi:
     case KernelKind::kEighJacobi:
+    case KernelKind::kSvdJacobiWide:
+    case KernelKind::kEighJacobiWide:
       break;
   }
   internal_error("emit_sort of a spec that is not a sort kernel", __FILE__, __LINE__);
