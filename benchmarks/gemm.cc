@@ -1,9 +1,9 @@
 // Matrix products through vka::matmul on one device: TFLOP/s of float32 and float16 (float32
 // accumulation; each cooperative-matrix kernel of --coop) 4096³ and 8192³, and
-// relu(A @ B + bias) (float32 4096³; the kernel count shows that the epilogue ran inside the GEMM kernel: 1 kernel per product). GPU
-// timestamps around batches of back-to-back products; sampled elements of every result are
-// checked against a float64 host sum (within the bound of docs/accuracy.md, "Matrix
-// products") before a row is printed.
+// relu(A @ B + bias) (float32 4096³; the kernel count shows that the epilogue ran inside the
+// GEMM kernel: 1 kernel per product). GPU timestamps around batches of back-to-back products;
+// sampled elements of every result are checked against a float64 host sum (within the bound of
+// docs/accuracy.md, "Matrix products") before a row is printed.
 //
 // --sizes 4096,8192 (the default) changes the sizes (float32 and float16 at each, the relu
 // epilogue at the smallest).

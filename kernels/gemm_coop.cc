@@ -194,7 +194,7 @@ std::string load8(const CoopOperand& x) {
          "  if (fast && o < lo && i0 + 8 <= li) return " + buf + "v.v[(base + o * so + i0) >> 3];\n"
          "  uvec4 r = uvec4(0u);\n"
          "  if (o >= lo) return r;\n"
-         "  for (int j = 0; j < 4; ++j) {\n"
+         "  [[unroll]] for (int j = 0; j < 4; ++j) {\n"
          "    int i = i0 + 2 * j;\n"
          "    f16vec2 h = f16vec2(float16_t(0.0));\n"
          "    if (i < li) h.x = " + buf + ".v[base + o * so + i * si];\n"
@@ -210,7 +210,7 @@ std::string load8(const CoopOperand& x) {
 // stash: those registers into shared stage `st`.
 std::string fetch(const CoopOperand& x, const std::string& X) {
   const std::string n = x.name;
-  return "    for (int r = 0; r < " + X + "_PER; ++r) {\n"
+  return "    [[unroll]] for (int r = 0; r < " + X + "_PER; ++r) {\n"
          "      int e = tid + r * THREADS;\n"
          "      if (" + X + "_PER * THREADS == " + X + "_VECS || e < " + X + "_VECS)\n"
          "        p" + n + "[r] = load8_" + n + "(" + n + "_fast, " + n + "_base, " + x.outer0 +
@@ -221,7 +221,7 @@ std::string fetch(const CoopOperand& x, const std::string& X) {
 
 std::string stash(const CoopOperand& x, const std::string& X, const std::string& st) {
   const std::string n = x.name;
-  return "    for (int r = 0; r < " + X + "_PER; ++r) {\n"
+  return "    [[unroll]] for (int r = 0; r < " + X + "_PER; ++r) {\n"
          "      int e = tid + r * THREADS;\n"
          "      if (" + X + "_PER * THREADS == " + X + "_VECS || e < " + X + "_VECS)\n"
          "        s" + n + "[" + st + " * " + X + "_STAGE + (e / (" + X + "_IN / 8)) * " + X +
@@ -255,6 +255,7 @@ std::string emit_gemm_coop_pipelined(const KernelSpec& spec) {
          "#extension GL_NV_cooperative_matrix : require\n"
          "#extension GL_KHR_memory_scope_semantics : require\n"
          "#extension GL_KHR_shader_subgroup_basic : require\n"
+         "#extension GL_EXT_control_flow_attributes : require\n"
          "// " + spec.name() + "\n"
          "layout(local_size_x = " + num(threads) + ") in;\n" +
          storage_buffer(0, "readonly", "float16_t", "in0") +
@@ -308,8 +309,8 @@ std::string emit_gemm_coop_pipelined(const KernelSpec& spec) {
          "  for (int tx = int(gl_WorkGroupID.x); tx < tiles_n; tx += int(gl_NumWorkGroups.x)) {\n"
          "    int m0 = ty * BM, n0 = tx * BN;\n"
          "    F32 acc[FM][FN];\n"
-         "    for (int i = 0; i < FM; ++i)\n"
-         "      for (int j = 0; j < FN; ++j) acc[i][j] = F32(0.0);\n"
+         "    [[unroll]] for (int i = 0; i < FM; ++i)\n"
+         "      [[unroll]] for (int j = 0; j < FN; ++j) acc[i][j] = F32(0.0);\n"
          "    int k0 = 0;\n" +
          fetch(a, "A") + fetch(b, "B") + stash(a, "A", "0") + stash(b, "B", "0") +
          "    barrier();\n"
@@ -323,19 +324,19 @@ std::string emit_gemm_coop_pipelined(const KernelSpec& spec) {
          "      if (more) {\n" +
          fetch(a, "A") + fetch(b, "B") +
          "      }\n"
-         "      for (int kk = 0; kk < BK; kk += 16) {\n"
+         "      [[unroll]] for (int kk = 0; kk < BK; kk += 16) {\n"
          "        F16 fa[FM], fb[FN];\n"
-         "        for (int i = 0; i < FM; ++i) {\n"
+         "        [[unroll]] for (int i = 0; i < FM; ++i) {\n"
          "          int r = sm * 16 * FM + i * 16;\n"
          "          coopMatLoadNV(fa[i], sa, uint(" + a_frag + "), uint(A_LD), " + a_col + ");\n"
          "        }\n"
-         "        for (int j = 0; j < FN; ++j) {\n"
+         "        [[unroll]] for (int j = 0; j < FN; ++j) {\n"
          "          int c = sn * 16 * FN + j * 16;\n"
          "          coopMatLoadNV(fb[j], sb, uint(" + b_frag + "), uint(B_LD), " + b_col + ");\n"
          "        }\n"
-         "        for (int i = 0; i < FM; ++i)\n"
-         "          for (int j = 0; j < FN; ++j) acc[i][j] = coopMatMulAddNV(fa[i], fb[j], "
-         "acc[i][j]);\n"
+         "        [[unroll]] for (int i = 0; i < FM; ++i)\n"
+         "          [[unroll]] for (int j = 0; j < FN; ++j)\n"
+         "            acc[i][j] = coopMatMulAddNV(fa[i], fb[j], acc[i][j]);\n"
          "      }\n"
          "      if (more) {\n" +
          stash(a, "A", "(st ^ 1)") + stash(b, "B", "(st ^ 1)") +
@@ -344,8 +345,8 @@ std::string emit_gemm_coop_pipelined(const KernelSpec& spec) {
          "    }\n"
          // Fragments wholly inside C, 16-byte aligned: straight to C; the others through this
          // subgroup's 16 x 16 staging tile, element by element within bounds.
-         "    for (int i = 0; i < FM; ++i) {\n"
-         "      for (int j = 0; j < FN; ++j) {\n"
+         "    [[unroll]] for (int i = 0; i < FM; ++i) {\n"
+         "      [[unroll]] for (int j = 0; j < FN; ++j) {\n"
          "        int r0 = m0 + sm * 16 * FM + i * 16, c0 = n0 + sn * 16 * FN + j * 16;\n"
          "        if (r0 >= M || c0 >= N) continue;\n"
          "        F16 h = F16(acc[i][j]);\n"

@@ -44,7 +44,9 @@ TEST(GemmCodegen, EveryLoadOrderCompilesAndIsItsOwnKernel) {
   for (size_t i = 0; i < specs.size(); ++i) {
     for (size_t j = 0; j < specs.size(); ++j) {
       EXPECT_EQ(specs[i] == specs[j], i == j);
-      if (i != j) EXPECT_NE(specs[i].name(), specs[j].name());
+      if (i != j) {
+        EXPECT_NE(specs[i].name(), specs[j].name());
+      }
     }
   }
   EXPECT_EQ(specs[1].name(), "gemm_f32_64x64x16_4x4_nn_v4");
@@ -60,8 +62,9 @@ TEST(GemmCodegen, EveryLoadOrderCompilesAndIsItsOwnKernel) {
 // among the invocations), for every operand layout and both subgroup sizes.
 TEST(GemmCodegen, CooperativeMatrixKernelsCompile) {
   const std::vector<GemmCoopConfig> configs = {
-      GemmCoopConfig{false, 0, 0, 0, 0, 0}, GemmCoopConfig{}, GemmCoopConfig{true, 128, 128, 32, 4, 2},
-      GemmCoopConfig{true, 32, 32, 16, 1, 1}, GemmCoopConfig{true, 64, 48, 48, 2, 3}};
+      GemmCoopConfig{false, 0, 0, 0, 0, 0}, GemmCoopConfig{},
+      GemmCoopConfig{true, 128, 128, 32, 4, 2}, GemmCoopConfig{true, 32, 32, 16, 1, 1},
+      GemmCoopConfig{true, 64, 48, 48, 2, 3}};
   for (const GemmCoopConfig& c : configs) {
     ASSERT_EQ(gemm_coop_invalid(c), "") << to_string(c);
     for (uint32_t subgroup : {32u, 64u}) {
