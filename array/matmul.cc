@@ -1,6 +1,7 @@
 // matmul: numpy's operand rules (1-d promotion, batch broadcasting, dtypes, errors), the
 // per-device tiling, the lazy product node, and the launch of GEMM kernels on every replica.
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -20,6 +21,7 @@ namespace {
 std::mutex config_mutex;
 std::optional<GemmConfig> config_override;
 std::optional<GemmCoopConfig> coop_override;  // set_gemm_coop's
+std::atomic<bool> coop_emulation{false};       // set_gemm_coop_emulation's
 
 constexpr const char* kSignature = "(n?,k),(k,m?)->(n?,m?)";
 
@@ -32,6 +34,7 @@ struct GemmLimits {
   std::string name;        // the devices' name, when they all have the same one
   bool coop = true;        // every device has float16 cooperative matrices
   uint32_t subgroup = 0;   // their subgroup size (0: devices differ)
+  bool emulated = false;   // coop through emulated cooperative matrices (tests)
 };
 
 GemmLimits limits(const std::shared_ptr<Context>& ctx) {
@@ -52,6 +55,14 @@ GemmLimits limits(const std::shared_ptr<Context>& ctx) {
   l.coop = l.coop && l.subgroup > 0 &&
            kGemmCoopSubgroups * l.subgroup <= l.invocations &&
            (kGemmCoopTile * kGemmCoopK * 2 * 2 + kGemmCoopTile * kGemmCoopTile * 4) <= l.shared;
+  if (!l.coop && coop_emulation && l.subgroup > 0) {
+    l.emulated = true;
+    for (int d = 0; d < ctx->num_devices(); ++d) {
+      const Caps& c = ctx->device(d).caps();
+      l.emulated = l.emulated && c.shader_float16 && c.storage_buffer_16bit;
+    }
+    l.coop = l.emulated;
+  }
   return l;
 }
 
@@ -219,10 +230,13 @@ std::optional<GemmCoopConfig> coop_override_config() {
 KernelSpec coop_spec(const GemmLimits& l, bool a_m_fast, bool b_n_fast) {
   const std::optional<GemmCoopConfig> o = coop_override_config();
   const GemmCoopConfig c = o ? *o : GemmCoopConfig();
-  const KernelSpec s = gemm_coop_spec(a_m_fast, b_n_fast, l.subgroup, c);
+  if (l.emulated && !c.pipelined) {
+    throw ShapeError("[matmul] the 64 x 64 cooperative-matrix GEMM kernel has no emulation");
+  }
+  const KernelSpec s = gemm_coop_spec(a_m_fast, b_n_fast, l.subgroup, c, l.emulated);
   const uint32_t threads = gemm_coop_threads(s.gemm), shared = gemm_coop_shared_bytes(s.gemm);
   if (threads <= l.invocations && shared <= l.shared) return s;
-  if (o) {
+  if (o || l.emulated) {
     throw ShapeError("[matmul] cooperative-matrix GEMM tiling " + to_string(c) + " needs " +
                      std::to_string(threads) + " invocations and " + std::to_string(shared) +
                      " bytes of shared memory per workgroup; the device allows " +
@@ -232,6 +246,8 @@ KernelSpec coop_spec(const GemmLimits& l, bool a_m_fast, bool b_n_fast) {
 }
 
 }  // namespace
+
+void set_gemm_coop_emulation(bool on) { coop_emulation = on; }
 
 std::string gemm_coop_kernel(const std::shared_ptr<Context>& context) {
   const GemmLimits l = limits(context);

@@ -64,5 +64,9 @@ GemmCoopConfig parse_gemm_coop(const std::string& text);
 // The kernel float16 products of row-major operands run on `context` ("old" or the tiling,
 // as to_string(GemmCoopConfig)); "" when its devices lack cooperative matrices.
 std::string gemm_coop_kernel(const std::shared_ptr<Context>& context);
+// Tests on devices without cooperative matrices (lavapipe): while on, float16 products there
+// run the pipelined cooperative-matrix kernel with emulated fragments (kernels/gemm.h: slow,
+// but the kernel's own indexing, synchronization and bindings). Off by default.
+void set_gemm_coop_emulation(bool on);
 
 }  // namespace vka

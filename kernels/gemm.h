@@ -79,8 +79,11 @@ std::string to_string(const GemmCoopConfig& c);
 // "" when `c` is a valid pipelined tiling (or the old kernel), else why not: bm a multiple of
 // 16 fm, bn of 16 fn, bk of 16, all within limits.
 std::string gemm_coop_invalid(const GemmCoopConfig& c);
+// emulated: the pipelined kernel with cooperative matrices emulated in plain GLSL (every
+// invocation computes whole fragments: slow), so that tests run its indexing, synchronization
+// and bindings on devices without them (lavapipe); marked by the spec's vec4 field.
 KernelSpec gemm_coop_spec(bool a_m_fast, bool b_n_fast, uint32_t subgroup_size,
-                          const GemmCoopConfig& c = GemmCoopConfig());
+                          const GemmCoopConfig& c = GemmCoopConfig(), bool emulated = false);
 // The bytes of shared memory and the invocations per workgroup of a cooperative spec's kernel.
 uint32_t gemm_coop_shared_bytes(const GemmSpec& g);
 uint32_t gemm_coop_threads(const GemmSpec& g);

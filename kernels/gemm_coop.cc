@@ -28,12 +28,12 @@ std::string gemm_coop_invalid(const GemmCoopConfig& c) {
 }
 
 KernelSpec gemm_coop_spec(bool a_m_fast, bool b_n_fast, uint32_t subgroup_size,
-                          const GemmCoopConfig& c) {
-  VKA_ASSERT(gemm_coop_invalid(c).empty());
+                          const GemmCoopConfig& c, bool emulated) {
+  VKA_ASSERT(gemm_coop_invalid(c).empty() && (c.pipelined || !emulated));
   const GemmConfig tile = c.pipelined ? GemmConfig{c.bm, c.bn, c.bk, 1, 1}
                                       : GemmConfig{kGemmCoopTile, kGemmCoopTile, kGemmCoopK, 1, 1};
   KernelSpec s = gemm_spec(DType::kFloat16, tile, a_m_fast, b_n_fast);
-  s.gemm.vec4 = false;
+  s.gemm.vec4 = emulated;  // (no 4-vector layout here)
   s.gemm.coop = true;
   s.gemm.tm = static_cast<int16_t>(subgroup_size);
   s.gemm.tn = static_cast<int16_t>(c.pipelined ? 10 * c.fm + c.fn : 1);
@@ -229,6 +229,45 @@ std::string stash(const CoopOperand& x, const std::string& X, const std::string&
          "    }\n";
 }
 
+// The fragment types and operations of the pipelined kernel: the device's cooperative
+// matrices, or (spec.gemm.vec4: tests on devices without them) a plain-GLSL emulation run by
+// the whole subgroup together as the real ones are: every invocation loads whole operand
+// fragments (from the uvec4 shared slices), and owns rows lane, lane + subgroup size, ... of
+// the accumulator fragments, which it multiplies, converts and stores (to float16 arrays).
+// So the kernel's own indexing, synchronization and bindings run unchanged on any device.
+constexpr const char* kNativeCoop =
+    "#define F16 fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>\n"
+    "#define F32 fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>\n"
+    "#define ZERO(X_) X_ = F32(0.0)\n"
+    "#define TO_F16(H_, X_) H_ = F16(X_)\n"
+    "#define MMA(C_, A_, B_) C_ = coopMatMulAddNV(A_, B_, C_)\n";
+constexpr const char* kEmulatedCoop =
+    "struct F16 { float16_t v[256]; };\n"
+    "struct F32 { float v[256]; };\n"
+    "#define EMU_ROWS(i_) for (uint i_ = gl_SubgroupInvocationID; i_ < 16u; "
+    "i_ += gl_SubgroupSize)\n"
+    // In place, as macros: 1 KiB structures passed by value swamp a CPU driver's compiler.
+    "#define ZERO(X_) { for (int q_ = 0; q_ < 256; ++q_) X_.v[q_] = 0.0; }\n"
+    "#define TO_F16(H_, X_) { EMU_ROWS(i_) { for (uint j_ = 0u; j_ < 16u; ++j_) "
+    "H_.v[i_ * 16u + j_] = float16_t(X_.v[i_ * 16u + j_]); } }\n"
+    "#define MMA(C_, A_, B_) { EMU_ROWS(i_) { for (uint j_ = 0u; j_ < 16u; ++j_) { "
+    "float t_ = C_.v[i_ * 16u + j_]; for (uint k_ = 0u; k_ < 16u; ++k_) "
+    "t_ += float(A_.v[i_ * 16u + k_]) * float(B_.v[k_ * 16u + j_]); "
+    "C_.v[i_ * 16u + j_] = t_; } } }\n"
+    "float16_t emu_half(uvec4 w, uint h) {\n"
+    "  f16vec2 p = unpackFloat2x16(w[(h >> 1) & 3u]);\n"
+    "  return (h & 1u) == 0u ? p.x : p.y;\n"
+    "}\n"
+    // Element (i, j) at half E_ * 8 + i * S_ * 8 + j (row-major) or E_ * 8 + j * S_ * 8 + i
+    // of a uvec4 array; stores: at E_ + i * S_ + j (or E_ + j * S_ + i) of a float16_t array.
+    "#define coopMatLoadNV(M_, B_, E_, S_, C_) { uint e_ = (E_), s_ = (S_); "
+    "for (int q_ = 0; q_ < 256; ++q_) { uint i_ = uint(q_ / 16), j_ = uint(q_ % 16); "
+    "uint h_ = e_ * 8u + ((C_) ? j_ * s_ * 8u + i_ : i_ * s_ * 8u + j_); "
+    "M_.v[q_] = emu_half(B_[h_ >> 3], h_); } }\n"
+    "#define coopMatStoreNV(M_, B_, E_, S_, C_) { uint e_ = (E_), s_ = (S_); "
+    "EMU_ROWS(i_) { for (uint j_ = 0u; j_ < 16u; ++j_) "
+    "B_[e_ + ((C_) ? j_ * s_ + i_ : i_ * s_ + j_)] = M_.v[i_ * 16u + j_]; } }\n";
+
 // The pipelined kernel (kernels/gemm.h).
 std::string emit_gemm_coop_pipelined(const KernelSpec& spec) {
   const GemmSpec& g = spec.gemm;
@@ -251,9 +290,10 @@ std::string emit_gemm_coop_pipelined(const KernelSpec& spec) {
   const char* b_col = g.b_n_fast ? "false" : "true";
   return "#version 450\n"
          "#extension GL_EXT_shader_16bit_storage : require\n"
-         "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n"
-         "#extension GL_NV_cooperative_matrix : require\n"
-         "#extension GL_KHR_memory_scope_semantics : require\n"
+         "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n" +
+         std::string(g.vec4 ? ""
+                              : "#extension GL_NV_cooperative_matrix : require\n"
+                                "#extension GL_KHR_memory_scope_semantics : require\n") +
          "#extension GL_KHR_shader_subgroup_basic : require\n"
          "#extension GL_EXT_control_flow_attributes : require\n"
          "// " + spec.name() + "\n"
@@ -276,10 +316,8 @@ std::string emit_gemm_coop_pipelined(const KernelSpec& spec) {
          "const int B_VECS = B_OUT * B_IN / 8, B_PER = (B_VECS + THREADS - 1) / THREADS;\n"
          "shared uvec4 sa[2 * A_STAGE];\n"
          "shared uvec4 sb[2 * B_STAGE];\n"
-         "shared float16_t sc[SUBGROUPS * 256];\n"
-         "#define F16 fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>\n"
-         "#define F32 fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>\n" +
-         load8(a) + load8(b) +
+         "shared float16_t sc[SUBGROUPS * 256];\n" +
+         (g.vec4 ? kEmulatedCoop : kNativeCoop) + load8(a) + load8(b) +
          "void main() {\n"
          "  int M = int(pc.c0.x), N = int(pc.c0.y), K = int(pc.c1.x), batch = int(pc.c1.y);\n"
          "  int a_sb = int(pc.c2.x), a_sm = int(pc.c2.y), a_sk = int(pc.c3.x);\n"
@@ -310,7 +348,7 @@ std::string emit_gemm_coop_pipelined(const KernelSpec& spec) {
          "    int m0 = ty * BM, n0 = tx * BN;\n"
          "    F32 acc[FM][FN];\n"
          "    [[unroll]] for (int i = 0; i < FM; ++i)\n"
-         "      [[unroll]] for (int j = 0; j < FN; ++j) acc[i][j] = F32(0.0);\n"
+         "      [[unroll]] for (int j = 0; j < FN; ++j) ZERO(acc[i][j]);\n"
          "    int k0 = 0;\n" +
          fetch(a, "A") + fetch(b, "B") + stash(a, "A", "0") + stash(b, "B", "0") +
          "    barrier();\n"
@@ -336,7 +374,7 @@ std::string emit_gemm_coop_pipelined(const KernelSpec& spec) {
          "        }\n"
          "        [[unroll]] for (int i = 0; i < FM; ++i)\n"
          "          [[unroll]] for (int j = 0; j < FN; ++j)\n"
-         "            acc[i][j] = coopMatMulAddNV(fa[i], fb[j], acc[i][j]);\n"
+         "            MMA(acc[i][j], fa[i], fb[j]);\n"
          "      }\n"
          "      if (more) {\n" +
          stash(a, "A", "(st ^ 1)") + stash(b, "B", "(st ^ 1)") +
@@ -349,7 +387,8 @@ std::string emit_gemm_coop_pipelined(const KernelSpec& spec) {
          "      [[unroll]] for (int j = 0; j < FN; ++j) {\n"
          "        int r0 = m0 + sm * 16 * FM + i * 16, c0 = n0 + sn * 16 * FN + j * 16;\n"
          "        if (r0 >= M || c0 >= N) continue;\n"
-         "        F16 h = F16(acc[i][j]);\n"
+         "        F16 h;\n"
+         "        TO_F16(h, acc[i][j]);\n"
          "        int at = c_base + r0 * N + c0;\n"
          "        if (r0 + 16 <= M && c0 + 16 <= N && (N & 7) == 0 && (at & 7) == 0) {\n"
          "          coopMatStoreNV(h, out0.v, uint(at), uint(N), false);\n"
@@ -374,7 +413,16 @@ std::string emit_gemm_coop_pipelined(const KernelSpec& spec) {
 }  // namespace
 
 std::string emit_gemm_coop(const KernelSpec& spec) {
-  return pipelined(spec.gemm) ? emit_gemm_coop_pipelined(spec) : emit_gemm_coop_64(spec);
+  if (!pipelined(spec.gemm)) return emit_gemm_coop_64(spec);
+  std::string glsl = emit_gemm_coop_pipelined(spec);
+  if (spec.gemm.vec4) {
+    // Emulated fragments are 1 KiB structures: unrolled, they swamp a CPU driver's compiler.
+    const std::string unroll = "[[unroll]] ";
+    for (size_t at = glsl.find(unroll); at != std::string::npos; at = glsl.find(unroll, at)) {
+      glsl.erase(at, unroll.size());
+    }
+  }
+  return glsl;
 }
 
 }  // namespace vka

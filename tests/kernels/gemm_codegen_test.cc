@@ -83,6 +83,18 @@ TEST(GemmCodegen, CooperativeMatrixKernelsCompile) {
       }
     }
   }
+  // Emulated cooperative matrices (tests on devices without them): plain GLSL, every layout.
+  for (bool a_m_fast : {false, true}) {
+    for (bool b_n_fast : {false, true}) {
+      const KernelSpec spec = gemm_coop_spec(a_m_fast, b_n_fast, 8, {true, 64, 48, 48, 2, 3}, true);
+      EXPECT_NE(spec, gemm_coop_spec(a_m_fast, b_n_fast, 8, {true, 64, 48, 48, 2, 3}));
+      EXPECT_NE(spec.name().find("_emulated_coop"), std::string::npos) << spec.name();
+      const std::string glsl = emit_gemm(spec);
+      EXPECT_EQ(glsl.find("GL_NV_cooperative_matrix"), std::string::npos);
+      const std::string err = compile_error(glsl, spec.name());
+      EXPECT_TRUE(err.empty()) << err;
+    }
+  }
   EXPECT_NE(gemm_coop_spec(false, true, 32), gemm_coop_spec(false, true, 64));
   EXPECT_NE(gemm_coop_spec(false, true, 32), gemm_coop_spec(false, true, 32, {false}));
   EXPECT_NE(gemm_coop_spec(false, true, 32), gemm_coop_spec(true, true, 32));
