@@ -158,7 +158,7 @@ std::string KernelSpec::name() const {
                       std::to_string(g.bk) + "_" + std::to_string(g.tm) + "x" +
                       std::to_string(g.tn) + "_" + (g.a_m_fast ? "t" : "n") +
                       (g.b_n_fast ? "n" : "t");
-      if (g.vec4) s += "_v4";
+      if (g.vec4) s += g.coop ? "_emulated" : "_v4";  // (cooperative: kernels/gemm.h)
       if (g.coop) s += "_coop";
       if (g.split == GemmSplit::kPartial) s += "_partial";
       if (g.split == GemmSplit::kCombine) s += "_combine";

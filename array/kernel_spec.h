@@ -85,7 +85,8 @@ struct ReduceSpec {
 // (B) tile, chosen so that neighbouring invocations read neighbouring elements (the operand's
 // stride 1 axis). vec4: shared memory is read as 4-vectors (tm and tn multiples of 4, real
 // dtypes), each invocation owning runs of 4 adjacent rows and columns. coop: float16 through
-// the device's cooperative matrices (tm: the device's subgroup size; see kernels/gemm.h).
+// the device's cooperative matrices (tm: the device's subgroup size, tn: which kernel; with
+// vec4, cooperative matrices emulated for tests; see kernels/gemm.h).
 // split: the passes of a split-K product (kernels/gemm.h), chosen at launch: kWhole, one
 // kernel; kPartial, the product of each K range written in the accumulator dtype; kCombine,
 // the ranges' partial products summed in order, rounded, and stored or fed to the epilogue.

@@ -1,6 +1,7 @@
 // matmul: numpy's operand rules (1-d promotion, batch broadcasting, dtypes, errors), the
 // per-device tiling, the lazy product node, and the launch of GEMM kernels on every replica.
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -20,6 +21,8 @@ namespace {
 
 std::mutex config_mutex;
 std::optional<GemmConfig> config_override;
+std::optional<GemmCoopConfig> coop_override;  // set_gemm_coop's
+std::atomic<bool> coop_emulation{false};       // set_gemm_coop_emulation's
 
 constexpr const char* kSignature = "(n?,k),(k,m?)->(n?,m?)";
 
@@ -32,6 +35,7 @@ struct GemmLimits {
   std::string name;        // the devices' name, when they all have the same one
   bool coop = true;        // every device has float16 cooperative matrices
   uint32_t subgroup = 0;   // their subgroup size (0: devices differ)
+  bool emulated = false;   // coop through emulated cooperative matrices (tests)
 };
 
 GemmLimits limits(const std::shared_ptr<Context>& ctx) {
@@ -52,6 +56,14 @@ GemmLimits limits(const std::shared_ptr<Context>& ctx) {
   l.coop = l.coop && l.subgroup > 0 &&
            kGemmCoopSubgroups * l.subgroup <= l.invocations &&
            (kGemmCoopTile * kGemmCoopK * 2 * 2 + kGemmCoopTile * kGemmCoopTile * 4) <= l.shared;
+  if (!l.coop && coop_emulation && l.subgroup > 0) {
+    l.emulated = true;
+    for (int d = 0; d < ctx->num_devices(); ++d) {
+      const Caps& c = ctx->device(d).caps();
+      l.emulated = l.emulated && c.shader_float16 && c.storage_buffer_16bit;
+    }
+    l.coop = l.emulated;
+  }
   return l;
 }
 
@@ -178,6 +190,82 @@ std::optional<GemmConfig> override_config() {
 
 }  // namespace
 
+GemmCoopConfig parse_gemm_coop(const std::string& text) {
+  if (text == "old") return GemmCoopConfig{false};
+  if (text == "new") return GemmCoopConfig{};
+  GemmCoopConfig c;
+  char x1, x2, x3, x4;
+  std::istringstream in(text);
+  std::string rest;
+  if (!(in >> c.bm >> x1 >> c.bn >> x2 >> c.bk >> x3 >> c.fm >> x4 >> c.fn) || x1 != 'x' ||
+      x2 != 'x' || x3 != 'x' || x4 != 'x' || (in >> rest)) {
+    throw ShapeError("[matmul] cooperative-matrix GEMM kernel \"" + text +
+                     "\" is not \"old\", \"new\" or of the form bm x bn x bk x fm x fn "
+                     "(e.g. 128x128x32x4x4)");
+  }
+  const std::string why = gemm_coop_invalid(c);
+  if (!why.empty()) {
+    throw ShapeError("[matmul] cooperative-matrix GEMM tiling " + text + " is invalid: " + why);
+  }
+  return c;
+}
+
+void set_gemm_coop(std::optional<GemmCoopConfig> config) {
+  if (config && !gemm_coop_invalid(*config).empty()) {
+    throw ShapeError("[matmul] cooperative-matrix GEMM tiling " + to_string(*config) +
+                     " is invalid: " + gemm_coop_invalid(*config));
+  }
+  std::lock_guard<std::mutex> lock(config_mutex);
+  coop_override = config;
+}
+
+namespace {
+
+// The cooperative-matrix kernel override in force: set_gemm_coop's, else $VKA_GEMM_COOP's.
+std::optional<GemmCoopConfig> coop_override_config() {
+  {
+    std::lock_guard<std::mutex> lock(config_mutex);
+    if (coop_override) return coop_override;
+  }
+  const char* env = std::getenv("VKA_GEMM_COOP");
+  if (env && *env) return parse_gemm_coop(env);
+  return std::nullopt;
+}
+
+// The cooperative-matrix spec for these operand layouts: the override's kernel (ShapeError
+// when the devices cannot run it), else the pipelined default where it fits the devices, else
+// the 64 x 64 kernel (which limits() checked).
+KernelSpec coop_spec(const GemmLimits& l, bool a_m_fast, bool b_n_fast) {
+  const std::optional<GemmCoopConfig> o = coop_override_config();
+  const GemmCoopConfig c = o ? *o : GemmCoopConfig();
+  if (l.emulated && !c.pipelined) {
+    throw ShapeError("[matmul] the 64 x 64 cooperative-matrix GEMM kernel has no emulation");
+  }
+  const KernelSpec s = gemm_coop_spec(a_m_fast, b_n_fast, l.subgroup, c, l.emulated);
+  const uint32_t threads = gemm_coop_threads(s.gemm), shared = gemm_coop_shared_bytes(s.gemm);
+  if (threads <= l.invocations && shared <= l.shared) return s;
+  if (o || l.emulated) {
+    throw ShapeError("[matmul] cooperative-matrix GEMM tiling " + to_string(c) + " needs " +
+                     std::to_string(threads) + " invocations and " + std::to_string(shared) +
+                     " bytes of shared memory per workgroup; the device allows " +
+                     std::to_string(l.invocations) + " and " + std::to_string(l.shared));
+  }
+  return gemm_coop_spec(a_m_fast, b_n_fast, l.subgroup, GemmCoopConfig{false});
+}
+
+}  // namespace
+
+void set_gemm_coop_emulation(bool on) { coop_emulation = on; }
+
+std::string gemm_coop_kernel(const std::shared_ptr<Context>& context) {
+  const GemmLimits l = limits(context);
+  if (!l.coop) return "";
+  const KernelSpec s = coop_spec(l, false, true);
+  if (!s.gemm.coop || s.gemm.tn == 1) return "old";
+  return to_string(GemmCoopConfig{true, s.gemm.bm, s.gemm.bn, s.gemm.bk, s.gemm.tn / 10,
+                                  s.gemm.tn % 10});
+}
+
 bool gemm_uses_cooperative_matrix(const std::shared_ptr<Context>& context, DType t) {
   return t == DType::kFloat16 && limits(context).coop && !override_config();
 }
@@ -263,7 +351,7 @@ Array matmul(const Array& a, const Array& b) {
   // view; B: n unless B is transposed).
   const bool a_m_fast = va.strides[1] == 1 && va.strides[2] != 1;
   const bool b_n_fast = !(vb.strides[1] == 1 && vb.strides[2] != 1);
-  const KernelSpec spec = coop ? gemm_coop_spec(a_m_fast, b_n_fast, l.subgroup)
+  const KernelSpec spec = coop ? coop_spec(l, a_m_fast, b_n_fast)
                                 : gemm_spec(t, config, a_m_fast, b_n_fast);
   return Array(default_graph().matmul(na, nb, out_shape, spec.gemm), ctx);
 }

@@ -57,4 +57,22 @@ GemmConfig parse_gemm_config(const std::string& text);
 // ValueError outside 1..65536.
 void set_gemm_split(std::optional<int> splits);
 
+// The float16 cooperative-matrix kernel (kernels/gemm.h, GemmCoopConfig): the override
+// (set_gemm_coop, else $VKA_GEMM_COOP = "old", "new" or "bm x bn x bk x fm x fn", e.g.
+// "128x128x32x4x4"; one the device cannot run throws ValueError naming it), else the
+// pipelined default where the device has the invocations and shared memory for it, else the
+// 64 x 64 kernel ("old").
+// Sets (or, with nullopt, clears) the process-wide override; it wins over the variable.
+void set_gemm_coop(std::optional<GemmCoopConfig> config);
+// "old", "new" (the default tiling) or "bm x bn x bk x fm x fn" → GemmCoopConfig; ValueError
+// for anything else or an invalid tiling.
+GemmCoopConfig parse_gemm_coop(const std::string& text);
+// The kernel float16 products of row-major operands run on `context` ("old" or the tiling,
+// as to_string(GemmCoopConfig)); "" when its devices lack cooperative matrices.
+std::string gemm_coop_kernel(const std::shared_ptr<Context>& context);
+// Tests on devices without cooperative matrices (lavapipe): while on, float16 products there
+// run the pipelined cooperative-matrix kernel with emulated fragments (kernels/gemm.h: slow,
+// but the kernel's own indexing, synchronization and bindings). Off by default.
+void set_gemm_coop_emulation(bool on);
+
 }  // namespace vka

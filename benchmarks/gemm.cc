@@ -1,17 +1,21 @@
-// Matrix products through vka::matmul on one device: TFLOP/s of float32 4096³ and 8192³,
-// float16 8192³ (float32 accumulation), and relu(A @ B + bias) (float32 4096³; the kernel
-// count shows that the epilogue ran inside the GEMM kernel: 1 kernel per product; and the
-// same unfused, the product then its epilogue, 2 kernels). GPU
-// timestamps around batches of back-to-back products; sampled elements of every result are
-// checked against a float64 host sum (within the bound of docs/accuracy.md, "Matrix
-// products") before a row is printed.
+// Matrix products through vka::matmul on one device: TFLOP/s of float32 and float16 (float32
+// accumulation; each cooperative-matrix kernel of --coop) 4096³ and 8192³, and
+// relu(A @ B + bias) (float32 4096³; the kernel count shows that the epilogue ran inside the
+// GEMM kernel: 1 kernel per product). GPU timestamps around batches of back-to-back products;
+// sampled elements of every result are checked against a float64 host sum (within the bound of
+// docs/accuracy.md, "Matrix products") before a row is printed.
 //
-// --sizes 4096,8192 (the default) changes the sizes: float16 runs at the largest, the relu
-// epilogue at the smallest.
+// --sizes 4096,8192 (the default) changes the sizes (float32 and float16 at each, the relu
+// epilogue at the smallest).
+// --coop old,new,128x128x32x4x2 (the default): where the device has float16 cooperative
+// matrices, float16 runs under each of these cooperative-matrix kernels in turn (as
+// $VKA_GEMM_COOP: "old" the 64 x 64 kernel, "new" the default pipelined tiling, or a tiling
+// "bm x bn x bk x fm x fn"), one row each.
 // --split-k 0 leaves out the few-tile, long-K products (split-K: the device's choice of
 // split and none, float64 and float32 (4000, 2000).T @ (4000, 2000), float32 256 x 65536 @
 // 65536 x 256); --split-k-div D divides their extents by D; --split-k-force S adds a row per
 // product split into S ranges.
+// The relu epilogue also runs unfused (the product, then its epilogue: 2 kernels).
 // --sweep CONFIGS (comma-separated "bm x bn x bk x tm x tn", or "default" for a built-in list):
 // times float32 --sweep-n³ under each tiling instead, one row each, best first, so that the
 // tiling to record for the device can be chosen (VKA_GEMM_CONFIG sets it for later runs).
@@ -127,7 +131,9 @@ int main(int argc, char** argv) {
   const std::string out_path = bench::flag(argc, argv, "markdown", "");
   const std::string sweep = bench::flag(argc, argv, "sweep", "");
   const int64_t sweep_n = std::stoll(bench::flag(argc, argv, "sweep-n", "4096"));
-  std::vector<int64_t> sizes;  // float16 runs at the largest, relu(A @ B + bias) the smallest
+  std::vector<int64_t> sizes;  // relu(A @ B + bias) runs at the smallest
+  const std::vector<std::string> coop_kernels =
+      split(bench::flag(argc, argv, "coop", "old,new,128x128x32x4x2"));
   for (const std::string& v : split(bench::flag(argc, argv, "sizes", "4096,8192"))) {
     sizes.push_back(std::stoll(v));
   }
@@ -181,17 +187,36 @@ int main(int argc, char** argv) {
                                   to_string(gemm_config(ctx, DType::kFloat32)) + ")",
                               flops, [&] { matmul(a, b).eval(); }, s, runs, batch));
       if (!check("float32", matmul(a, b), ha, hb, n, false, nullptr)) ++failures;
-      if (n == sizes.back()) {
+      {
         Array a16 = a.astype(DType::kFloat16).eval(), b16 = b.astype(DType::kFloat16).eval();
         // The host reference uses the float16-rounded operands.
         std::vector<float> ra = a16.astype(DType::kFloat32).to_vector<float>();
         std::vector<float> rb = b16.astype(DType::kFloat32).to_vector<float>();
-        const std::string how = gemm_uses_cooperative_matrix(ctx, DType::kFloat16)
-                                    ? "cooperative matrices"
-                                    : "tiling " + to_string(gemm_config(ctx, DType::kFloat16));
-        rows.push_back(time_gpu("float16 " + dims + ", float32 accumulation (" + how + ")",
-                                flops, [&] { matmul(a16, b16).eval(); }, s, runs, batch));
-        if (!check("float16", matmul(a16, b16), ra, rb, n, true, nullptr)) ++failures;
+        const bool coop = gemm_uses_cooperative_matrix(ctx, DType::kFloat16);
+        // Each cooperative-matrix kernel of --coop in turn (where the device has them).
+        for (const std::string& kernel : coop ? coop_kernels : std::vector<std::string>{""}) {
+          std::string how = "tiling " + to_string(gemm_config(ctx, DType::kFloat16));
+          try {
+            if (coop) {
+              set_gemm_coop(parse_gemm_coop(kernel));
+              how = "cooperative matrices, kernel " + gemm_coop_kernel(ctx);
+            }
+            bench::warm_up(0.5, [&] {
+              matmul(a16, b16).eval();
+              s.finish();
+            });
+            rows.push_back(time_gpu("float16 " + dims + ", float32 accumulation (" + how + ")",
+                                    flops, [&] { matmul(a16, b16).eval(); }, s, runs, batch));
+            if (!check(("float16 " + how).c_str(), matmul(a16, b16), ra, rb, n, true,
+                       nullptr)) {
+              ++failures;
+            }
+          } catch (const Error& e) {
+            std::fprintf(stderr, "gemm: float16 kernel %s skipped: %s\n", kernel.c_str(),
+                         e.what());
+          }
+        }
+        set_gemm_coop(std::nullopt);
       }
       if (n == sizes.front()) {
         std::vector<float> hbias = bench::uniform_floats(n, 3, -1, 1);

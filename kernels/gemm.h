@@ -48,14 +48,47 @@ inline constexpr int kGemmSlots = 5;
 
 // float16 on cooperative matrices (GL_NV_cooperative_matrix: the shaderc here predates
 // GL_KHR_cooperative_matrix; NVIDIA drivers offer both): 16 x 16 x 16 float16 fragments with
-// float32 accumulators. A workgroup of 4 subgroups computes a 64 x 64 tile, each subgroup a
-// 32 x 32 quarter (2 x 2 accumulator fragments); the K loop stages 64 x 32 slices of A and B
-// in shared memory exactly as the generic kernel does (any strides, zero padding), and the
-// accumulators go through shared memory to the bounds-checked float16 stores. Same bindings
-// and push constants as gemm_spec. Needs a device with 16 x 16 x 16 float16 x float16 +
-// float32 subgroup-scope cooperative matrices (Caps::cooperative_matrix_f16); the workgroup is
-// kGemmCoopSubgroups subgroups of the device's size (carried in the spec's tm field).
-KernelSpec gemm_coop_spec(bool a_m_fast, bool b_n_fast, uint32_t subgroup_size);
+// float32 accumulators. Same bindings and push constants as gemm_spec (any strides, zero
+// padding at the edges). Needs a device with 16 x 16 x 16 float16 x float16 + float32
+// subgroup-scope cooperative matrices (Caps::cooperative_matrix_f16); the workgroup is a number
+// of subgroups of the device's size, carried in the spec's tm field. Two kernels:
+//
+// - the pipelined one (GemmCoopConfig::pipelined, the default): a bm x bn workgroup tile of
+//   subgroups that each own fm x fn accumulator fragments (a (16 fm) x (16 fn) sub-tile), K in
+//   slices of bk. Each invocation loads 8 float16 at a time along the operand's stride-1 axis
+//   (one 16-byte load through a uvec4 view of the buffer where that axis has stride 1 and the
+//   offset and other strides are multiples of 8, else 8 bounds-checked scalar loads), into
+//   double-buffered shared tiles stored with the operand's stride-1 axis contiguous (row- or
+//   column-major fragments) and rows padded by 16 bytes; the next slice's global loads are in
+//   flight while the current slice is multiplied (one barrier per slice). Fragments lying
+//   wholly inside C are stored straight from the accumulators (converted to float16) when C's
+//   row and offset are 16-byte aligned; the others through a per-subgroup 16 x 16 staging tile
+//   with bounds-checked stores. Spec fields: bm, bn, bk; tm the subgroup size; tn = 10 fm + fn.
+// - the 64 x 64 one ("old"): 4 subgroups of 2 x 2 fragments, K slices of kGemmCoopK staged one
+//   element per invocation, the accumulators through shared memory to bounds-checked stores.
+//   Spec fields: bm = bn = kGemmCoopTile, bk = kGemmCoopK, tm the subgroup size, tn = 1.
+struct GemmCoopConfig {
+  bool pipelined = true;
+  int bm = 128, bn = 128, bk = 32, fm = 4, fn = 4;  // the pipelined kernel's tiling
+  int subgroups() const { return pipelined ? (bm / (16 * fm)) * (bn / (16 * fn)) : 4; }
+  bool operator==(const GemmCoopConfig& o) const {
+    return pipelined == o.pipelined &&
+           (!pipelined || (bm == o.bm && bn == o.bn && bk == o.bk && fm == o.fm && fn == o.fn));
+  }
+};
+// "old" or "bm x bn x bk x fm x fn" (e.g. "128x128x32x4x4").
+std::string to_string(const GemmCoopConfig& c);
+// "" when `c` is a valid pipelined tiling (or the old kernel), else why not: bm a multiple of
+// 16 fm, bn of 16 fn, bk of 16, all within limits.
+std::string gemm_coop_invalid(const GemmCoopConfig& c);
+// emulated: the pipelined kernel with cooperative matrices emulated in plain GLSL (every
+// invocation computes whole fragments: slow), so that tests run its indexing, synchronization
+// and bindings on devices without them (lavapipe); marked by the spec's vec4 field.
+KernelSpec gemm_coop_spec(bool a_m_fast, bool b_n_fast, uint32_t subgroup_size,
+                          const GemmCoopConfig& c = GemmCoopConfig(), bool emulated = false);
+// The bytes of shared memory and the invocations per workgroup of a cooperative spec's kernel.
+uint32_t gemm_coop_shared_bytes(const GemmSpec& g);
+uint32_t gemm_coop_threads(const GemmSpec& g);
 inline constexpr int kGemmCoopTile = 64, kGemmCoopK = 32, kGemmCoopSubgroups = 4;
 
 // The extensions the GEMM kernels' text needs (after #version): `[[unroll]]` on every loop over

@@ -99,6 +99,115 @@ TEST(MatmulTest, Float16WithinTheAccumulationBound) {
   }
 }
 
+// A (batch, rows, cols) float16 view of `v` (row-major logical values) stored as `how`:
+// 0 row-major, 1 transposed (the other axis stride 1), 2 every other column of a wider array,
+// 3 one row into a taller array (an offset that is no multiple of 8 when cols is not).
+Array f16_view(const std::vector<int64_t>& v, int64_t batch, int64_t rows, int64_t cols,
+               int how) {
+  const int64_t wide = how == 2 ? 2 * cols : cols, tall = how == 3 ? rows + 1 : rows;
+  std::vector<int64_t> st(static_cast<size_t>(batch * tall * wide), 7);
+  for (int64_t z = 0; z < batch; ++z) {
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < cols; ++c) {
+        const int64_t x = v[(z * rows + r) * cols + c];
+        if (how == 1) {
+          st[(z * cols + c) * rows + r] = x;
+        } else {
+          st[(z * tall + r + (how == 3)) * wide + c * (how == 2 ? 2 : 1)] = x;
+        }
+      }
+    }
+  }
+  Array base = upload(st, how == 1 ? Shape{batch, cols, rows} : Shape{batch, tall, wide})
+                   .astype(DType::kFloat16);
+  base.eval();
+  if (how == 1) return swapaxes(base, -1, -2);
+  if (how == 2) return base[{all(), all(), range(0, std::nullopt, 2)}];
+  if (how == 3) return base[{all(), range(1, std::nullopt), all()}];
+  return base;
+}
+
+// float16 products of small integers (exact: float32 sums below 2048, exact in float16) for
+// every operand layout, batches, and sizes on and off the cooperative kernels' tiles (128 x 128
+// and 64 x 64 tiles, K slices of 32, 16-byte aligned rows or not), under each cooperative-matrix
+// kernel where the device has them; elsewhere under the pipelined kernel with emulated
+// cooperative matrices (its real indexing, shared-memory pipeline, aliased 16-byte views of
+// the operands and fragment stores) and the generic kernel.
+// One float16 product of f16_view operands (layouts ha, hb) against the exact host result.
+void expect_f16_product(const std::array<int64_t, 4>& shape, int ha, int hb,
+                        const std::string& what) {
+  const auto [batch, m, k, n] = shape;
+  const auto a = random_ints(batch * m * k, -2, 2, 40);
+  const auto b = random_ints(batch * k * n, -2, 2, 41);
+  std::vector<float> want(static_cast<size_t>(batch * m * n));
+  for (int64_t z = 0; z < batch; ++z) {
+    const std::vector<int64_t> c = host_matmul(
+        std::vector<int64_t>(a.begin() + z * m * k, a.begin() + (z + 1) * m * k),
+        std::vector<int64_t>(b.begin() + z * k * n, b.begin() + (z + 1) * k * n), m, k, n);
+    for (int64_t i = 0; i < m * n; ++i) want[z * m * n + i] = static_cast<float>(c[i]);
+  }
+  Array c = matmul(f16_view(a, batch, m, k, ha), f16_view(b, batch, k, n, hb));
+  ASSERT_EQ(c.dtype(), DType::kFloat16);
+  ASSERT_EQ(c.shape(), (Shape{batch, m, n}));
+  ASSERT_EQ(c.astype(DType::kFloat32).to_vector<float>(), want)
+      << what << " " << batch << "x" << m << "x" << k << "x" << n << " layouts " << ha << ","
+      << hb;
+}
+
+TEST(MatmulTest, Float16LayoutsAndEdgesOnEveryCooperativeKernel) {
+  const std::vector<std::array<int64_t, 4>> shapes = {
+      {1, 130, 72, 136}, {2, 64, 64, 64}, {1, 1, 1, 1}, {2, 129, 40, 17}, {1, 7, 9, 300},
+      {1, 200, 33, 128}};
+  const std::shared_ptr<Context>& ctx = Context::default_context();
+  if (gemm_uses_cooperative_matrix(ctx, DType::kFloat16)) {
+    for (const char* coop : {"new", "old", "32x32x16x1x1", "64x48x48x2x3", "128x128x32x4x2"}) {
+      set_gemm_coop(parse_gemm_coop(coop));
+      ASSERT_EQ(gemm_coop_kernel(ctx), to_string(parse_gemm_coop(coop)));
+      for (const auto& shape : shapes) {
+        for (int ha = 0; ha < 4; ++ha) {
+          for (int hb = 0; hb < 4; ++hb) expect_f16_product(shape, ha, hb, coop);
+        }
+      }
+    }
+  } else {
+    // No cooperative matrices: the pipelined kernel with emulated fragments (slow: small
+    // sizes, still crossing 32 x 32 tiles, with whole and partial fragments, 16-byte aligned
+    // rows (K = 24, N = 40) and misaligned ones (K = 20)), in tilings that fit lavapipe's 32
+    // KiB of shared memory (each emulated variant takes lavapipe seconds to compile: few of
+    // them); then, emulation off, the generic kernel on every shape.
+    set_gemm_coop_emulation(true);
+    const std::vector<std::array<int64_t, 4>> small = {{2, 40, 24, 40}, {1, 33, 20, 50}};
+    for (const char* coop : {"32x32x16x1x1", "128x64x32x4x2"}) {
+      set_gemm_coop(parse_gemm_coop(coop));
+      ASSERT_EQ(gemm_coop_kernel(ctx), to_string(parse_gemm_coop(coop)));
+      // every layout pair for the first tiling, the (ha, hb) = (0, 0), (1, 2), (2, 1), (3, 3)
+      // for the others
+      const bool all = std::string(coop) == "32x32x16x1x1";
+      for (const auto& shape : small) {
+        for (int ha = 0; ha < 4; ++ha) {
+          for (int hb = 0; hb < 4; ++hb) {
+            if (all || (ha + hb) % 3 == 0) expect_f16_product(shape, ha, hb, coop);
+          }
+        }
+      }
+      expect_f16_product({1, 1, 1, 1}, 0, 0, coop);
+    }
+    set_gemm_coop_emulation(false);
+    set_gemm_coop(std::nullopt);
+    ASSERT_FALSE(gemm_uses_cooperative_matrix(ctx, DType::kFloat16));
+    for (const auto& shape : shapes) {
+      for (int ha = 0; ha < 4; ++ha) {
+        for (int hb = 0; hb < 4; ++hb) expect_f16_product(shape, ha, hb, "generic");
+      }
+    }
+  }
+  set_gemm_coop(std::nullopt);
+  EXPECT_THROW(parse_gemm_coop("128x128x32"), ShapeError);
+  EXPECT_THROW(parse_gemm_coop("100x128x32x4x4"), ShapeError);
+  EXPECT_EQ(to_string(parse_gemm_coop("old")), "old");
+  EXPECT_EQ(to_string(parse_gemm_coop("new")), to_string(GemmCoopConfig{}));
+}
+
 TEST(MatmulTest, TransposedAndSlicedOperandsAreReadInPlace) {
   const int64_t m = 37, k = 29, n = 41;
   auto at = random_ints(k * m, -50, 50, 5);       // A stored transposed: (k, m)

@@ -146,3 +146,25 @@ def test_every_replica(ctx3):
     got = (a.T[:, ::-1].T @ b).read()  # a strided view of each replica's a
     for r in range(3):
         np.testing.assert_array_equal(got[r], da[r][:, ::-1] @ db[r])
+
+
+def test_float16_layouts_and_edges_exact():
+    """float16 on the cooperative-matrix kernel where the device has one (VKA_GEMM_COOP picks
+    which): small integers, so float32 sums and their float16 results are exact and must
+    equal numpy's bit for bit, for row-major (16-byte aligned rows or not), transposed,
+    strided, offset and reversed operands, batches, and sizes around the 128 x 128 tiles."""
+    rng = np.random.default_rng(5)
+    for m, k, n in [(130, 72, 136), (1, 1, 1), (7, 9, 300), (129, 40, 17), (64, 64, 64)]:
+        a = rng.integers(-2, 3, (2, m + 1, 2 * k)).astype(np.float16)
+        b = rng.integers(-2, 3, (2, k, n)).astype(np.float16)
+        at = np.ascontiguousarray(a[:, 1:, :k].transpose(0, 2, 1))  # stored (k, m)
+        bt = np.ascontiguousarray(b.transpose(0, 2, 1))  # stored (n, k)
+        va, vb, vat, vbt = vk.asarray(a), vk.asarray(b), vk.asarray(at), vk.asarray(bt)
+        views = [(va[:, 1:, :k], a[:, 1:, :k]), (va[:, :m, ::2], a[:, :m, ::2]),
+                 (vk.swapaxes(vat, 1, 2), at.transpose(0, 2, 1)),
+                 (va[0, :m, k - 1::-1], a[0, :m, k - 1::-1])]
+        for x, hx in views:
+            for y, hy in [(vb, b), (vb[:, ::-1, :], b[:, ::-1, :]), (vk.swapaxes(vbt, 1, 2), b)]:
+                r = x @ y
+                assert r.dtype == np.float16
+                np.testing.assert_array_equal(np.asarray(r), np.matmul(hx, hy))
