@@ -140,7 +140,9 @@ TEST_P(CrossDeviceTest, BroadcastGatherAllReduceAcrossChunks) {
     // broadcast 1, gather 1 + 1 to read it on replica 1, each all_reduce 2 (gather, result)
     EXPECT_EQ(path_count(c1, path) - path_count(c0, path), 7u) << n;
     EXPECT_EQ(c1.host - c0.host, 7u) << n;
-    if (n == 100003) EXPECT_GT(c1.host_chunks - c0.host_chunks, 7u * 6);
+    if (n == 100003) {
+      EXPECT_GT(c1.host_chunks - c0.host_chunks, 7u * 6);
+    }
   }
 }
 
@@ -187,7 +189,9 @@ TEST_P(CrossDeviceTest, PeerInfoAndOptionErrors) {
   EXPECT_EQ(p.external_memory_host, both_import(ctx));
   EXPECT_EQ(p.path, expected(ctx) == ReplicaPath::kSharedHost ? CrossDevicePath::kSharedHost
                                                               : CrossDevicePath::kStagedHost);
-  if (ctx->device(0).physical() == ctx->device(1).physical()) EXPECT_TRUE(p.same_uuid);
+  if (ctx->device(0).physical() == ctx->device(1).physical()) {
+    EXPECT_TRUE(p.same_uuid);
+  }
   const CrossDeviceOptions before = cross_device_options();
   CrossDeviceOptions bad = before;
   bad.slots = 1;
