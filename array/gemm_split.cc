@@ -79,7 +79,7 @@ int64_t gemm_splits(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
     s = *o;
   } else if (!cpu) {
     const int64_t tiles = ceil_div(m, g.bm) * ceil_div(n, g.bn) * batch;
-    if (tiles < 2 * static_cast<int64_t>(units)) {
+    if (2 * tiles < static_cast<int64_t>(units)) {
       s = std::min({ceil_div(4 * static_cast<int64_t>(units), tiles), k / kMinSplitK, kMaxSplits});
       // No empty ranges.
       if (s > 1) s = ceil_div(k, gemm_split_range(k, s, g.bk));

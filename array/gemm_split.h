@@ -17,7 +17,7 @@ namespace vka {
 // The split-K count S a launch of `spec` (a kGemm spec) over batch x (M x K) @ (K x N) uses
 // on `ctx`'s devices: the override (set_gemm_split, else $VKA_GEMM_SPLIT), else a heuristic.
 // The heuristic splits on GPUs only, where the output tiles (times the batch) number fewer
-// than 2 per compute unit (Caps::sm_count where the device reports it, else
+// than half the compute units (Caps::sm_count where the device reports it, else
 // kAssumedComputeUnits): S brings them to about 4 per unit, each K range at least
 // kMinSplitK long, S at most kMaxSplits. Either way S is capped so that the S x batch x M x N
 // partial products fit one binding (maxStorageBufferRange) and 2^31 elements. 1: no split.

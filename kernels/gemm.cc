@@ -23,7 +23,6 @@ std::string acc_vec4(DType t) {
   internal_error("no 4-vector for a complex GEMM accumulator", __FILE__, __LINE__);
 }
 
-
 // acc + a * b in the accumulator type.
 std::string multiply_add(DType t, const std::string& acc, const std::string& a,
                          const std::string& b) {
@@ -103,37 +102,46 @@ std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
   // registers (p<x>[r], element e = tid + r * THREADS of the tile, the operand's stride-1 axis
   // fastest), stash() writes them to shared memory (s<x>[k * rows + row], k-major).
   auto per = [&](int rows) { return (rows * g.bk + threads - 1) / threads; };
-  auto fetch = [&](const char* p, const char* buf, int rows, bool rows_fast,
-                   const std::string& k0, const std::string& base, const std::string& srow,
-                   const std::string& scol,
+  auto fetch = [&](const char* p, const char* buf, int rows, bool rows_fast, const std::string& k0,
+                   const std::string& base, const std::string& srow, const std::string& scol,
                    const std::string& rows_lim, const std::string& row0) {
     const std::string R = num(rows);
-    std::string r = "      [[unroll]] for (int r = 0; r < " + num(per(rows)) + "; ++r) {\n"
+    std::string r = "      UNROLL for (int r = 0; r < " + num(per(rows)) +
+                    "; ++r) {\n"
                     "        int e = tid + r * THREADS;\n";
     r += rows_fast ? "        int row = e % " + R + ", col = e / " + R + ";\n"
                    : "        int col = e % BK, row = e / BK;\n";
-    r += "        int gr = " + row0 + " + row, gc = " + k0 + " + col;\n"
-         "        " + std::string(p) + "[r] = " + A + "(0);\n"
-         "        if (e < " + R + " * BK && gr < " + rows_lim + " && gc < kend) " + p + "[r] = " +
-         A + "(" + buf + ".v[" + base + " + gr * " + srow + " + gc * " + scol + "]);\n"
+    r += "        int gr = " + row0 + " + row, gc = " + k0 +
+         " + col;\n"
+         "        " +
+         std::string(p) + "[r] = " + A +
+         "(0);\n"
+         "        if (e < " +
+         R + " * BK && gr < " + rows_lim + " && gc < kend) " + p + "[r] = " + A + "(" + buf +
+         ".v[" + base + " + gr * " + srow + " + gc * " + scol +
+         "]);\n"
          "      }\n";
     return r;
   };
   auto stash = [&](const char* p, const char* sh, int rows, bool rows_fast,
                    const std::string& stride) {
     const std::string R = num(rows);
-    std::string r = "      [[unroll]] for (int r = 0; r < " + num(per(rows)) + "; ++r) {\n"
+    std::string r = "      UNROLL for (int r = 0; r < " + num(per(rows)) +
+                    "; ++r) {\n"
                     "        int e = tid + r * THREADS;\n";
     r += rows_fast ? "        int row = e % " + R + ", col = e / " + R + ";\n"
                    : "        int col = e % BK, row = e / BK;\n";
     if (g.vec4) {
-      r += "        int at = col * " + stride + " + row;\n"
-           "        if (e < " + R + " * BK) " + std::string(sh) + "[at >> 2][at & 3] = " + p +
+      r += "        int at = col * " + stride +
+           " + row;\n"
+           "        if (e < " +
+           R + " * BK) " + std::string(sh) + "[at >> 2][at & 3] = " + p +
            "[r];\n"
            "      }\n";
     } else {
       r += "        if (e < " + R + " * BK) " + std::string(sh) + "[col * " + stride +
-           " + row] = " + p + "[r];\n"
+           " + row] = " + p +
+           "[r];\n"
            "      }\n";
     }
     return r;
@@ -147,28 +155,39 @@ std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
     const std::string V = acc_vec4(t);
     const std::string madd =
         is_bool(t) ? "acc[i][j] | (uvec4(a) & rb[j])" : "acc[i][j] + a * rb[j]";
-    acc_decl = "    " + V + " acc[TM][TN / 4];\n"
-               "    [[unroll]] for (int i = 0; i < TM; ++i)\n"
-               "      [[unroll]] for (int j = 0; j < TN / 4; ++j) acc[i][j] = " + V + "(0);\n";
-    step = "        " + V + " ra[TM / 4], rb[TN / 4];\n"
-           "        [[unroll]] for (int i = 0; i < TM / 4; ++i) ra[i] = sa[kk * (SA / 4) + i * RT + tr];\n"
-           "        [[unroll]] for (int j = 0; j < TN / 4; ++j) rb[j] = sb[kk * (SB / 4) + j * CT + tc];\n"
-           "        [[unroll]] for (int i = 0; i < TM; ++i) {\n"
-           "          " + A + " a = ra[i >> 2][i & 3];\n"
-           "          [[unroll]] for (int j = 0; j < TN / 4; ++j) acc[i][j] = " + madd + ";\n"
-           "        }\n";
+    acc_decl = "    " + V +
+               " acc[TM][TN / 4];\n"
+               "    UNROLL for (int i = 0; i < TM; ++i)\n"
+               "      UNROLL for (int j = 0; j < TN / 4; ++j) acc[i][j] = " +
+               V + "(0);\n";
+    step =
+        "        " + V +
+        " ra[TM / 4], rb[TN / 4];\n"
+        "        UNROLL for (int i = 0; i < TM / 4; ++i) ra[i] = sa[kk * (SA / 4) + i * RT + tr];\n"
+        "        UNROLL for (int j = 0; j < TN / 4; ++j) rb[j] = sb[kk * (SB / 4) + j * CT + tc];\n"
+        "        UNROLL for (int i = 0; i < TM; ++i) {\n"
+        "          " +
+        A +
+        " a = ra[i >> 2][i & 3];\n"
+        "          UNROLL for (int j = 0; j < TN / 4; ++j) acc[i][j] = " +
+        madd +
+        ";\n"
+        "        }\n";
     row = "m0 + (ti >> 2) * RT * 4 + tr * 4 + (ti & 3)";
     col = "n0 + (tj >> 2) * CT * 4 + tc * 4 + (tj & 3)";
     result = "acc[ti][tj >> 2][tj & 3]";
   } else {
-    acc_decl = "    " + A + " acc[TM][TN];\n"
-               "    [[unroll]] for (int i = 0; i < TM; ++i)\n"
-               "      [[unroll]] for (int j = 0; j < TN; ++j) acc[i][j] = " + A + "(0);\n";
-    step = "        " + A + " ra[TM], rb[TN];\n"
-           "        [[unroll]] for (int i = 0; i < TM; ++i) ra[i] = sa[kk * SA + tr + i * RT];\n"
-           "        [[unroll]] for (int j = 0; j < TN; ++j) rb[j] = sb[kk * SB + tc + j * CT];\n"
-           "        [[unroll]] for (int i = 0; i < TM; ++i)\n"
-           "          [[unroll]] for (int j = 0; j < TN; ++j) acc[i][j] = " +
+    acc_decl = "    " + A +
+               " acc[TM][TN];\n"
+               "    UNROLL for (int i = 0; i < TM; ++i)\n"
+               "      UNROLL for (int j = 0; j < TN; ++j) acc[i][j] = " +
+               A + "(0);\n";
+    step = "        " + A +
+           " ra[TM], rb[TN];\n"
+           "        UNROLL for (int i = 0; i < TM; ++i) ra[i] = sa[kk * SA + tr + i * RT];\n"
+           "        UNROLL for (int j = 0; j < TN; ++j) rb[j] = sb[kk * SB + tc + j * CT];\n"
+           "        UNROLL for (int i = 0; i < TM; ++i)\n"
+           "          UNROLL for (int j = 0; j < TN; ++j) acc[i][j] = " +
            multiply_add(t, "acc[i][j]", "ra[i]", "rb[j]") + ";\n";
     row = "m0 + tr + ti * RT";
     col = "n0 + tc + tj * CT";
@@ -176,27 +195,50 @@ std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
   }
   std::string store;
   if (!epilogue) {
-    store = "    [[unroll]] for (int ti = 0; ti < TM; ++ti) {\n"
-            "      int gm = " + row + ";\n"
-            "      if (gm >= M) continue;\n"
-            "      [[unroll]] for (int tj = 0; tj < TN; ++tj) {\n"
-            "        int gn = " + col + ";\n"
-            "        if (gn < N) out0.v[c_base + gm * N + gn] = " + S + "(" + result + ");\n"
-            "      }\n"
-            "    }\n";
+    store =
+        "    UNROLL for (int ti = 0; ti < TM; ++ti) {\n"
+        "      int gm = " +
+        row +
+        ";\n"
+        "      if (gm >= M) continue;\n"
+        "      UNROLL for (int tj = 0; tj < TN; ++tj) {\n"
+        "        int gn = " +
+        col +
+        ";\n"
+        "        if (gn < N) out0.v[c_base + gm * N + gn] = " +
+        S + "(" + result +
+        ");\n"
+        "      }\n"
+        "    }\n";
   } else {
     store = gemm_staged_epilogue(spec, *epilogue);
   }
   const std::string shared_type = g.vec4 ? acc_vec4(t) : A;
   const std::string shared_div = g.vec4 ? " / 4" : "";
-  std::string src = "layout(local_size_x = " + num(threads) + ") in;\n"
-                    "const int BM = " + num(g.bm) + ", BN = " + num(g.bn) + ", BK = " +
-                    num(g.bk) + ", TM = " + num(g.tm) + ", TN = " + num(g.tn) + ";\n"
-                    "const int RT = BM / TM, CT = BN / TN, THREADS = " + num(threads) + ";\n"
-                    "const int SA = BM + " + num(tile_pad(g.vec4)) + ", SB = BN + " +
-                    num(tile_pad(g.vec4)) + ";  // k-row strides of the shared tiles\n"
-                    "shared " + shared_type + " sa[BK * SA" + shared_div + "];\n"
-                    "shared " + shared_type + " sb[BK * SB" + shared_div + "];\n";
+  // UNROLL marks the loops over an invocation's registers: forced unrolling for 8- and 16-byte
+  // accumulators and under an epilogue (otherwise the H200's compiler kept the accumulators in
+  // local memory: float64 at 1 TFLOP/s instead of 17, float32 relu(A @ B + bias) 6.7 ms instead
+  // of 4.1), the compiler's choice for a plain 4-byte GEMM (forcing it cost float32 4096^3
+  // about 10% there).
+  const bool force_unroll = is_complex(t) || itemsize(t) >= 8 || epilogue != nullptr;
+  std::string src = std::string(force_unroll ? "#define UNROLL [[unroll]]\n" : "#define UNROLL\n") +
+                    "layout(local_size_x = " + num(threads) +
+                    ") in;\n"
+                    "const int BM = " +
+                    num(g.bm) + ", BN = " + num(g.bn) + ", BK = " + num(g.bk) +
+                    ", TM = " + num(g.tm) + ", TN = " + num(g.tn) +
+                    ";\n"
+                    "const int RT = BM / TM, CT = BN / TN, THREADS = " +
+                    num(threads) +
+                    ";\n"
+                    "const int SA = BM + " +
+                    num(tile_pad(g.vec4)) + ", SB = BN + " + num(tile_pad(g.vec4)) +
+                    ";  // k-row strides of the shared tiles\n"
+                    "shared " +
+                    shared_type + " sa[BK * SA" + shared_div +
+                    "];\n"
+                    "shared " +
+                    shared_type + " sb[BK * SB" + shared_div + "];\n";
   if (epilogue) {
     src += "shared " + shared_type + " sc[RT * BN" + shared_div +
            "];  // one register row of the tile, staged for the epilogue\n";
@@ -210,22 +252,22 @@ std::string gemm_body(const KernelSpec& spec, TapeEmitter* epilogue) {
       "  int tr = tid / CT, tc = tid - tr * CT;\n"
       "  int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;\n" +
       // Workgroup-uniform loops: every barrier inside is reached by the whole workgroup.
-      std::string(partial
-           // Partial products: z runs over (K range, batch), range s covering
-           // [s * KC, min(K, (s + 1) * KC)) (empty ranges write zeros), written at
-           // ((s * batch + b) * M + m) * N + n.
-           ? "  int S = int(pc.c5.x), KC = int(pc.c5.y);\n"
-             "  for (int zs = int(gl_WorkGroupID.z); zs < batch * S; zs += "
-             "int(gl_NumWorkGroups.z)) {\n"
-             "  int z = zs % batch, kbeg = (zs / batch) * KC, kend = min(K, kbeg + KC);\n"
-           : "  for (int z = int(gl_WorkGroupID.z); z < batch; z += int(gl_NumWorkGroups.z)) {\n"
-             "  int zs = z, kbeg = 0, kend = K;\n") +
+      std::string(
+          partial
+              // Partial products: z runs over (K range, batch), range s covering
+              // [s * KC, min(K, (s + 1) * KC)) (empty ranges write zeros), written at
+              // ((s * batch + b) * M + m) * N + n.
+              ? "  int S = int(pc.c5.x), KC = int(pc.c5.y);\n"
+                "  for (int zs = int(gl_WorkGroupID.z); zs < batch * S; zs += "
+                "int(gl_NumWorkGroups.z)) {\n"
+                "  int z = zs % batch, kbeg = (zs / batch) * KC, kend = min(K, kbeg + KC);\n"
+              : "  for (int z = int(gl_WorkGroupID.z); z < batch; z += int(gl_NumWorkGroups.z)) {\n"
+                "  int zs = z, kbeg = 0, kend = K;\n") +
       "  for (int ty = int(gl_WorkGroupID.y); ty < tiles_m; ty += int(gl_NumWorkGroups.y)) {\n"
       "  for (int tx = int(gl_WorkGroupID.x); tx < tiles_n; tx += int(gl_NumWorkGroups.x)) {\n"
       "    int m0 = ty * BM, n0 = tx * BN;\n"
       "    int a_base = int(pc.off0) + z * a_sb, b_base = int(pc.off1) + z * b_sb;\n" +
-      acc_decl +
-      "    " + A + " pa[" + num(per(g.bm)) + "], pb[" + num(per(g.bn)) + "];\n" +
+      acc_decl + "    " + A + " pa[" + num(per(g.bm)) + "], pb[" + num(per(g.bn)) + "];\n" +
       fetch("pa", "in0", g.bm, g.a_m_fast, "kbeg", "a_base", "a_sm", "a_sk", "M", "m0") +
       fetch("pb", "in1", g.bn, g.b_n_fast, "kbeg", "b_base", "b_sn", "b_sk", "N", "n0") +
       "    for (int k0 = kbeg; k0 < kend; k0 += BK) {\n" +
@@ -261,8 +303,8 @@ std::string emit_gemm(const KernelSpec& spec) {
   auto type = [](const Accessor& a) { return std::string(storage_type(a.dtype)); };
   GlslWriter push;
   emit_push_block(spec, push);
-  return "#version 450\n" + std::string(kGemmExtensions) + "\n" + dtype_extensions(t) + "// " + spec.name() + "\n" +
-         storage_buffer(0, "readonly", type(spec.inputs[0]), "in0") +
+  return "#version 450\n" + std::string(kGemmExtensions) + "\n" + dtype_extensions(t) + "// " +
+         spec.name() + "\n" + storage_buffer(0, "readonly", type(spec.inputs[0]), "in0") +
          storage_buffer(1, "readonly", type(spec.inputs[1]), "in1") +
          storage_buffer(2, "writeonly", type(spec.outputs[0]), "out0") + push.str() +
          (spec.gemm.split == GemmSplit::kCombine ? gemm_combine_body(spec, nullptr)

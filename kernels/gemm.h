@@ -91,10 +91,10 @@ uint32_t gemm_coop_shared_bytes(const GemmSpec& g);
 uint32_t gemm_coop_threads(const GemmSpec& g);
 inline constexpr int kGemmCoopTile = 64, kGemmCoopK = 32, kGemmCoopSubgroups = 4;
 
-// The extensions the GEMM kernels' text needs (after #version): `[[unroll]]` on every loop over
-// an invocation's registers, so that accumulators are never indexed dynamically (a compiler that
-// declines to unroll such a loop moves the arrays to local memory: float64 GEMMs on NVIDIA ran
-// at 1/30 of the FMA rate).
+// The extensions the GEMM kernels' text needs (after #version): `[[unroll]]` on the loops over
+// an invocation's registers of 8- and 16-byte accumulators, so that they are never indexed
+// dynamically (a compiler that declines to unroll such a loop moves the arrays to local memory:
+// float64 GEMMs on NVIDIA ran at 1/30 of the FMA rate).
 inline constexpr const char* kGemmExtensions = "#extension GL_EXT_control_flow_attributes : require";
 
 // Split-K (GemmSpec::split): a product with few output tiles for the device and a long K
