@@ -16,8 +16,7 @@ std::string to_string(const GemmCoopConfig& c) {
 std::string gemm_coop_invalid(const GemmCoopConfig& c) {
   if (!c.pipelined) return "";
   if (c.fm < 1 || c.fn < 1 || c.fm > 8 || c.fn > 8) return "fm and fn must be 1 to 8";
-  if (c.bm < 16 * c.fm || c.bn < 16 * c.fn || c.bm % (16 * c.fm) != 0 ||
-      c.bn % (16 * c.fn) != 0) {
+  if (c.bm < 16 * c.fm || c.bn < 16 * c.fn || c.bm % (16 * c.fm) != 0 || c.bn % (16 * c.fn) != 0) {
     return "bm must be a positive multiple of 16 fm and bn of 16 fn";
   }
   if (c.bk < 16 || c.bk % 16 != 0 || c.bk > 256 || c.bm > 512 || c.bn > 512) {
@@ -84,102 +83,10 @@ uint32_t gemm_coop_shared_bytes(const GemmSpec& g) {
 
 namespace {
 
-// The 64 x 64 kernel (gemm_coop_spec, "old"). Shared memory: the A slice row-major
-// (BM x BK), the B slice row-major (BK x BN), then the float32 results (BM x BN).
-std::string emit_gemm_coop_64(const KernelSpec& spec) {
-  const GemmSpec& g = spec.gemm;
-  const int threads = kGemmCoopSubgroups * g.tm;
-  auto num = [](int v) { return std::to_string(v); };
-  GlslWriter push;
-  emit_push_block(spec, push);
-  // Tile loads as in emit_gemm, into row-major slices: element (row, col) of A's slice at
-  // sa[row * BK + col], of B's (k, n) at sb[k * BN + n].
-  auto load = [&](const char* sh, const char* buf, bool rows_fast, const std::string& base,
-                  const std::string& srow, const std::string& scol, const std::string& lim,
-                  const std::string& row0, const std::string& at) {
-    std::string r = std::string("      for (int e = tid; e < 64 * BK; e += THREADS) {\n");
-    r += rows_fast ? "        int row = e % 64, col = e / 64;\n"
-                   : "        int col = e % BK, row = e / BK;\n";
-    r += "        int gr = " + row0 + " + row, gc = k0 + col;\n"
-         "        float16_t v = float16_t(0);\n"
-         "        if (gr < " + lim + " && gc < K) v = " + buf + ".v[" + base + " + gr * " + srow +
-         " + gc * " + scol + "];\n"
-         "        " + sh + "[" + at + "] = v;\n"
-         "      }\n";
-    return r;
-  };
-  return "#version 450\n"
-         "#extension GL_EXT_shader_16bit_storage : require\n"
-         "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n"
-         "#extension GL_NV_cooperative_matrix : require\n"
-         "#extension GL_KHR_memory_scope_semantics : require\n"
-         "#extension GL_KHR_shader_subgroup_basic : require\n"
-         "// " + spec.name() + "\n"
-         "layout(local_size_x = " + num(threads) + ") in;\n" +
-         storage_buffer(0, "readonly", "float16_t", "in0") +
-         storage_buffer(1, "readonly", "float16_t", "in1") +
-         storage_buffer(2, "writeonly", "float16_t", "out0") + push.str() +
-         "const int BM = 64, BN = 64, BK = " + num(g.bk) + ", THREADS = " + num(threads) + ";\n"
-         "shared float16_t sa[BM * BK];\n"
-         "shared float16_t sb[BK * BN];\n"
-         "shared float sc[BM * BN];\n"
-         "#define F16 fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>\n"
-         "#define F32 fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>\n"
-         "void main() {\n"
-         "  int M = int(pc.c0.x), N = int(pc.c0.y), K = int(pc.c1.x), batch = int(pc.c1.y);\n"
-         "  int a_sb = int(pc.c2.x), a_sm = int(pc.c2.y), a_sk = int(pc.c3.x);\n"
-         "  int b_sb = int(pc.c3.y), b_sk = int(pc.c4.x), b_sn = int(pc.c4.y);\n"
-         "  int tid = int(gl_LocalInvocationID.x);\n"
-         // Subgroup s computes rows wm * 32 .. + 31 and columns wn * 32 .. + 31 of the tile.
-         "  int s = int(gl_SubgroupID), wm = s >> 1, wn = s & 1;\n"
-         "  int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;\n"
-         "  for (int z = int(gl_WorkGroupID.z); z < batch; z += int(gl_NumWorkGroups.z)) {\n"
-         "  for (int ty = int(gl_WorkGroupID.y); ty < tiles_m; ty += int(gl_NumWorkGroups.y)) {\n"
-         "  for (int tx = int(gl_WorkGroupID.x); tx < tiles_n; tx += int(gl_NumWorkGroups.x)) {\n"
-         "    int m0 = ty * BM, n0 = tx * BN;\n"
-         "    int a_base = int(pc.off0) + z * a_sb, b_base = int(pc.off1) + z * b_sb;\n"
-         "    F32 acc[2][2];\n"
-         "    for (int i = 0; i < 2; ++i)\n"
-         "      for (int j = 0; j < 2; ++j) acc[i][j] = F32(0.0);\n"
-         "    for (int k0 = 0; k0 < K; k0 += BK) {\n" +
-         load("sa", "in0", g.a_m_fast, "a_base", "a_sm", "a_sk", "M", "m0", "row * BK + col") +
-         load("sb", "in1", g.b_n_fast, "b_base", "b_sn", "b_sk", "N", "n0", "col * BN + row") +
-         "      barrier();\n"
-         "      for (int kk = 0; kk < BK; kk += 16) {\n"
-         "        F16 fa[2], fb[2];\n"
-         "        for (int i = 0; i < 2; ++i)\n"
-         "          coopMatLoadNV(fa[i], sa, uint((wm * 32 + i * 16) * BK + kk), uint(BK), "
-         "false);\n"
-         "        for (int j = 0; j < 2; ++j)\n"
-         "          coopMatLoadNV(fb[j], sb, uint(kk * BN + wn * 32 + j * 16), uint(BN), "
-         "false);\n"
-         "        for (int i = 0; i < 2; ++i)\n"
-         "          for (int j = 0; j < 2; ++j) acc[i][j] = coopMatMulAddNV(fa[i], fb[j], "
-         "acc[i][j]);\n"
-         "      }\n"
-         "      barrier();\n"
-         "    }\n"
-         "    for (int i = 0; i < 2; ++i)\n"
-         "      for (int j = 0; j < 2; ++j)\n"
-         "        coopMatStoreNV(acc[i][j], sc, uint((wm * 32 + i * 16) * BN + wn * 32 + "
-         "j * 16), uint(BN), false);\n"
-         "    barrier();\n"
-         "    int c_base = int(pc.off2) + z * M * N;\n"
-         "    for (int e = tid; e < BM * BN; e += THREADS) {\n"
-         "      int gm = m0 + e / BN, gn = n0 + e % BN;\n"
-         "      if (gm < M && gn < N) out0.v[c_base + gm * N + gn] = float16_t(sc[e]);\n"
-         "    }\n"
-         "    barrier();\n"
-         "  }\n"
-         "  }\n"
-         "  }\n"
-         "}\n";
-}
-
 // One operand of the pipelined kernel: how its slice maps to the buffer.
 struct CoopOperand {
-  const char* name;   // "a" or "b"
-  const char* buf;    // "in0" or "in1" (the uvec4 view: buf + "v")
+  const char* name;            // "a" or "b"
+  const char* buf;             // "in0" or "in1" (the uvec4 view: buf + "v")
   std::string outer0, inner0;  // the slice's first outer and inner index (m0 / n0 / k0)
 };
 
@@ -189,16 +96,23 @@ struct CoopOperand {
 // bounds-checked scalar loads through the operand's strides.
 std::string load8(const CoopOperand& x) {
   const std::string n = x.name, buf = x.buf;
-  return "uvec4 load8_" + n + "(bool fast, int base, int o, int i0, int so, int si, int lo, "
+  return "uvec4 load8_" + n +
+         "(bool fast, int base, int o, int i0, int so, int si, int lo, "
          "int li) {\n"
-         "  if (fast && o < lo && i0 + 8 <= li) return " + buf + "v.v[(base + o * so + i0) >> 3];\n"
+         "  if (fast && o < lo && i0 + 8 <= li) return " +
+         buf +
+         "v.v[(base + o * so + i0) >> 3];\n"
          "  uvec4 r = uvec4(0u);\n"
          "  if (o >= lo) return r;\n"
          "  [[unroll]] for (int j = 0; j < 4; ++j) {\n"
          "    int i = i0 + 2 * j;\n"
          "    f16vec2 h = f16vec2(float16_t(0.0));\n"
-         "    if (i < li) h.x = " + buf + ".v[base + o * so + i * si];\n"
-         "    if (i + 1 < li) h.y = " + buf + ".v[base + o * so + (i + 1) * si];\n"
+         "    if (i < li) h.x = " +
+         buf +
+         ".v[base + o * so + i * si];\n"
+         "    if (i + 1 < li) h.y = " +
+         buf +
+         ".v[base + o * so + (i + 1) * si];\n"
          "    r[j] = packFloat2x16(h);\n"
          "  }\n"
          "  return r;\n"
@@ -210,22 +124,32 @@ std::string load8(const CoopOperand& x) {
 // stash: those registers into shared stage `st`.
 std::string fetch(const CoopOperand& x, const std::string& X) {
   const std::string n = x.name;
-  return "    [[unroll]] for (int r = 0; r < " + X + "_PER; ++r) {\n"
+  return "    [[unroll]] for (int r = 0; r < " + X +
+         "_PER; ++r) {\n"
          "      int e = tid + r * THREADS;\n"
-         "      if (" + X + "_PER * THREADS == " + X + "_VECS || e < " + X + "_VECS)\n"
-         "        p" + n + "[r] = load8_" + n + "(" + n + "_fast, " + n + "_base, " + x.outer0 +
-         " + e / (" + X + "_IN / 8), " + x.inner0 + " + (e % (" + X + "_IN / 8)) * 8, " + n +
-         "_so, " + n + "_si, " + n + "_lo, " + n + "_li);\n"
+         "      if (" +
+         X + "_PER * THREADS == " + X + "_VECS || e < " + X +
+         "_VECS)\n"
+         "        p" +
+         n + "[r] = load8_" + n + "(" + n + "_fast, " + n + "_base, " + x.outer0 + " + e / (" + X +
+         "_IN / 8), " + x.inner0 + " + (e % (" + X + "_IN / 8)) * 8, " + n + "_so, " + n + "_si, " +
+         n + "_lo, " + n +
+         "_li);\n"
          "    }\n";
 }
 
 std::string stash(const CoopOperand& x, const std::string& X, const std::string& st) {
   const std::string n = x.name;
-  return "    [[unroll]] for (int r = 0; r < " + X + "_PER; ++r) {\n"
+  return "    [[unroll]] for (int r = 0; r < " + X +
+         "_PER; ++r) {\n"
          "      int e = tid + r * THREADS;\n"
-         "      if (" + X + "_PER * THREADS == " + X + "_VECS || e < " + X + "_VECS)\n"
-         "        s" + n + "[" + st + " * " + X + "_STAGE + (e / (" + X + "_IN / 8)) * " + X +
-         "_LD + e % (" + X + "_IN / 8)] = p" + n + "[r];\n"
+         "      if (" +
+         X + "_PER * THREADS == " + X + "_VECS || e < " + X +
+         "_VECS)\n"
+         "        s" +
+         n + "[" + st + " * " + X + "_STAGE + (e / (" + X + "_IN / 8)) * " + X + "_LD + e % (" + X +
+         "_IN / 8)] = p" + n +
+         "[r];\n"
          "    }\n";
 }
 
@@ -292,26 +216,33 @@ std::string emit_gemm_coop_pipelined(const KernelSpec& spec) {
          "#extension GL_EXT_shader_16bit_storage : require\n"
          "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n" +
          std::string(g.vec4 ? ""
-                              : "#extension GL_NV_cooperative_matrix : require\n"
-                                "#extension GL_KHR_memory_scope_semantics : require\n") +
+                            : "#extension GL_NV_cooperative_matrix : require\n"
+                              "#extension GL_KHR_memory_scope_semantics : require\n") +
          "#extension GL_KHR_shader_subgroup_basic : require\n"
          "#extension GL_EXT_control_flow_attributes : require\n"
-         "// " + spec.name() + "\n"
-         "layout(local_size_x = " + num(threads) + ") in;\n" +
-         storage_buffer(0, "readonly", "float16_t", "in0") +
+         "// " +
+         spec.name() +
+         "\n"
+         "layout(local_size_x = " +
+         num(threads) + ") in;\n" + storage_buffer(0, "readonly", "float16_t", "in0") +
          "layout(std430, set = 0, binding = 0) readonly buffer B0v { uvec4 v[]; } in0v;\n" +
          storage_buffer(1, "readonly", "float16_t", "in1") +
          "layout(std430, set = 0, binding = 1) readonly buffer B1v { uvec4 v[]; } in1v;\n" +
          storage_buffer(2, "writeonly", "float16_t", "out0") + push.str() +
          "const int BM = " + num(g.bm) + ", BN = " + num(g.bn) + ", BK = " + num(g.bk) +
-         ", FM = " + num(fm) + ", FN = " + num(fn) + ";\n"
+         ", FM = " + num(fm) + ", FN = " + num(fn) +
+         ";\n"
          "const int SG_N = BN / (16 * FN), SUBGROUPS = (BM / (16 * FM)) * SG_N;\n"
-         "const int THREADS = " + num(threads) + ";\n"
+         "const int THREADS = " +
+         num(threads) +
+         ";\n"
          // Shared slices: OUT rows of IN float16 (IN the stride-1 axis) padded to LD words.
-         "const int A_OUT = " + num(t.a_outer) + ", A_IN = " + num(t.a_inner) +
-         ", A_LD = " + num(t.a_ld()) + ", A_STAGE = A_OUT * A_LD;\n"
-         "const int B_OUT = " + num(t.b_outer) + ", B_IN = " + num(t.b_inner) +
-         ", B_LD = " + num(t.b_ld()) + ", B_STAGE = B_OUT * B_LD;\n"
+         "const int A_OUT = " +
+         num(t.a_outer) + ", A_IN = " + num(t.a_inner) + ", A_LD = " + num(t.a_ld()) +
+         ", A_STAGE = A_OUT * A_LD;\n"
+         "const int B_OUT = " +
+         num(t.b_outer) + ", B_IN = " + num(t.b_inner) + ", B_LD = " + num(t.b_ld()) +
+         ", B_STAGE = B_OUT * B_LD;\n"
          "const int A_VECS = A_OUT * A_IN / 8, A_PER = (A_VECS + THREADS - 1) / THREADS;\n"
          "const int B_VECS = B_OUT * B_IN / 8, B_PER = (B_VECS + THREADS - 1) / THREADS;\n"
          "shared uvec4 sa[2 * A_STAGE];\n"
@@ -327,12 +258,14 @@ std::string emit_gemm_coop_pipelined(const KernelSpec& spec) {
          // (s % SG_N) * 16 FN .. + 16 FN - 1 of the tile.
          "  int s = int(gl_SubgroupID), sm = s / SG_N, sn = s % SG_N;\n"
          // Each operand's outer / inner strides and extents.
-         "  int a_so = " + (g.a_m_fast ? "a_sk" : "a_sm") + ", a_si = " +
-         (g.a_m_fast ? "a_sm" : "a_sk") + ", a_lo = " + (g.a_m_fast ? "K" : "M") +
-         ", a_li = " + (g.a_m_fast ? "M" : "K") + ";\n"
-         "  int b_so = " + (g.b_n_fast ? "b_sk" : "b_sn") + ", b_si = " +
-         (g.b_n_fast ? "b_sn" : "b_sk") + ", b_lo = " + (g.b_n_fast ? "K" : "N") +
-         ", b_li = " + (g.b_n_fast ? "N" : "K") + ";\n"
+         "  int a_so = " +
+         (g.a_m_fast ? "a_sk" : "a_sm") + ", a_si = " + (g.a_m_fast ? "a_sm" : "a_sk") +
+         ", a_lo = " + (g.a_m_fast ? "K" : "M") + ", a_li = " + (g.a_m_fast ? "M" : "K") +
+         ";\n"
+         "  int b_so = " +
+         (g.b_n_fast ? "b_sk" : "b_sn") + ", b_si = " + (g.b_n_fast ? "b_sn" : "b_sk") +
+         ", b_lo = " + (g.b_n_fast ? "K" : "N") + ", b_li = " + (g.b_n_fast ? "N" : "K") +
+         ";\n"
          "  bool a_fast = a_si == 1 && (a_so & 7) == 0 && (int(pc.off0) & 7) == 0 && "
          "(a_sb & 7) == 0;\n"
          "  bool b_fast = b_si == 1 && (b_so & 7) == 0 && (int(pc.off1) & 7) == 0 && "
@@ -366,11 +299,15 @@ std::string emit_gemm_coop_pipelined(const KernelSpec& spec) {
          "        F16 fa[FM], fb[FN];\n"
          "        [[unroll]] for (int i = 0; i < FM; ++i) {\n"
          "          int r = sm * 16 * FM + i * 16;\n"
-         "          coopMatLoadNV(fa[i], sa, uint(" + a_frag + "), uint(A_LD), " + a_col + ");\n"
+         "          coopMatLoadNV(fa[i], sa, uint(" +
+         a_frag + "), uint(A_LD), " + a_col +
+         ");\n"
          "        }\n"
          "        [[unroll]] for (int j = 0; j < FN; ++j) {\n"
          "          int c = sn * 16 * FN + j * 16;\n"
-         "          coopMatLoadNV(fb[j], sb, uint(" + b_frag + "), uint(B_LD), " + b_col + ");\n"
+         "          coopMatLoadNV(fb[j], sb, uint(" +
+         b_frag + "), uint(B_LD), " + b_col +
+         ");\n"
          "        }\n"
          "        [[unroll]] for (int i = 0; i < FM; ++i)\n"
          "          [[unroll]] for (int j = 0; j < FN; ++j)\n"
@@ -411,6 +348,8 @@ std::string emit_gemm_coop_pipelined(const KernelSpec& spec) {
 }
 
 }  // namespace
+
+std::string emit_gemm_coop_64(const KernelSpec& spec);  // kernels/gemm_coop_64.cc
 
 std::string emit_gemm_coop(const KernelSpec& spec) {
   if (!pipelined(spec.gemm)) return emit_gemm_coop_64(spec);

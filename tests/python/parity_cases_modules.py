@@ -185,6 +185,19 @@ def _gemm_config():
         vk.set_gemm_config(None)  # an override applies to every dtype: leave none behind
 
 
+def _gemm_split():
+    # Three K ranges summed by a second kernel: the product is numpy's (exact small integers).
+    a = np.arange(40.0).reshape(4, 10)
+    vk.set_gemm_split(3)
+    try:
+        before = vk.kernel_count()
+        got = vk.matmul(vk.asarray(a), vk.asarray(a.T)).get()
+        assert vk.kernel_count() - before == 2
+        np.testing.assert_array_equal(got, a @ a.T)
+    finally:
+        vk.set_gemm_split(None)
+
+
 def _devices():
     d = vk.devices()
     assert d == [vk.Device(vk.context())] and vk.asarray([1.0]).device == d[0]
@@ -202,7 +215,8 @@ for _name, _fn in [("Context", _contexts), ("Replica", _contexts), ("context", _
                    ("Buffer", _buffers), ("asbuffer", _buffers),
                    ("ndarray", _arrays_and_evaluation), ("eval", _arrays_and_evaluation),
                    ("kernel_count", _arrays_and_evaluation), ("gemm_config", _gemm_config),
-                   ("set_gemm_config", _gemm_config), ("Device", _devices),
+                   ("set_gemm_config", _gemm_config), ("set_gemm_split", _gemm_split),
+                   ("Device", _devices),
                    ("devices", _devices), ("from_dlpack", _from_dlpack)]:
     check(_name, _fn)
 
