@@ -29,16 +29,6 @@ std::vector<int64_t> byte_strides(const View& v, uint64_t itemsize) {
   return s;
 }
 
-std::vector<int64_t> c_byte_strides(const Shape& shape, uint64_t itemsize) {
-  std::vector<int64_t> s(shape.size());
-  int64_t step = static_cast<int64_t>(itemsize);
-  for (int k = static_cast<int>(shape.size()) - 1; k >= 0; --k) {
-    s[k] = step;
-    step *= shape[k];
-  }
-  return s;
-}
-
 void check_match(const char* op, const Shape& device, DType device_dtype, const Shape& host,
                  DType host_dtype, const char* what = "host array") {
   if (device_dtype != host_dtype) {
@@ -124,6 +114,16 @@ void record_host_copy(Replica& rep, HostBuffer& pinned, bool to_device, VkBuffer
 }
 
 }  // namespace
+
+std::vector<int64_t> c_byte_strides(const Shape& shape, uint64_t itemsize) {
+  std::vector<int64_t> s(shape.size());
+  int64_t step = static_cast<int64_t>(itemsize);
+  for (int k = static_cast<int>(shape.size()) - 1; k >= 0; --k) {
+    s[k] = step;
+    step *= shape[k];
+  }
+  return s;
+}
 
 void upload(Array& dst, const HostView& src, std::optional<int> replica, Event& event,
             const char* op) {

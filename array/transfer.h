@@ -49,6 +49,9 @@ std::optional<std::vector<CopyRegion>> plan_copy(const Shape& shape, uint64_t it
                                                  const std::vector<int64_t>& dst_strides,
                                                  size_t max_regions = kMaxCopyRegions);
 
+// Row-major (C order) strides in bytes of `shape` for elements of `itemsize` bytes.
+std::vector<int64_t> c_byte_strides(const Shape& shape, uint64_t itemsize);
+
 // A new device array of `shape` whose allocation is `padded` (C order, padded[i] >= shape[i]):
 // a writeable view of the allocation's corner. ShapeError naming both shapes otherwise.
 Array empty_padded(const Shape& shape, const Shape& padded, DType dtype,

@@ -28,16 +28,6 @@ namespace {
 
 using Ctx = std::shared_ptr<Context>;
 
-std::vector<int64_t> c_byte_strides(const Shape& shape, uint64_t itemsize) {
-  std::vector<int64_t> s(shape.size());
-  int64_t step = static_cast<int64_t>(itemsize);
-  for (int k = static_cast<int>(shape.size()) - 1; k >= 0; --k) {
-    s[k] = step;
-    step *= shape[k];
-  }
-  return s;
-}
-
 // Pinned host memory holding a (padded) array: what a HostArray's buffer is.
 struct HostMemory {
   std::shared_ptr<HostBuffer> buffer;

@@ -94,6 +94,9 @@ class Device {
   // barrier on one queue, an acquire barrier on the other) at every hand-over between compute
   // and copy, or its contents would be undefined; for buffers CONCURRENT costs nothing.
   const std::vector<uint32_t>& queue_families() const { return families_; }
+  // Sets `info`'s sharing mode for the families above: CONCURRENT over both where there are
+  // two, EXCLUSIVE otherwise. `info` keeps a pointer into this device.
+  void share_across_families(VkBufferCreateInfo& info) const;
   // The stream that records pinned-host copies (kShared or a dedicated family), or null.
   Stream* transfer_stream() const { return transfer_stream_.get(); }
   // "dedicated family N", "shared" or "none".

@@ -346,6 +346,15 @@ std::string Device::transfer_queue_description() const {
 
 void Device::close_transfer_stream() { transfer_stream_.reset(); }
 
+void Device::share_across_families(VkBufferCreateInfo& info) const {
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  if (families_.size() > 1) {
+    info.sharingMode = VK_SHARING_MODE_CONCURRENT;
+    info.queueFamilyIndexCount = static_cast<uint32_t>(families_.size());
+    info.pQueueFamilyIndices = families_.data();
+  }
+}
+
 Device::~Device() {
   transfer_stream_.reset();  // its deferred allocations go back to the pool
   if (device_) vkDeviceWaitIdle(device_);

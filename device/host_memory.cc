@@ -77,14 +77,7 @@ MappedBuffer::MappedBuffer(std::shared_ptr<Context> context, uint64_t nbytes,
     bci.size = nbytes == 0 ? 16 : nbytes;
     bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                 VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    // Usable on the compute and the transfer family alike (Device::queue_families says why).
-    const std::vector<uint32_t>& families = device.queue_families();
-    bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    if (families.size() > 1) {
-      bci.sharingMode = VK_SHARING_MODE_CONCURRENT;
-      bci.queueFamilyIndexCount = static_cast<uint32_t>(families.size());
-      bci.pQueueFamilyIndices = families.data();
-    }
+    device.share_across_families(bci);
     VkBuffer buffer = VK_NULL_HANDLE;
     VK_CHECK(vkCreateBuffer(dev, &bci, nullptr, &buffer));
     Allocation a;

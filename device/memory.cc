@@ -64,14 +64,7 @@ Allocation allocate(Device& device, uint64_t size, MemoryUse use) {
               VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   const bool bda = caps.buffer_device_address && use == MemoryUse::kDevice;
   if (bda) bci.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-  // Usable on the compute and the transfer family alike (Device::queue_families says why).
-  const std::vector<uint32_t>& families = device.queue_families();
-  bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  if (families.size() > 1) {
-    bci.sharingMode = VK_SHARING_MODE_CONCURRENT;
-    bci.queueFamilyIndexCount = static_cast<uint32_t>(families.size());
-    bci.pQueueFamilyIndices = families.data();
-  }
+  device.share_across_families(bci);
   VkBuffer buffer = VK_NULL_HANDLE;
   VK_CHECK(vkCreateBuffer(dev, &bci, nullptr, &buffer));
   Allocation a;

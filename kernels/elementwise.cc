@@ -8,7 +8,7 @@
 #include "device/errors.h"
 #include "kernels/gemm.h"
 #include "kernels/glsl_ops.h"
-#include "kernels/glsl_random.h"
+#include "kernels/elementwise_sources.h"
 #include "kernels/glsl_writer.h"
 #include "kernels/indexing.h"
 #include "kernels/reduce.h"
@@ -17,45 +17,6 @@ namespace vka {
 namespace {
 
 std::string v(int i) { return "v" + std::to_string(i); }
-
-// A scalar slot as a value in the compute type of `t` (kernel_spec.h: Scalar::words()).
-std::string slot_compute(DType t, int slot) {
-  std::string c = "pc.c" + std::to_string(slot);
-  switch (t) {
-    case DType::kBool:
-      return "(" + c + ".x != 0u)";
-    case DType::kInt8:
-    case DType::kInt16:
-    case DType::kInt32:
-      return "int(" + c + ".x)";
-    case DType::kUInt8:
-    case DType::kUInt16:
-    case DType::kUInt32:
-      return c + ".x";
-    case DType::kInt64:
-      return "int64_t(pack64(" + c + "))";
-    case DType::kUInt64:
-      return "pack64(" + c + ")";
-    case DType::kFloat16:
-      return "unpackHalf2x16(" + c + ".x).x";
-    case DType::kFloat32:
-      return "uintBitsToFloat(" + c + ".x)";
-    case DType::kFloat64:
-      return "packDouble2x32(" + c + ")";
-    case DType::kComplex64:
-      return "uintBitsToFloat(" + c + ")";
-    case DType::kComplex128:
-      return "dvec2(packDouble2x32(" + c + "), packDouble2x32(pc.c" + std::to_string(slot + 1) +
-             "))";
-  }
-  return c;
-}
-
-// An integer source parameter (eye's k and columns, linspace's last index) in index type.
-std::string slot_index(const KernelSpec& spec, int slot) {
-  std::string c = "pc.c" + std::to_string(slot);
-  return spec.index64 ? "int64_t(pack64(" + c + "))" : "int(" + c + ".x)";
-}
 
 // Which optional GLSL features the shader uses.
 struct Features {
@@ -374,7 +335,7 @@ class Emitter {
         break;
       }
       case OpKind::kSource:
-        expr = from_compute(e.dtype, source_value(e, n_sources_base), &h_);
+        expr = from_compute(e.dtype, source_value(s_, e, n_sources_base, &h_), &h_);
         break;
       case OpKind::kUnary:
       case OpKind::kBinary:
@@ -419,42 +380,6 @@ class Emitter {
     // precise: each op rounds on its own, as numpy's do; a driver may not fuse a*b+c into an
     // fma, which would round once and differ from numpy in the last bit.
     w.line("precise " + vt + " " + v(i) + " = " + expr + ";");
-  }
-
-  // A source op's value in the compute type of its dtype.
-  std::string source_value(const TapeEntry& e, int base) {
-    DType t = e.dtype;
-    std::string ct(compute_type(t));
-    if (e.op == Op::kFull) return slot_compute(t, e.slot);
-    std::string f = element_offset(s_, base + e.accessor, s_.sources[e.accessor]);
-    if (e.op == Op::kArange) {
-      int step_slot = e.slot + Scalar::slot_count(t);
-      return "(" + slot_compute(t, e.slot) + " + " + ct + "(" + f + ") * " +
-             slot_compute(t, step_slot) + ")";
-    }
-    if (e.op == Op::kRandomBits || e.op == Op::kRandomBelow) {
-      // The element's position in the logical array, as (low, high) words.
-      std::string flat =
-          s_.index64 ? "unpack32(uint64_t(" + f + "))" : "uvec2(uint(" + f + "), 0u)";
-      auto slot = [](int k) { return "pc.c" + std::to_string(k); };
-      return emit_random(e.op, t, slot(e.slot), slot(e.slot + 1), slot(e.slot + 2), flat, &h_);
-    }
-    if (e.op == Op::kEye) {
-      std::string k = slot_index(s_, e.slot), m = slot_index(s_, e.slot + 1);
-      std::string row = "(" + f + " / " + m + ")";
-      std::string hit = "((" + f + " - " + row + " * " + m + ") - " + row + " == " + k + ")";
-      return emit_cast(DType::kBool, t, hit, &h_);
-    }
-    // linspace: start + i * step in the compute dtype, the last index exactly `stop`,
-    // integers floored (numpy 2), then converted.
-    DType c = linspace_compute_dtype(t);
-    int w = Scalar::slot_count(c);
-    std::string start = slot_compute(c, e.slot), step = slot_compute(c, e.slot + w);
-    std::string stop = slot_compute(c, e.slot + 2 * w), last = slot_index(s_, e.slot + 3 * w);
-    std::string val = "((" + f + ") == " + last + " ? " + stop + " : " + start + " + " + step +
-                      " * " + std::string(compute_type(math_dtype(c))) + "(" + f + "))";
-    if (is_integer(t) || is_bool(t)) val = "floor(" + val + ")";
-    return c == t ? val : emit_cast(c, t, val, &h_);
   }
 
   const KernelSpec& s_;

@@ -24,6 +24,14 @@ constexpr const char* kPlayer =
     "  R tt = az > BIG ? R(0.5) / az : R(1) / (az + sqrt(R(1) + az * az));\n"
     "  return z < R(0) ? -tt : tt;\n"
     "}\n"
+    // The rotation of a pair coupled by w (g = |w| > 0) between diagonal terms x and y: the
+    // phase ph that makes w real, then cos and sin of the real rotation that decouples them.
+    "void rotation_of(T w, R g, R x, R y, out T ph, out R c, out R sn) {\n"
+    "  ph = CONJ(w / g);\n"
+    "  R tt = tan_of((y - x) / (R(2) * g));\n"
+    "  c = R(1) / sqrt(R(1) + tt * tt);\n"
+    "  sn = c * tt;\n"
+    "}\n"
     // Result order: value i before value k (descending when desc), NaNs first, ties by index:
     // a total order, so the ranks are a permutation even for NaN input.
     "bool before(R xi, int i, R xk, int k, bool desc) {\n"
@@ -114,9 +122,9 @@ std::string emit_svd_jacobi(const KernelSpec& spec) {
                        "            atomicAdd(out6.v[2 * int(b) + 1], 1);\n"
                        // Column q turned by the phase of ga makes the pair's product real;
                        // then the real rotation that orthogonalizes them.
-                       "            T ph = CONJ(ga / g);\n"
-                       "            R tt = tan_of((be - al) / (R(2) * g));\n"
-                       "            R c = R(1) / sqrt(R(1) + tt * tt), sn = c * tt;\n"
+                       "            T ph;\n"
+                       "            R c, sn;\n"
+                       "            rotation_of(ga, g, al, be, ph, c, sn);\n"
                        "            for (int i = 0; i < m; ++i) {\n"
                        "              T x = A(i, p), y = MUL(A(i, q), ph);\n"
                        "              A(i, p) = c * x - sn * y; A(i, q) = sn * x + c * y;\n"
@@ -213,10 +221,7 @@ std::string emit_eigh_jacobi(const KernelSpec& spec) {
                        "            R g = ABSV(apq), app = RE(A(p, p)), aqq = RE(A(q, q));\n"
                        "            if (g > max(EPS * sqrt(abs(app)) * sqrt(abs(aqq)), floor_)) {\n"
                        "              atomicAdd(out5.v[2 * int(b) + 1], 1);\n"
-                       "              ph = CONJ(apq / g);\n"
-                       "              R tt = tan_of((aqq - app) / (R(2) * g));\n"
-                       "              c = R(1) / sqrt(R(1) + tt * tt);\n"
-                       "              sn = c * tt;\n"
+                       "              rotation_of(apq, g, app, aqq, ph, c, sn);\n"
                        "            }\n"
                        "          }\n"
                        "          CS(3 * pr) = TR(c); CS(3 * pr + 1) = TR(sn); CS(3 * pr + 2) = ph;\n"
