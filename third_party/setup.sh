@@ -13,6 +13,8 @@ packages=(
   xtensor-dev xtl-dev
   pybind11-dev python3-dev python3-numpy python3-pytest
   libgtest-dev libbenchmark-dev
+  libvkfft-dev              # VkFFT (header-only): numpy.fft on the device
+  python3-tqdm              # the demo's progress bar
   python3-matplotlib        # the drop-in benchmark plots
   python3-hypothesis        # array-api-tests (make conformance)
   python3-dask python3-distributed  # vkarray.dask
