@@ -1,9 +1,11 @@
 """Every drop-in benchmark program (benchmarks/dropin/) at its small size on vkarray, checked
 against numpy with the program's own tolerance; and the suite's own machinery: the counting
-proxy, the comparison, the runner's table and JSON."""
+proxy, the comparison, the runner's table and JSON, and its progress output."""
 
+import io
 import json
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -128,3 +130,32 @@ def test_command_line_json_and_merge(tmp_path, capsys):
     with pytest.raises(SystemExit):
         cli.main(["--programs", "no_such_program"])
     capsys.readouterr()
+
+
+def test_progress_in_a_log_is_plain_lines(tmp_path):
+    """With stderr a pipe (make demo > log 2>&1, CI), progress is one plain line per program
+    finished: no carriage-return frames of a redrawn bar."""
+    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    p = subprocess.run([sys.executable, os.path.join(root, "benchmarks", "run.py"),
+                        "--programs", "softmax,covariance", "--sizes", "small", "--runs", "1",
+                        "--warmup", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=300, env=dict(os.environ))
+    assert p.returncode == 0, p.stderr
+    assert "\r" not in p.stderr
+    lines = [ln for ln in p.stderr.splitlines() if ln.startswith("[")]
+    assert [ln.split()[:2] for ln in lines] == [["[1/2]", "softmax"], ["[2/2]", "covariance"]]
+    assert "small: numpy" in lines[0] and "vkarray" in lines[0]
+
+
+def test_progress_on_a_terminal_is_a_tqdm_bar():
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    out = Terminal()
+    bar = suite.Progress(3, stream=out)
+    bar.show("softmax small numpy")
+    bar.step("softmax small vkarray")
+    bar.program_done("softmax  small: numpy 1 ms", 1)
+    bar.close()
+    assert "\r" in out.getvalue() and "[1/1] softmax  small: numpy 1 ms\n" in out.getvalue()
