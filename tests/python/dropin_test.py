@@ -1,9 +1,11 @@
 """Every drop-in benchmark program (benchmarks/dropin/) at its small size on vkarray, checked
 against numpy with the program's own tolerance; and the suite's own machinery: the counting
-proxy, the comparison, the runner's table and JSON, and its progress output."""
+proxy, the comparison, the runner's table and JSON, its progress output, and the demo's reading
+of the committed GPU results."""
 
 import io
 import json
+import math
 import os
 import subprocess
 import sys
@@ -160,3 +162,41 @@ def test_progress_on_a_terminal_is_a_tqdm_bar():
     bar.program_done("softmax  small: numpy 1 ms", 1)
     bar.close()
     assert "\r" in out.getvalue() and "[1/1] softmax  small: numpy 1 ms\n" in out.getvalue()
+
+
+def test_demo_reads_the_committed_gpu_results():
+    """The demo's GPU section against the committed results file itself: every program's
+    numpy and vkarray times at large size, and geometric means recomputed here."""
+    from benchmarks import demo
+    path = os.path.join(os.path.dirname(__file__), "..", "..", demo.GPU_RESULTS)
+    with open(path) as f:
+        raw = json.load(f)
+    text, _ = demo.gpu_section(path)
+    heading = text.splitlines()[0]
+    assert heading.startswith("## On an NVIDIA H200 (committed results, " + demo.GPU_RESULTS)
+    for m in raw["meta"]:
+        assert m["date"].split()[0] in heading and m["command"] in text
+    rows = {ln.split("|")[1].strip(): [c.strip() for c in ln.split("|")[2:-1]]
+            for ln in text.splitlines() if ln.startswith("| ")}
+    recs = {(r["program"], r["size"], r["lib"]): r for r in raw["records"]}
+    large = [p for (p, s, lib) in recs if s == "large" and lib == "numpy"]
+    assert len(large) >= 20
+    for p in large:
+        base, vk = recs[(p, "large", "numpy")], recs[(p, "large", "vkarray")]
+        assert rows[p][0] == demo.ms(base["median_ms"]), p
+        assert rows[p][1].startswith(demo.ms(vk["median_ms"]) + " ("), p
+        speedup = base["median_ms"] / vk["median_ms"]
+        assert rows[p][1].endswith(f"({demo.times(speedup)})"), p
+        assert rows[p][-1] == f"{vk['kernels']} ({base['numpy_ops']})", p
+        for lib, col in (("cupy", 2), ("torch", 3)):
+            if not recs[(p, "large", lib)]["ok"]:
+                assert rows[p][col] == "differs", p
+    # the large-size geometric means over the programs all three libraries ran correctly
+    common = [p for p in large if all(recs[(p, "large", lib)]["ok"]
+                                      for lib in ("vkarray", "cupy", "torch"))]
+    for lib, col in (("vkarray", 1), ("cupy", 2), ("torch", 3)):
+        logs = [math.log(recs[(p, "large", "numpy")]["median_ms"] /
+                         recs[(p, "large", lib)]["median_ms"]) for p in common]
+        g = math.exp(sum(logs) / len(logs))
+        assert rows["large"][col] == demo.times(g), lib
+    assert rows["large"][0] == str(len(common))
