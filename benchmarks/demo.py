@@ -76,7 +76,7 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
 
 
-def local_section(results, device, on_cpu=False):
+def local_section(results, device, on_cpu=False, runs=5, budget=2.0):
     """The table of this run: one row per program."""
     recs = {(r["program"], r["lib"]): r for r in results["records"]}
     rows = []
@@ -102,8 +102,9 @@ def local_section(results, device, on_cpu=False):
                 if on_cpu else [])
     return "\n".join([
         f"## On this machine: {device}", ""] + cpu_note + [
-        "Median ms per call (after one checked call and one counted call; vkarray's calls "
-        "end with its device synchronized). numpy ops/call: the numpy-level operations one "
+        f"Median ms per call of {suite.MIN_RUNS}-{runs} timed calls (fewer where they take over "
+        f"{budget:g} s), after one checked call and one counted call; vkarray's calls end with "
+        "its device synchronized. numpy ops/call: the numpy-level operations one "
         "call issues, each a separate pass over memory; vkarray kernels/call: what vkarray "
         "dispatches for the same call after fusing them. result: vkarray's answer against "
         "numpy's, with the program's tolerance.", "",
@@ -242,6 +243,10 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--programs", default="all", help="comma-separated names, or all")
     ap.add_argument("--runs", type=int, default=5, help="timed calls per measurement (median)")
+    ap.add_argument("--budget", type=float, default=2.0,
+                    help="seconds of timed calls per measurement after which no more are made, "
+                    f"once {suite.MIN_RUNS} are (default 2: keeps the demo near two minutes on "
+                    "lavapipe)")
     ap.add_argument("--warmup", type=float, default=0.0,
                     help="seconds of untimed calls before the timed ones, beyond the checked "
                     "and the counted call (default 0)")
@@ -260,7 +265,8 @@ def main(argv=None):
           "(each program's demo size: SIZES['demo'] in benchmarks/dropin/<program>.py).",
           flush=True)
     records, notes = suite.run(programs, ["demo"], ["numpy", "vkarray"], args.runs,
-                               args.warmup, progress=not args.no_progress)
+                               args.warmup, progress=not args.no_progress,
+                               budget_s=args.budget)
     meta = {"command": " ".join(["benchmarks/demo.py"] + sys.argv[1:]),
             "date": datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"),
             "python": sys.version.split()[0], "libs": ["numpy", "vkarray"], "device": device}
@@ -270,7 +276,7 @@ def main(argv=None):
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
     print()
-    print(local_section(results, device, on_cpu))
+    print(local_section(results, device, on_cpu, args.runs, args.budget))
     for note in notes:
         print(f"\n{note}")
     print()

@@ -84,21 +84,27 @@ def _reference(module, name, size, host, ref_dir):
     return host, want
 
 
-def _time(lib, module, data, runs, warm_s):
+MIN_RUNS = 3  # the fewest timed calls a median is taken of when a time budget cuts runs short
+
+
+def _time(lib, module, data, runs, warm_s, budget_s=None):
     """ms of each of `runs` synchronized calls, after warm_s seconds of untimed calls (at least
-    one when warm_s > 0: compilation, caches, GPU clocks)."""
+    one when warm_s > 0: compilation, caches, GPU clocks). With budget_s, the calls stop once
+    they have taken budget_s seconds, after at least MIN_RUNS of them (a time-boxed demo)."""
     t_end = time.perf_counter() + warm_s
     while time.perf_counter() < t_end:
         lib.sync(module.kernel(lib.xp, *data))
     out = []
-    for _ in range(runs):
+    for i in range(runs):
+        if budget_s is not None and i >= MIN_RUNS and sum(out) > budget_s * 1e3:
+            break
         t0 = time.perf_counter()
         lib.sync(module.kernel(lib.xp, *data))
         out.append((time.perf_counter() - t0) * 1e3)
     return out
 
 
-def run_one(lib, module, name, size, host, want, runs, warm_s, time_it=True):
+def run_one(lib, module, name, size, host, want, runs, warm_s, time_it=True, budget_s=None):
     rec = {"program": name, "size": size, "lib": lib.name, "ok": False, "detail": "",
            "median_ms": None, "times_ms": [], "kernels": None}
     try:
@@ -118,7 +124,7 @@ def run_one(lib, module, name, size, host, want, runs, warm_s, time_it=True):
             lib.sync(module.kernel(lib.xp, *data))
             rec["kernels"] = lib.kernel_count() - k0
         if time_it:
-            rec["times_ms"] = _time(lib, module, data, runs, warm_s)
+            rec["times_ms"] = _time(lib, module, data, runs, warm_s, budget_s)
             rec["median_ms"] = statistics.median(rec["times_ms"])
     except Exception as e:  # noqa: BLE001  one program's failure must not hide the others
         rec["error"] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
@@ -140,9 +146,10 @@ def _summary(name, recs):
 
 
 def run(programs, sizes, lib_names, runs=5, warm_s=0.3, ref_dir=None, progress=True,
-        time_it=True, on_record=None):
+        time_it=True, on_record=None, budget_s=None):
     """Records of every (program, size, library), and notes about libraries skipped;
-    on_record(records, notes) is called after each record (to save partial results)."""
+    on_record(records, notes) is called after each record (to save partial results); budget_s
+    bounds each measurement's timed calls (see _time)."""
     libraries, notes = [], []
     for n in lib_names:
         lib, why = libs_mod.load(n)
@@ -163,7 +170,8 @@ def run(programs, sizes, lib_names, runs=5, warm_s=0.3, ref_dir=None, progress=T
             bar.step(f"{name} {size}")
             for lib in libraries:
                 bar.show(f"{name} {size} {lib.name}")
-                rec = run_one(lib, module, name, size, host, want, runs, warm_s, time_it)
+                rec = run_one(lib, module, name, size, host, want, runs, warm_s, time_it,
+                              budget_s)
                 rec["numpy_ops"] = ops
                 rec["size_value"] = size_value(module, size)
                 records.append(rec)

@@ -164,6 +164,26 @@ def test_progress_on_a_terminal_is_a_tqdm_bar():
     assert "\r" in out.getvalue() and "[1/1] softmax  small: numpy 1 ms\n" in out.getvalue()
 
 
+def test_time_budget_keeps_at_least_three_calls(monkeypatch):
+    clock = [0.0]  # a fake clock: each call of the program takes exactly 20 ms
+    monkeypatch.setattr(suite.time, "perf_counter", lambda: clock[0])
+
+    class Lib:
+        xp = None
+
+        def sync(self, result):
+            pass
+
+    class Program:
+        @staticmethod
+        def kernel(xp):
+            clock[0] += 0.02
+
+    assert len(suite._time(Lib(), Program, [], runs=5, warm_s=0.0, budget_s=0.01)) == 3
+    assert len(suite._time(Lib(), Program, [], runs=5, warm_s=0.0, budget_s=0.07)) == 4
+    assert len(suite._time(Lib(), Program, [], runs=5, warm_s=0.0)) == 5
+
+
 def test_demo_reads_the_committed_gpu_results():
     """The demo's GPU section against the committed results file itself: every program's
     numpy and vkarray times at large size, and geometric means recomputed here."""
