@@ -2,7 +2,7 @@
 """`make demo`: the drop-in numpy programs, unchanged, on numpy and on vkarray on this machine's
 default device at each program's demo size, then the committed GPU results.
 
-  benchmarks/demo.py                      # every program (lavapipe here: about two minutes)
+  benchmarks/demo.py                      # every program (1-2 minutes on lavapipe, 2 cores)
   benchmarks/demo.py --programs black_scholes,kmeans --runs 3
   benchmarks/demo.py --json /tmp/demo.json  # also keep the records (benchmarks/run.py --merge)
 
