@@ -164,6 +164,17 @@ def test_progress_on_a_terminal_is_a_tqdm_bar():
     assert "\r" in out.getvalue() and "[1/1] softmax  small: numpy 1 ms\n" in out.getvalue()
 
 
+def test_demo_size_is_the_medium_one_unless_named():
+    class Named:
+        SIZES = {"small": 1, "medium": 2, "large": 3, "demo": 4}
+
+    class Unnamed:  # a program added without a demo size still runs in make demo
+        SIZES = {"small": 1, "medium": 2, "large": 3}
+
+    assert suite.size_value(Named, "demo") == 4 and suite.size_value(Unnamed, "demo") == 2
+    assert suite.size_value(Unnamed, "large") == 3
+
+
 def test_time_budget_keeps_at_least_three_calls(monkeypatch):
     clock = [0.0]  # a fake clock: each call of the program takes exactly 20 ms
     monkeypatch.setattr(suite.time, "perf_counter", lambda: clock[0])
