@@ -1,7 +1,7 @@
 """Conjugate-gradient iterations for A x = b with a dense symmetric positive definite A
 (float64), a fixed number of iterations and no host synchronization inside the loop."""
 
-SIZES = {"small": (50, 10), "medium": (2000, 30), "large": (4096, 30)}
+SIZES = {"small": (50, 10), "medium": (2000, 30), "large": (4096, 30), "demo": (500, 30)}
 # float64: A's eigenvalues lie in [2, 4] (condition number <= 2), so CG is stable and converges
 # to the solution, which is determined to ~1e-15 relative whatever the summation order.
 RTOL = 1e-10

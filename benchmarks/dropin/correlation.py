@@ -1,7 +1,7 @@
 """PolyBench correlation: the Pearson correlation matrix of m variables over n samples
 (float64)."""
 
-SIZES = {"small": (50, 17), "medium": (2000, 500), "large": (4000, 2000)}
+SIZES = {"small": (50, 17), "medium": (2000, 500), "large": (4000, 2000), "demo": (1000, 250)}
 # float64: column means and standard deviations, then one GEMM over n samples; off-diagonal
 # correlations are ~1/sqrt(n), so they are also compared absolutely at 1e-12.
 RTOL = 1e-10

@@ -1,7 +1,7 @@
 """Blurs an image by a Gaussian through the FFT: rfft2 of image and kernel, a product, irfft2
 (float32 image)."""
 
-SIZES = {"small": (30, 48), "medium": (1000, 1024), "large": (4096, 2048)}
+SIZES = {"small": (30, 48), "medium": (1000, 1024), "large": (4096, 2048), "demo": (500, 1024)}
 # float32 transforms (numpy 1.24 computes them in float64): the FFT's error is ~log2(n) ulps of
 # the largest value, so values of the [0, 1] image are compared absolutely at 1e-5.
 RTOL = 1e-4

@@ -1,6 +1,7 @@
 """Conway's game of life on a torus (uint8 cells; neighbours counted with np.roll)."""
 
-SIZES = {"small": (37, 50, 3), "medium": (1000, 1000, 5), "large": (4096, 4096, 4)}
+SIZES = {"small": (37, 50, 3), "medium": (1000, 1000, 5), "large": (4096, 4096, 4),
+         "demo": (500, 500, 5)}
 # Integers: exact.
 RTOL = 0.0
 ATOL = 0.0

@@ -4,7 +4,7 @@ Degrees become radians by ``* (np.pi / 180)`` (what numpy's radians computes): v
 ``np.radians`` yet on this branch (it comes with the numpy-math functions of another branch).
 """
 
-SIZES = {"small": 1000, "medium": 1_000_000, "large": 10_000_000}
+SIZES = {"small": 1000, "medium": 1_000_000, "large": 10_000_000, "demo": 200_000}
 # float64: ~15 operations, each within 2 ulps (sin, cos, arcsin included, docs/accuracy.md), on
 # points within a few thousand km of the reference, where arcsin is well conditioned.
 RTOL = 1e-10

@@ -1,6 +1,6 @@
 """PolyBench heat-3d: explicit 7-point heat equation steps on a cube, into slices (float64)."""
 
-SIZES = {"small": (10, 3), "medium": (100, 5), "large": (200, 2)}
+SIZES = {"small": (10, 3), "medium": (100, 5), "large": (200, 2), "demo": (50, 5)}
 # float64: a fixed 7-point expression per point; values stay O(n), only last bits may differ.
 RTOL = 1e-10
 ATOL = 1e-12

@@ -1,6 +1,6 @@
 """PolyBench jacobi-2d: two 5-point Jacobi sweeps per time step, written into slices (float64)."""
 
-SIZES = {"small": (33, 4), "medium": (1000, 10), "large": (4000, 3)}
+SIZES = {"small": (33, 4), "medium": (1000, 10), "large": (4000, 3), "demo": (500, 10)}
 # float64: adds and one multiply per point, evaluated in the same order everywhere; values stay
 # O(1), so only the last bits of contracted multiply-adds may differ.
 RTOL = 1e-10

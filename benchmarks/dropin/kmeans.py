@@ -5,7 +5,8 @@ Known vkarray bug, not worked around: ``bincount(x, weights=w)`` sums at most 65
 bin once x has more than ~1.05M elements (``bincount(zeros(1_100_000, int64), weights=ones)``
 gives 65535), so the large size (2M points) fails its check on vkarray until that is fixed."""
 
-SIZES = {"small": (1000, 4, 5, 2), "medium": (200_000, 8, 16, 3), "large": (2_000_000, 8, 16, 3)}
+SIZES = {"small": (1000, 4, 5, 2), "medium": (200_000, 8, 16, 3), "large": (2_000_000, 8, 16, 3),
+         "demo": (20_000, 8, 16, 3)}
 
 
 def check(got, want, size):

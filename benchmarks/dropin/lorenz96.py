@@ -1,7 +1,7 @@
 """The Lorenz-96 model integrated by classic Runge-Kutta 4: a time-stepping ODE on a tiny state
 vector (float64), four right-hand sides of np.roll and arithmetic per step."""
 
-SIZES = {"small": (40, 20), "medium": (40, 200), "large": (1000, 500)}
+SIZES = {"small": (40, 20), "medium": (40, 200), "large": (1000, 500), "demo": (40, 200)}
 # float64: the system is chaotic (largest Lyapunov exponent ~1.7 at F = 8), so rounding
 # differences grow by ~e^(1.7 t): over t = steps * DT <= 5 by <= 5e3, which leaves the 1e-16
 # differences of one step's order of operations at ~1e-12, inside 1e-10.

@@ -2,7 +2,7 @@
 (float32)."""
 
 SIZES = {"small": (7, 33, 65, 10), "medium": (256, 1024, 1024, 100),
-         "large": (1024, 2048, 4096, 1000)}
+         "large": (1024, 2048, 4096, 1000), "demo": (64, 1024, 1024, 100)}
 # float32: each output sums up to 4096 products (rounding ~sqrt(k) ulps in any order, and the
 # devices' orders differ); the softmax's small probabilities are compared absolutely.
 RTOL = 1e-3

@@ -4,7 +4,8 @@
 Each library has its own random stream (vkarray: Philox-4x32-10, see vkarray.random; numpy:
 PCG64), so results are compared statistically, not bitwise: see check()."""
 
-SIZES = {"small": (100_003, 1), "medium": (2_000_000, 2), "large": (50_000_000, 3)}
+SIZES = {"small": (100_003, 1), "medium": (2_000_000, 2), "large": (50_000_000, 3),
+         "demo": (2_000_000, 2)}
 
 
 def check(got, want, size):

@@ -1,7 +1,7 @@
 """Direct-summation gravitational n-body: all-pairs accelerations (softened) and a leapfrog
 (kick-drift) step, with positions and velocities as per-axis arrays (float64)."""
 
-SIZES = {"small": (37, 2), "medium": (1000, 2), "large": (4096, 1)}
+SIZES = {"small": (37, 2), "medium": (1000, 2), "large": (4096, 1), "demo": (500, 2)}
 # float64: each acceleration sums n terms of both signs, so components near zero are compared
 # absolutely at 1e-12 of the O(1) accelerations; the rest within 1e-10 relative.
 RTOL = 1e-10

@@ -1,6 +1,6 @@
 """Power iteration for the dominant eigenvalue and eigenvector of a positive float32 matrix."""
 
-SIZES = {"small": (50, 10), "medium": (2000, 20), "large": (8192, 20)}
+SIZES = {"small": (50, 10), "medium": (2000, 20), "large": (8192, 20), "demo": (500, 20)}
 # float32: matrix-vector products of up to 8192 terms (~sqrt(n) ulps, order-dependent) and a
 # normalization per step; the Perron eigenvalue of a positive matrix is well separated, so the
 # errors do not grow from step to step.

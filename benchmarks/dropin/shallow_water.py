@@ -1,7 +1,8 @@
 """Linearized shallow-water equations on a periodic grid: forward-backward time steps with
 centred differences written with np.roll (float32)."""
 
-SIZES = {"small": (31, 40, 3), "medium": (1000, 1000, 5), "large": (2048, 4096, 5)}
+SIZES = {"small": (31, 40, 3), "medium": (1000, 1000, 5), "large": (2048, 4096, 5),
+         "demo": (500, 500, 5)}
 # float32: every step is ~20 operations on values of order 1; differences of neighbours lose
 # a few bits, and five steps compound them.
 RTOL = 1e-4

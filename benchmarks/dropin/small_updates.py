@@ -2,7 +2,7 @@
 100 steps of 4 operations on arrays of a thousand elements (float32). Dominated by the cost of
 issuing each operation, not by arithmetic."""
 
-SIZES = {"small": (1000, 20), "medium": (1000, 100), "large": (100_000, 100)}
+SIZES = {"small": (1000, 20), "medium": (1000, 100), "large": (100_000, 100), "demo": (1000, 100)}
 # float32: 4 operations per step on O(1) values; 100 steps compound a few ulps.
 RTOL = 1e-4
 ATOL = 1e-6

@@ -1,6 +1,6 @@
 """Row-wise softmax of a float32 matrix (max-subtracted for stability)."""
 
-SIZES = {"small": (7, 1000), "medium": (1000, 1000), "large": (4096, 4096)}
+SIZES = {"small": (7, 1000), "medium": (1000, 1000), "large": (4096, 4096), "demo": (1000, 1000)}
 # float32: exp within a few ulps and row sums of up to 4096 positive terms (summation order
 # differs between devices: up to ~log2(n) ulps with pairwise sums).
 RTOL = 1e-4

@@ -1,9 +1,13 @@
 """Every drop-in benchmark program (benchmarks/dropin/) at its small size on vkarray, checked
 against numpy with the program's own tolerance; and the suite's own machinery: the counting
-proxy, the comparison, the runner's table and JSON."""
+proxy, the comparison, the runner's table and JSON, its progress output, and the demo's reading
+of the committed GPU results."""
 
+import io
 import json
+import math
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -42,7 +46,8 @@ def test_every_program_has_sizes_and_a_tolerance():
     assert len(PROGRAMS) >= 20
     for name in PROGRAMS:
         m = load(name)
-        assert list(m.SIZES) == ["small", "medium", "large"], name
+        assert list(m.SIZES)[:3] == ["small", "medium", "large"], name
+        assert set(m.SIZES) <= {"small", "medium", "large", "demo"}, name  # demo: make demo's
         assert hasattr(m, "check") or (hasattr(m, "RTOL") and hasattr(m, "ATOL")), name
 
 
@@ -128,3 +133,101 @@ def test_command_line_json_and_merge(tmp_path, capsys):
     with pytest.raises(SystemExit):
         cli.main(["--programs", "no_such_program"])
     capsys.readouterr()
+
+
+def test_progress_in_a_log_is_plain_lines(tmp_path):
+    """With stderr a pipe (make demo > log 2>&1, CI), progress is one plain line per program
+    finished: no carriage-return frames of a redrawn bar."""
+    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    p = subprocess.run([sys.executable, os.path.join(root, "benchmarks", "run.py"),
+                        "--programs", "softmax,covariance", "--sizes", "small", "--runs", "1",
+                        "--warmup", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=300, env=dict(os.environ))
+    assert p.returncode == 0, p.stderr
+    assert "\r" not in p.stderr
+    lines = [ln for ln in p.stderr.splitlines() if ln.startswith("[")]
+    assert [ln.split()[:2] for ln in lines] == [["[1/2]", "softmax"], ["[2/2]", "covariance"]]
+    assert "small: numpy" in lines[0] and "vkarray" in lines[0]
+
+
+def test_progress_on_a_terminal_is_a_tqdm_bar():
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    out = Terminal()
+    bar = suite.Progress(3, stream=out)
+    bar.show("softmax small numpy")
+    bar.step("softmax small vkarray")
+    bar.program_done("softmax  small: numpy 1 ms", 1)
+    bar.close()
+    assert "\r" in out.getvalue() and "[1/1] softmax  small: numpy 1 ms\n" in out.getvalue()
+
+
+def test_demo_size_is_the_medium_one_unless_named():
+    class Named:
+        SIZES = {"small": 1, "medium": 2, "large": 3, "demo": 4}
+
+    class Unnamed:  # a program added without a demo size still runs in make demo
+        SIZES = {"small": 1, "medium": 2, "large": 3}
+
+    assert suite.size_value(Named, "demo") == 4 and suite.size_value(Unnamed, "demo") == 2
+    assert suite.size_value(Unnamed, "large") == 3
+
+
+def test_time_budget_keeps_at_least_three_calls(monkeypatch):
+    clock = [0.0]  # a fake clock: each call of the program takes exactly 20 ms
+    monkeypatch.setattr(suite.time, "perf_counter", lambda: clock[0])
+
+    class Lib:
+        xp = None
+
+        def sync(self, result):
+            pass
+
+    class Program:
+        @staticmethod
+        def kernel(xp):
+            clock[0] += 0.02
+
+    assert len(suite._time(Lib(), Program, [], runs=5, warm_s=0.0, budget_s=0.01)) == 3
+    assert len(suite._time(Lib(), Program, [], runs=5, warm_s=0.0, budget_s=0.07)) == 4
+    assert len(suite._time(Lib(), Program, [], runs=5, warm_s=0.0)) == 5
+
+
+def test_demo_reads_the_committed_gpu_results():
+    """The demo's GPU section against the committed results file itself: every program's
+    numpy and vkarray times at large size, and geometric means recomputed here."""
+    from benchmarks import demo
+    path = os.path.join(os.path.dirname(__file__), "..", "..", demo.GPU_RESULTS)
+    with open(path) as f:
+        raw = json.load(f)
+    text, _ = demo.gpu_section(path)
+    heading = text.splitlines()[0]
+    assert heading.startswith("## On an NVIDIA H200 (committed results, " + demo.GPU_RESULTS)
+    for m in raw["meta"]:
+        assert m["date"].split()[0] in heading and m["command"] in text
+    rows = {ln.split("|")[1].strip(): [c.strip() for c in ln.split("|")[2:-1]]
+            for ln in text.splitlines() if ln.startswith("| ")}
+    recs = {(r["program"], r["size"], r["lib"]): r for r in raw["records"]}
+    large = [p for (p, s, lib) in recs if s == "large" and lib == "numpy"]
+    assert len(large) >= 20
+    for p in large:
+        base, vk = recs[(p, "large", "numpy")], recs[(p, "large", "vkarray")]
+        assert rows[p][0] == demo.ms(base["median_ms"]), p
+        assert rows[p][1].startswith(demo.ms(vk["median_ms"]) + " ("), p
+        speedup = base["median_ms"] / vk["median_ms"]
+        assert rows[p][1].endswith(f"({demo.times(speedup)})"), p
+        assert rows[p][-1] == f"{vk['kernels']} ({base['numpy_ops']})", p
+        for lib, col in (("cupy", 2), ("torch", 3)):
+            if not recs[(p, "large", lib)]["ok"]:
+                assert rows[p][col] == "differs", p
+    # the large-size geometric means over the programs all three libraries ran correctly
+    common = [p for p in large if all(recs[(p, "large", lib)]["ok"]
+                                      for lib in ("vkarray", "cupy", "torch"))]
+    for lib, col in (("vkarray", 1), ("cupy", 2), ("torch", 3)):
+        logs = [math.log(recs[(p, "large", "numpy")]["median_ms"] /
+                         recs[(p, "large", lib)]["median_ms"]) for p in common]
+        g = math.exp(sum(logs) / len(logs))
+        assert rows["large"][col] == demo.times(g), lib
+    assert rows["large"][0] == str(len(common))
