@@ -104,9 +104,13 @@ TEST(MemoryBudgetTest, ReadsTheDriversBudgetElseTheHeapSize) {
       EXPECT_EQ(s.budget, s.size);
     }
   }
-  std::printf("device '%s': VK_EXT_memory_budget %s; heap 0 budget %s\n",
-              d.caps().device_name.c_str(), b.driver_budget() ? "yes" : "no",
-              format_bytes(b.state(0).budget).c_str());
+  std::printf("device '%s': VK_EXT_memory_budget %s\n", d.caps().device_name.c_str(),
+              b.driver_budget() ? "yes" : "no");
+  for (uint32_t h = 0; h < b.heap_count(); ++h) {
+    const HeapState s = b.state(h);
+    std::printf("  heap %u: size %s, budget %s, used %s (%s)\n", h, format_bytes(s.size).c_str(),
+                format_bytes(s.budget).c_str(), format_bytes(s.used).c_str(), describe(s.source));
+  }
 }
 
 TEST(MemoryBudgetTest, OptionAndEnvironmentSetALimit) {
