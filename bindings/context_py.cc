@@ -47,8 +47,10 @@ std::optional<uint64_t> to_memory_budget(py::handle budget) {
     return parse_byte_size(budget.cast<std::string>(), "memory_budget");
   }
   if (py::isinstance<py::bool_>(budget) || !py::hasattr(budget, "__index__")) {
-    throw DTypeError("[Context] memory_budget must be an int (bytes), a size string such as "
-                     "'512M', or None, got " + std::string(py::repr(budget)));
+    throw DTypeError(
+        "[Context] memory_budget must be an int (bytes), a size string such as "
+        "'512M', or None, got " +
+        std::string(py::repr(budget)));
   }
   py::int_ v = py::reinterpret_steal<py::int_>(PyNumber_Index(budget.ptr()));
   if (!v) throw py::error_already_set();

@@ -247,10 +247,9 @@ Context::Context(ContextOptions options) {
       throw IndexError("[context] device index " + std::to_string(index) + " is out of range: " +
                        std::to_string(pds.size()) + " Vulkan device(s) exist");
     }
-    devices_.push_back(std::make_unique<Device>(instance_, pds[index], index,
-                                                options.queues_per_device, options.host_access,
-                                                options.disable_features, transfer_queue,
-                                                memory_budget));
+    devices_.push_back(std::make_unique<Device>(
+        instance_, pds[index], index, options.queues_per_device, options.host_access,
+        options.disable_features, transfer_queue, memory_budget));
   }
   for (size_t d = 0; d < devices_.size(); ++d) {
     for (int q = 0; q < devices_[d]->num_queues(); ++q) {

@@ -334,8 +334,8 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
     key += "0123456789abcdef"[b >> 4];
     key += "0123456789abcdef"[b & 15];
   }
-  budget_ = std::make_unique<MemoryBudget>(physical, memory_, has_memory_budget, key,
-                                           memory_budget);
+  budget_ =
+      std::make_unique<MemoryBudget>(physical, memory_, has_memory_budget, key, memory_budget);
   staging_ = std::make_unique<StagingPool>(*this);
   pool_ = std::make_unique<AllocationPool>(*this);
   if (transfer_family_) {
@@ -392,7 +392,7 @@ void Device::reclaim_memory(int level) {
 }
 
 Device::~Device() {
-  reclaimers_.clear();  // they refer to attachments and the context
+  reclaimers_.clear();       // they refer to attachments and the context
   transfer_stream_.reset();  // its deferred allocations go back to the pool
   if (device_) vkDeviceWaitIdle(device_);
   attachments_.clear();

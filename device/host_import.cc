@@ -114,8 +114,8 @@ SharedHostBuffer::SharedHostBuffer(const std::vector<Device*>& devices, uint64_t
       a.memory = std::move(memory.memory);
     } catch (const DeviceError& e) {
       throw DeviceError("[cross-device copy] device '" + d.caps().device_name +
-                        "' refused to import " + std::to_string(size) +
-                        " bytes of host memory (" + e.what() + ")");
+                        "' refused to import " + std::to_string(size) + " bytes of host memory (" +
+                        e.what() + ")");
     }
     VK_CHECK(vkBindBufferMemory(dev, buffers[i].get(), a.memory, 0));
     a.buffer = std::move(buffers[i]);

@@ -106,14 +106,15 @@ DeviceMemory allocate_memory(Device& device, const VkMemoryAllocateInfo& info, u
         return out;
       }
       refused = r;
+      discard_validation_message(vk_result_name(r));  // handled here, not a misuse
     }
     if (level == Device::kReclaimLevels) break;
     device.reclaim_memory(level);
   }
   throw OutOfMemory(out_of_memory_message(
       device, op, requested, heap,
-      refused == VK_SUCCESS ? "" : std::string("vkAllocateMemory returned ") +
-                                       vk_result_name(refused)));
+      refused == VK_SUCCESS ? ""
+                            : std::string("vkAllocateMemory returned ") + vk_result_name(refused)));
 }
 
 Allocation allocate(Device& device, uint64_t size, MemoryUse use, std::string_view op) {
@@ -218,8 +219,8 @@ Allocation AllocationPool::take(uint64_t size, MemoryUse use, std::string_view o
   // this pool.
   const Caps& caps = device_->caps();
   const std::optional<uint64_t> limit = device_->memory_budget().limit();
-  const bool exact = cls > caps.max_buffer_size || cls > caps.device_local_bytes ||
-                     (limit && cls > *limit);
+  const bool exact =
+      cls > caps.max_buffer_size || cls > caps.device_local_bytes || (limit && cls > *limit);
   Allocation a;
   try {
     a = allocate(*device_, exact ? size : cls, use, op);
@@ -235,10 +236,9 @@ void AllocationPool::give(Allocation a) {
   if (!a) return;
   const uint64_t cls = a.capacity;
   if (cls != size_class(cls)) return;  // an exact-size allocation: not reusable by class
-  const std::optional<uint64_t> budget = device_->memory_budget().limit();
+  const uint64_t device_bytes = device_->caps().device_local_bytes;
   const uint64_t limit =
-      (budget ? std::min(*budget, device_->caps().device_local_bytes)
-              : device_->caps().device_local_bytes) / 4;
+      std::min(device_bytes, device_->memory_budget().limit().value_or(device_bytes)) / 4;
   if (cls > limit) return;
   std::vector<Allocation> evicted;  // freed after the lock is let go
   std::lock_guard<std::mutex> lock(mutex_);

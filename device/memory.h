@@ -43,8 +43,7 @@ struct Allocation {
 // is more than one buffer or the heap can ever hold, or does not fit the budget or the driver's
 // memory even after cached memory is given back (allocate_memory). A zero size allocates a
 // minimal buffer (Vulkan forbids empty buffers), so that empty arrays are ordinary.
-Allocation allocate(Device& device, uint64_t size, MemoryUse use,
-                    std::string_view op = "allocate");
+Allocation allocate(Device& device, uint64_t size, MemoryUse use, std::string_view op = "allocate");
 
 // vkAllocateMemory under the device's memory budget (device/memory_budget.h), for every
 // allocation vkarray makes. When `info` does not fit the heap's budget, or the driver returns

@@ -38,7 +38,9 @@ std::map<std::string, std::weak_ptr<void>>& registry() {
 }  // namespace
 
 MemoryCharge::MemoryCharge(MemoryCharge&& o) noexcept
-    : budget_(std::exchange(o.budget_, nullptr)), heap_(o.heap_), bytes_(std::exchange(o.bytes_, 0)) {}
+    : budget_(std::exchange(o.budget_, nullptr)),
+      heap_(o.heap_),
+      bytes_(std::exchange(o.bytes_, 0)) {}
 
 MemoryCharge& MemoryCharge::operator=(MemoryCharge&& o) noexcept {
   if (this != &o) {
@@ -173,10 +175,9 @@ uint64_t parse_byte_size(const std::string& text, const std::string& what) {
   }
   if (number.empty() || std::count(number.begin(), number.end(), '.') > 1) return fail();
   int shift = -1;
-  const std::pair<const char*, int> units[] = {{"", 0},    {"b", 0},    {"k", 10},  {"kb", 10},
-                                               {"kib", 10}, {"m", 20},   {"mb", 20}, {"mib", 20},
-                                               {"g", 30},  {"gb", 30},  {"gib", 30}, {"t", 40},
-                                               {"tb", 40}, {"tib", 40}};
+  const std::pair<const char*, int> units[] = {
+      {"", 0},     {"b", 0},  {"k", 10},  {"kb", 10},  {"kib", 10}, {"m", 20},  {"mb", 20},
+      {"mib", 20}, {"g", 30}, {"gb", 30}, {"gib", 30}, {"t", 40},   {"tb", 40}, {"tib", 40}};
   for (const auto& u : units) {
     if (unit == u.first) shift = u.second;
   }

@@ -206,7 +206,7 @@ TEST(MemoryBudgetTest, WaitsForBuffersTheDeviceStillUses) {
   ReplicatedBuffer target(ctx, 4 * kMiB);
   s.fill(busy->vk_buffer(0), 0, 40 * kMiB, 7);
   s.copy(busy->vk_buffer(0), 0, target.vk_buffer(0), 0, 4 * kMiB);  // recorded, not submitted
-  busy.reset();  // the stream keeps its memory until that work completes
+  busy.reset();                           // the stream keeps its memory until that work completes
   ReplicatedBuffer next(ctx, 40 * kMiB);  // fits after waiting for the context's work
   std::vector<uint32_t> out(kMiB);
   target.read(out.data(), 0, 4 * kMiB, 0);
@@ -241,8 +241,7 @@ TEST(MemoryBudgetTest, ASecondReplicaThatDoesNotFitFreesTheFirst) {
   Device& d1 = ctx->device(1);
   Allocation taken = allocate(d1, 40 * kMiB, MemoryUse::kDevice);
   const uint64_t before = device_used(d0);
-  const std::string m =
-      message_of([&] { ReplicatedBuffer b(ctx, 32 * kMiB, "replicate"); });
+  const std::string m = message_of([&] { ReplicatedBuffer b(ctx, 32 * kMiB, "replicate"); });
   EXPECT_TRUE(contains(m, "[replicate] cannot allocate 32.00 MiB")) << m;
   EXPECT_TRUE(contains(m, "of 64.00 MiB free (budget: this device's memory_budget)")) << m;
   EXPECT_EQ(device_used(d0), before);
