@@ -197,7 +197,7 @@ Array Array::from_host(const void* data, const Shape& shape, DType dtype,
     if (d < 0) throw ShapeError("[asarray] negative dimension " + std::to_string(d));
   }
   require_dtype(*context, dtype, "asarray");
-  auto ref = allocate_for(context, dtype, shape);
+  auto ref = allocate_for(context, dtype, shape, "asarray");
   const uint64_t nbytes = static_cast<uint64_t>(vka::size(shape)) * vka::itemsize(dtype);
   device_buffer(*ref)->write(data, 0, nbytes, std::nullopt);
   return Array(default_graph().buffer(ref, dtype, View::contiguous(shape)), std::move(context));

@@ -24,7 +24,10 @@ Buffer::Buffer(std::vector<int64_t> shape, DType dtype, std::shared_ptr<Context>
                        shape_to_string(shape_));
     }
   }
-  const uint64_t limit = std::numeric_limits<uint64_t>::max() / itemsize(dtype_);
+  // Past int64 bytes is numpy's ValueError ("array is too big"); below, the device decides
+  // (OutOfMemory when it cannot hold them).
+  const uint64_t limit =
+      static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) / itemsize(dtype_);
   uint64_t size = 1;
   for (int64_t d : shape_) {
     if (d != 0 && size > limit / static_cast<uint64_t>(d)) {

@@ -157,6 +157,14 @@ struct FftPlanCache {
                                  [](const std::unique_ptr<FftPlan>& p) { return p->release(); }),
                   retired.end());
   }
+  // Every plan (VkFFT's tables and work buffers are device memory it allocates itself), when
+  // an allocation runs short: retired, and destroyed once idle (the context has waited for
+  // its work before this runs).
+  void retire_all() {
+    for (auto& p : plans) retired.push_back(std::move(p));
+    plans.clear();
+    collect();
+  }
 };
 
 }  // namespace
@@ -174,6 +182,7 @@ void record_fft(Replica& replica, const FftPlanKey& key, VkBuffer in, uint64_t i
   Device& dev = *replica.device;
   FftPlanCache& cache = dev.attachment<FftPlanCache>();
   if (!cache.pool) {
+    dev.add_memory_reclaimer([&cache] { cache.retire_all(); });
     VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
     pci.queueFamilyIndex = dev.queue_family();

@@ -168,8 +168,8 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
   const size_t n_in = args.size();
   for (const NodePtr& out : k.outputs) {
     auto d = dests.find(out.get());
-    auto buf =
-        d != dests.end() ? d->second->buffer() : allocate_for(ctx, out->dtype(), out->shape());
+    auto buf = d != dests.end() ? d->second->buffer()
+                                : allocate_for(ctx, out->dtype(), out->shape(), name(out->op()));
     buffers[out.get()] = buf;
     args.push_back(device_buffer(*buf).get());
   }

@@ -147,8 +147,18 @@ std::shared_ptr<ReplicatedBuffer> device_buffer(const BufferRef& ref) {
 }
 
 std::shared_ptr<BufferRef> allocate_for(const std::shared_ptr<Context>& context, DType dtype,
-                                        const Shape& shape) {
-  auto buf = std::make_shared<ReplicatedBuffer>(context, size(shape) * itemsize(dtype));
+                                        const Shape& shape, std::string_view op) {
+  // numpy raises ValueError where the byte count overflows, MemoryError where it cannot
+  // allocate what it counted; so does this (the device raises the latter).
+  int64_t bytes = itemsize(dtype);
+  for (int64_t d : shape) {
+    if (d < 0) size(shape);  // ShapeError naming the negative dimension
+    if (__builtin_mul_overflow(bytes, d, &bytes)) {
+      throw ShapeError("[" + std::string(op) + "] array is too big: shape " + to_string(shape) +
+                       " of " + std::string(name(dtype)) + " is more than 2**63 - 1 bytes");
+    }
+  }
+  auto buf = std::make_shared<ReplicatedBuffer>(context, static_cast<uint64_t>(bytes), op);
   return std::make_shared<BufferRef>(std::move(buf));
 }
 

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "array/graph.h"
@@ -17,8 +18,10 @@ namespace vka {
 std::shared_ptr<ReplicatedBuffer> device_buffer(const BufferRef& ref);
 
 // A leaf over a fresh buffer on `context` holding `node`'s shape and dtype (contents undefined).
+// ShapeError when its bytes overflow int64 (numpy's "array is too big"), OutOfMemory (naming
+// `op`) when the device cannot hold them.
 std::shared_ptr<BufferRef> allocate_for(const std::shared_ptr<Context>& context, DType dtype,
-                                        const Shape& shape);
+                                        const Shape& shape, std::string_view op = "allocate");
 
 // Evaluates `targets` on `context`: every replica, or the one named. Returns, for each target,
 // a leaf node (its buffer, seen through its view) holding the value. Nodes realized by an

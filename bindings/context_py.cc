@@ -11,6 +11,7 @@
 #include "bindings/registry.h"
 #include "device/context.h"
 #include "device/errors.h"
+#include "device/memory_budget.h"
 
 namespace vka {
 namespace {
@@ -39,11 +40,60 @@ std::vector<int> to_device_list(py::handle devices) {
   return out;
 }
 
+// memory_budget=: bytes (an int) or a size string ("512M", "1.5GiB").
+std::optional<uint64_t> to_memory_budget(py::handle budget) {
+  if (budget.is_none()) return std::nullopt;
+  if (py::isinstance<py::str>(budget)) {
+    return parse_byte_size(budget.cast<std::string>(), "memory_budget");
+  }
+  if (py::isinstance<py::bool_>(budget) || !py::hasattr(budget, "__index__")) {
+    throw DTypeError(
+        "[Context] memory_budget must be an int (bytes), a size string such as "
+        "'512M', or None, got " +
+        std::string(py::repr(budget)));
+  }
+  py::int_ v = py::reinterpret_steal<py::int_>(PyNumber_Index(budget.ptr()));
+  if (!v) throw py::error_already_set();
+  int overflow = 0;
+  const long long n = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  if (overflow != 0 || n <= 0) {
+    throw ShapeError("[Context] memory_budget must be a positive number of bytes, got " +
+                     std::string(py::repr(budget)));
+  }
+  return static_cast<uint64_t>(n);
+}
+
+// One dict per heap of each device: what vkarray uses and may use (docs/device.md, "Memory").
+py::list memory_info(Context& c) {
+  py::list out;
+  for (int i = 0; i < c.num_devices(); ++i) {
+    const MemoryBudget& b = c.device(i).memory_budget();
+    for (uint32_t h = 0; h < b.heap_count(); ++h) {
+      const HeapState s = b.state(h);
+      py::dict d;
+      d["device"] = i;
+      d["heap"] = h;
+      d["size"] = s.size;
+      d["budget"] = s.budget;
+      d["used"] = s.used;
+      d["free"] = s.free();
+      d["device_used"] = s.device_used;
+      d["source"] = s.source == BudgetSource::kDriver     ? "VK_EXT_memory_budget"
+                    : s.source == BudgetSource::kHeapSize ? "heap size"
+                                                          : "memory_budget";
+      out.append(d);
+    }
+  }
+  return out;
+}
+
 std::shared_ptr<Context> make_context(py::handle devices, int queues_per_device,
                                       std::optional<bool> validate, const std::string& host_access,
                                       std::vector<std::string> disable_features,
-                                      std::optional<std::string> transfer_queue) {
+                                      std::optional<std::string> transfer_queue,
+                                      py::handle memory_budget) {
   ContextOptions options;
+  options.memory_budget = to_memory_budget(memory_budget);
   if (transfer_queue) {
     if (*transfer_queue == "auto") {
       options.transfer_queue = TransferQueue::kAuto;
@@ -144,13 +194,15 @@ VKA_TRANSFER_QUEUE, else "auto"): "auto" the device's dedicated transfer queue f
 copy engines, which run beside kernels) where it has one, else the replica's own queue;
 "off" always the replica's own queue; "shared" a second stream on the replica's queue (the
 synchronization of a dedicated queue, on any device). context.transfer_queue says which was
-opened: "dedicated family N", "shared" or "none".
+opened: "dedicated family N", "shared" or "none". memory_budget (bytes, or a size such as
+"512M"; default VKA_MEMORY_BUDGET, else none) caps what each device of the context allocates
+of each memory heap, below what the device allows: an allocation past it raises MemoryError.
 )doc")
       .def(py::init(&make_context), py::arg("devices") = py::none(),
            py::arg("queues_per_device") = 1, py::arg("validate") = py::none(),
            py::arg("host_access") = "auto",
            py::arg("disable_features") = std::vector<std::string>{},
-           py::arg("transfer_queue") = py::none())
+           py::arg("transfer_queue") = py::none(), py::arg("memory_budget") = py::none())
       .def_property_readonly("num_replicas", &Context::num_replicas)
       .def_property_readonly("num_devices", &Context::num_devices)
       .def_property_readonly("replicas", &replicas_of)
@@ -161,6 +213,12 @@ opened: "dedicated family N", "shared" or "none".
                              "\"shared\" or \"none\" (the replica's own queue).")
       .def("describe", &Context::describe, "One line per replica: device, driver, API version.")
       .def("synchronize", &Context::synchronize, "Wait for all work on every replica.")
+      .def("memory_info", &memory_info,
+           "One dict per memory heap of each device: device, heap, size, budget, used, free, "
+           "device_used (this device's allocations) and source (\"VK_EXT_memory_budget\", "
+           "\"heap size\" or \"memory_budget\": the tightest budget that applies).")
+      .def("release_cached_memory", &Context::release_cached_memory,
+           "Wait for all work, then give memory kept for reuse back to the driver.")
       .def("__repr__", &context_repr);
 
   m.def("context", &Context::default_context,

@@ -60,7 +60,8 @@ Array empty(py::handle shape, py::handle dtype, Ctx context) {
   Ctx ctx = context_or_default(std::move(context));
   require_dtype(*ctx, t, "empty");
   // No kernel and no transfer: a fresh buffer, contents undefined as numpy's.
-  return Array(default_graph().buffer(allocate_for(ctx, t, s), t, View::contiguous(s)), ctx);
+  return Array(default_graph().buffer(allocate_for(ctx, t, s, "empty"), t, View::contiguous(s)),
+               ctx);
 }
 
 Array full_of(py::handle shape, py::handle fill, py::handle dtype, Ctx context) {

@@ -12,12 +12,15 @@
 
 namespace vka {
 
-ReplicatedBuffer::ReplicatedBuffer(std::shared_ptr<Context> context, uint64_t nbytes)
+ReplicatedBuffer::ReplicatedBuffer(std::shared_ptr<Context> context, uint64_t nbytes,
+                                   std::string_view op)
     : context_(std::move(context)), nbytes_(nbytes) {
   VKA_ASSERT(context_ != nullptr);
   replicas_.reserve(context_->num_replicas());
+  // When a replica cannot be allocated, those made before it are freed with replicas_ (never
+  // used, they need no stream's release).
   for (int r = 0; r < context_->num_replicas(); ++r) {
-    replicas_.push_back(context_->replica(r).device->pool().take(nbytes, MemoryUse::kDevice));
+    replicas_.push_back(context_->replica(r).device->pool().take(nbytes, MemoryUse::kDevice, op));
   }
   valid_.assign(replicas_.size(), 1);
 }
@@ -101,9 +104,10 @@ void ReplicatedBuffer::write_one(int r, const void* src, uint64_t offset, uint64
     return;
   }
   StagingPool& pool = context_->replica(r).device->staging();
+  StagingPool::InUse in_use(pool);
   for (uint64_t pos = 0; pos < size; pos += StagingPool::kChunkBytes) {
     const uint64_t n = std::min<uint64_t>(StagingPool::kChunkBytes, size - pos);
-    StagingPool::Chunk& c = pool.acquire();
+    StagingPool::Chunk& c = pool.acquire("write");
     std::memcpy(c.allocation.mapped, bytes + pos, n);
     stream.copy(c.allocation.buffer, 0, a.buffer, offset + pos, n);
     c.stream = &stream;
@@ -127,6 +131,7 @@ void ReplicatedBuffer::read(void* dst, uint64_t offset, uint64_t size, int r) {
   // Up to num_chunks copies in flight; each chunk is drained before it is acquired again
   // (round-robin order is FIFO order).
   StagingPool& pool = context_->replica(r).device->staging();
+  StagingPool::InUse in_use(pool);  // `pending` points at chunks
   struct Pending {
     StagingPool::Chunk* chunk;
     uint64_t value, pos, n;
@@ -141,7 +146,7 @@ void ReplicatedBuffer::read(void* dst, uint64_t offset, uint64_t size, int r) {
   for (uint64_t pos = 0; pos < size; pos += StagingPool::kChunkBytes) {
     const uint64_t n = std::min<uint64_t>(StagingPool::kChunkBytes, size - pos);
     if (static_cast<int>(pending.size()) == pool.num_chunks()) drain_one();
-    StagingPool::Chunk& c = pool.acquire();
+    StagingPool::Chunk& c = pool.acquire("read");
     stream.copy(a.buffer, offset + pos, c.allocation.buffer, 0, n);
     c.stream = &stream;
     c.busy_until = stream.submit();

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "device/context.h"
@@ -15,9 +16,11 @@ namespace vka {
 
 class ReplicatedBuffer {
  public:
-  // Allocates `nbytes` on every replica (ShapeError past the device's limits, OutOfMemory when
-  // the driver runs out). Contents start undefined.
-  ReplicatedBuffer(std::shared_ptr<Context> context, uint64_t nbytes);
+  // Allocates `nbytes` on every replica, or none: OutOfMemory (naming `op`) when a replica's
+  // device cannot hold it or has no room within its budget (device/memory_budget.h).
+  // Contents start undefined.
+  ReplicatedBuffer(std::shared_ptr<Context> context, uint64_t nbytes,
+                   std::string_view op = "allocate");
   // Adopts allocations made elsewhere (mapped device memory), one per replica, each of at
   // least `nbytes`.
   ReplicatedBuffer(std::shared_ptr<Context> context, uint64_t nbytes,

@@ -9,6 +9,7 @@
 
 #include "device/errors.h"
 #include "device/memory.h"
+#include "device/memory_budget.h"
 #include "device/staging.h"
 #include "device/stream.h"
 #include "device/vk_check.h"
@@ -122,6 +123,13 @@ TransferQueue transfer_queue_from_env() {
                    v + "'");
 }
 
+// VKA_MEMORY_BUDGET: a size ("512M", "1.5GiB", bytes); unset or empty: none.
+std::optional<uint64_t> memory_budget_from_env() {
+  const char* v = std::getenv("VKA_MEMORY_BUDGET");
+  if (v == nullptr || *v == '\0') return std::nullopt;
+  return parse_byte_size(v, "VKA_MEMORY_BUDGET");
+}
+
 std::mutex default_mutex;
 std::shared_ptr<Context>& default_slot() {
   static std::shared_ptr<Context> slot;
@@ -225,6 +233,11 @@ Context::Context(ContextOptions options) {
   }
   const TransferQueue transfer_queue =
       options.transfer_queue ? *options.transfer_queue : transfer_queue_from_env();
+  if (options.memory_budget && *options.memory_budget == 0) {
+    throw ShapeError("[context] memory_budget must be positive, got 0");
+  }
+  const std::optional<uint64_t> memory_budget =
+      options.memory_budget ? options.memory_budget : memory_budget_from_env();
   instance_ = std::make_shared<Instance>(validate);
   auto pds = instance_->physical_devices();
   std::vector<int> chosen = options.devices;
@@ -234,9 +247,9 @@ Context::Context(ContextOptions options) {
       throw IndexError("[context] device index " + std::to_string(index) + " is out of range: " +
                        std::to_string(pds.size()) + " Vulkan device(s) exist");
     }
-    devices_.push_back(std::make_unique<Device>(instance_, pds[index], index,
-                                                options.queues_per_device, options.host_access,
-                                                options.disable_features, transfer_queue));
+    devices_.push_back(std::make_unique<Device>(
+        instance_, pds[index], index, options.queues_per_device, options.host_access,
+        options.disable_features, transfer_queue, memory_budget));
   }
   for (size_t d = 0; d < devices_.size(); ++d) {
     for (int q = 0; q < devices_[d]->num_queues(); ++q) {
@@ -249,9 +262,22 @@ Context::Context(ContextOptions options) {
       replicas_.push_back(std::move(r));
     }
   }
+  // An allocation that does not fit first waits for this context's work, so that buffers
+  // dropped while the GPU still used them come back, and empties the context's pools and idle
+  // staging. Registered first, so that upper layers' reclaimers find the devices idle.
+  for (auto& d : devices_) {
+    d->add_memory_reclaimer([this] {
+      synchronize();
+      for (auto& dev : devices_) {
+        dev->staging().trim();
+        dev->pool().release();
+      }
+    });
+  }
 }
 
 Context::~Context() {
+  for (auto& d : devices_) d->clear_memory_reclaimers();  // nothing is reclaimed from here on
   // Streams finish their work and release deferred allocations before the devices go; the
   // transfer streams last, since replica streams hand them allocations (release_later).
   for (auto& d : devices_) {
@@ -342,7 +368,7 @@ std::string Context::transfer_queue() const {
 
 void Context::release_cached_memory() {
   synchronize();
-  for (auto& d : devices_) d->pool().release();
+  for (auto& d : devices_) d->release_cached_memory();
 }
 
 std::string Context::describe() const {

@@ -1,6 +1,8 @@
 // Context: the Vulkan instance, the chosen devices, and the replica slots (device × queue).
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,6 +18,7 @@
 namespace vka {
 
 class AllocationPool;
+class MemoryBudget;
 class Stream;
 class StagingPool;
 
@@ -46,6 +49,10 @@ struct ContextOptions {
   std::vector<std::string> disable_features;
   // Unset: VKA_TRANSFER_QUEUE ("auto", "off" or "shared"), else kAuto.
   std::optional<TransferQueue> transfer_queue;
+  // The most bytes of each memory heap that each device of the context may allocate, below
+  // what the device itself allows (for tests of running out of memory). Unset:
+  // VKA_MEMORY_BUDGET ("512M", "1.5GiB", bytes), else no limit of vkarray's own.
+  std::optional<uint64_t> memory_budget;
 };
 
 struct PhysicalDeviceInfo {
@@ -74,7 +81,8 @@ class Device {
   Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, int physical_index,
          int num_queues, HostAccess host_access,
          const std::vector<std::string>& disable_features = {},
-         TransferQueue transfer_queue = TransferQueue::kOff);
+         TransferQueue transfer_queue = TransferQueue::kOff,
+         std::optional<uint64_t> memory_budget = std::nullopt);
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
@@ -105,6 +113,23 @@ class Device {
   void close_transfer_stream();
   StagingPool& staging() { return *staging_; }
   AllocationPool& pool() { return *pool_; }
+  // What vkarray uses of each memory heap, and what it may use (device/memory_budget.h).
+  MemoryBudget& memory_budget() { return *budget_; }
+  const MemoryBudget& memory_budget() const { return *budget_; }
+
+  // Memory held only for reuse, given back so that an allocation that did not fit may: level
+  // 0 the pooled allocations of every device on this physical device (any context's); level 1
+  // also release_cached_memory() (which waits for this device's context to finish its work).
+  static constexpr int kReclaimLevels = 2;
+  void reclaim_memory(int level);
+  // Runs the reclaimers (the context's: wait for its work and empty its pools; upper layers'
+  // caches, such as FFT plans), then frees this device's pooled allocations and idle staging.
+  void release_cached_memory();
+  // `fn` frees memory an upper layer keeps for reuse; it runs at release_cached_memory(), in
+  // the order of registration, and never while allocating inside itself. Reclaimers go before
+  // the device's attachments are destroyed.
+  void add_memory_reclaimer(std::function<void()> fn);
+  void clear_memory_reclaimers() { reclaimers_.clear(); }
   PFN_vkCmdPushDescriptorSetKHR push_descriptor_fn() const { return push_descriptor_; }
 
   // Per-device state of an upper layer (the kernel cache's pipelines, say), created on first
@@ -131,6 +156,9 @@ class Device {
   std::vector<VkQueue> queues_;
   std::unique_ptr<Stream> transfer_stream_;
   PFN_vkCmdPushDescriptorSetKHR push_descriptor_ = nullptr;
+  std::unique_ptr<MemoryBudget> budget_;  // outlives the pools and every allocation
+  std::vector<std::function<void()>> reclaimers_;
+  bool reclaiming_ = false;
   std::unique_ptr<StagingPool> staging_;
   std::unique_ptr<AllocationPool> pool_;
   std::unordered_map<std::type_index, std::shared_ptr<void>> attachments_;
@@ -175,7 +203,8 @@ class Context {
   // Which queue pinned-host transfers use: "dedicated family N", "shared" or "none" (for
   // several devices that differ: "device 0: ..., device 1: ...").
   std::string transfer_queue() const;
-  // Waits for all work, then gives every allocation cached for reuse back to the driver.
+  // Waits for all work, then gives every allocation cached for reuse back to the driver: the
+  // pools, idle staging chunks, and upper layers' caches (Device::release_cached_memory).
   void release_cached_memory();
 
   std::string describe() const;  // one line per replica

@@ -7,6 +7,7 @@
 #include "device/context.h"
 #include "device/errors.h"
 #include "device/memory.h"
+#include "device/memory_budget.h"
 #include "device/staging.h"
 #include "device/stream.h"
 #include "device/vk_check.h"
@@ -90,7 +91,8 @@ std::optional<uint32_t> dedicated_transfer_family(const std::vector<VkQueueFamil
 
 Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, int physical_index,
                int num_queues, HostAccess host_access,
-               const std::vector<std::string>& disable_features, TransferQueue transfer_queue)
+               const std::vector<std::string>& disable_features, TransferQueue transfer_queue,
+               std::optional<uint64_t> memory_budget)
     : instance_(std::move(instance)),
       physical_(physical),
       physical_index_(physical_index),
@@ -286,6 +288,9 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
     extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
   }
   if (has_host_import) extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  // The driver's budget and usage per heap, where it reports them (lavapipe does not).
+  const bool has_memory_budget = has_extension(physical, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+  if (has_memory_budget) extensions.push_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
   VkPhysicalDeviceCooperativeMatrixFeaturesNV ecoop{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
   if (caps_.cooperative_matrix_f16) {
@@ -323,6 +328,14 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
   push_descriptor_ = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(
       vkGetDeviceProcAddr(dev, "vkCmdPushDescriptorSetKHR"));
   VKA_ASSERT(push_descriptor_ != nullptr);
+  // The physical device's identity, shared by its logical devices in every context.
+  std::string key = std::to_string(physical_index) + ":" + caps_.device_name + ":";
+  for (uint8_t b : caps_.device_uuid) {
+    key += "0123456789abcdef"[b >> 4];
+    key += "0123456789abcdef"[b & 15];
+  }
+  budget_ =
+      std::make_unique<MemoryBudget>(physical, memory_, has_memory_budget, key, memory_budget);
   staging_ = std::make_unique<StagingPool>(*this);
   pool_ = std::make_unique<AllocationPool>(*this);
   if (transfer_family_) {
@@ -355,7 +368,31 @@ void Device::share_across_families(VkBufferCreateInfo& info) const {
   }
 }
 
+void Device::add_memory_reclaimer(std::function<void()> fn) {
+  reclaimers_.push_back(std::move(fn));
+}
+
+void Device::release_cached_memory() {
+  if (reclaiming_) return;  // a reclaimer that allocates does not start another round
+  reclaiming_ = true;
+  try {
+    for (auto& fn : reclaimers_) fn();
+    staging_->trim();
+    pool_->release();
+  } catch (...) {
+    reclaiming_ = false;
+    throw;
+  }
+  reclaiming_ = false;
+}
+
+void Device::reclaim_memory(int level) {
+  if (level >= 1) release_cached_memory();
+  budget_->release_shared_pools();
+}
+
 Device::~Device() {
+  reclaimers_.clear();       // they refer to attachments and the context
   transfer_stream_.reset();  // its deferred allocations go back to the pool
   if (device_) vkDeviceWaitIdle(device_);
   attachments_.clear();

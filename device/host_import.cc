@@ -105,18 +105,19 @@ SharedHostBuffer::SharedHostBuffer(const std::vector<Device*>& devices, uint64_t
     mai.pNext = &import;
     mai.allocationSize = size;
     mai.memoryTypeIndex = static_cast<uint32_t>(type);
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    const VkResult r = vkAllocateMemory(dev, &mai, nullptr, &memory);
-    if (r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY ||
-        r == VK_ERROR_INVALID_EXTERNAL_HANDLE) {
+    // Counted against the device's budget like any allocation (OutOfMemory when it does not
+    // fit); a driver that refuses the pointer itself raises DeviceError.
+    Allocation a;
+    try {
+      DeviceMemory memory = allocate_memory(d, mai, size, "cross-device copy");
+      a.charge = std::move(memory.charge);
+      a.memory = std::move(memory.memory);
+    } catch (const DeviceError& e) {
       throw DeviceError("[cross-device copy] device '" + d.caps().device_name +
                         "' refused to import " + std::to_string(size) + " bytes of host memory (" +
-                        vk_result_name(r) + ")");
+                        e.what() + ")");
     }
-    VK_CHECK(r);
-    Allocation a;
-    a.memory = Handle<VkDeviceMemory>(dev, memory);
-    VK_CHECK(vkBindBufferMemory(dev, buffers[i].get(), memory, 0));
+    VK_CHECK(vkBindBufferMemory(dev, buffers[i].get(), a.memory, 0));
     a.buffer = std::move(buffers[i]);
     a.size = nbytes;
     a.capacity = nbytes;

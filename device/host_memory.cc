@@ -41,7 +41,7 @@ HostBuffer::HostBuffer(std::shared_ptr<Context> context, int device_index, uint6
                      " is out of range for a context of " +
                      std::to_string(context_->num_devices()) + " device(s)");
   }
-  allocation_ = allocate(device(), nbytes, MemoryUse::kStaging);
+  allocation_ = allocate(device(), nbytes, MemoryUse::kStaging, "HostArray");
 }
 
 HostBuffer::~HostBuffer() {
@@ -68,10 +68,9 @@ MappedBuffer::MappedBuffer(std::shared_ptr<Context> context, uint64_t nbytes,
   for (int r = 0; r < context->num_replicas(); ++r) {
     Device& device = *context->replica(r).device;
     const Caps& caps = device.caps();
-    if (nbytes > caps.max_buffer_size || nbytes > caps.device_local_bytes) {
-      throw ShapeError("[mapped_empty] " + std::to_string(nbytes) +
-                       " bytes exceed what one buffer on '" + caps.device_name + "' can hold");
-    }
+    // Before the buffer exists (one past maxBufferSize may not be created), from every type.
+    const int guess = mapped_memory_type(device.memory_properties(), ~0u, false);
+    if (guess >= 0) check_fits_ever(device, nbytes, static_cast<uint32_t>(guess), "mapped_empty");
     VkDevice dev = device.get();
     VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     bci.size = nbytes == 0 ? 16 : nbytes;
@@ -114,19 +113,14 @@ MappedBuffer::MappedBuffer(std::shared_ptr<Context> context, uint64_t nbytes,
     VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     mai.allocationSize = memory_bytes_;
     mai.memoryTypeIndex = static_cast<uint32_t>(type);
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    VkResult res = vkAllocateMemory(dev, &mai, nullptr, &memory);
-    if (res == VK_ERROR_OUT_OF_DEVICE_MEMORY || res == VK_ERROR_OUT_OF_HOST_MEMORY) {
-      throw OutOfMemory("[mapped_empty] out of memory allocating " + std::to_string(nbytes) +
-                        " bytes on '" + caps.device_name + "' (" + vk_result_name(res) + ")");
-    }
-    VK_CHECK(res);
-    a.memory = Handle<VkDeviceMemory>(dev, memory);
-    VK_CHECK(vkBindBufferMemory(dev, buffer, memory, 0));
+    DeviceMemory memory = allocate_memory(device, mai, nbytes, "mapped_empty");
+    a.charge = std::move(memory.charge);
+    a.memory = std::move(memory.memory);
+    VK_CHECK(vkBindBufferMemory(dev, buffer, a.memory, 0));
     Mapping m;
-    m.memory = memory;
+    m.memory = a.memory;
     void* ptr = nullptr;
-    VK_CHECK(vkMapMemory(dev, memory, 0, VK_WHOLE_SIZE, 0, &ptr));
+    VK_CHECK(vkMapMemory(dev, a.memory, 0, VK_WHOLE_SIZE, 0, &ptr));
     m.mapped = static_cast<uint8_t*>(ptr);
     if (emulated_) m.shadow.reset(new uint8_t[memory_bytes_]());
     // Allocation::mapped stays null: array reads and writes of this buffer then go through

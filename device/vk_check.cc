@@ -1,6 +1,7 @@
 // VkResult names and the conversion of failures and validation messages into exceptions.
 #include "device/vk_check.h"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <string>
@@ -59,6 +60,14 @@ void record_validation_error(const char* message) {
   std::lock_guard<std::mutex> lock(validation_mutex);
   validation_messages().emplace_back(message);
   validation_pending.store(true, std::memory_order_release);
+}
+
+void discard_validation_message(const char* message) {
+  if (!validation_pending.load(std::memory_order_acquire)) return;
+  std::lock_guard<std::mutex> lock(validation_mutex);
+  auto& messages = validation_messages();
+  messages.erase(std::remove(messages.begin(), messages.end(), message), messages.end());
+  if (messages.empty()) validation_pending.store(false, std::memory_order_relaxed);
 }
 
 void throw_pending_validation_errors() {

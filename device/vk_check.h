@@ -18,6 +18,11 @@ void throw_pending_validation_errors();
 // Called by the debug messenger; thread-safe.
 void record_validation_error(const char* message);
 
+// Drops recorded messages that are exactly `message`: Mesa's drivers report each error result
+// they return through the messenger (lavapipe's vkAllocateMemory says
+// "VK_ERROR_OUT_OF_DEVICE_MEMORY"), which is no misuse when the caller handles the result.
+void discard_validation_message(const char* message);
+
 }  // namespace vka
 
 #define VK_CHECK(call) ::vka::vk_check((call), #call, __FILE__, __LINE__)

@@ -121,13 +121,13 @@ TEST_P(BufferTest, ErrorsNameTheValuesAndWriteNothing) {
   }
 }
 
-TEST_P(BufferTest, SizeBeyondTheDeviceIsShapeError) {
+TEST_P(BufferTest, SizeBeyondTheDeviceIsOutOfMemory) {
   auto ctx = make_context(1, GetParam());
   const uint64_t too_big = ctx->device(0).caps().device_local_bytes + 1;
   try {
     ReplicatedBuffer buf(ctx, too_big);
     FAIL() << "no exception";
-  } catch (const ShapeError& e) {
+  } catch (const OutOfMemory& e) {
     EXPECT_NE(std::string(e.what()).find(std::to_string(too_big)), std::string::npos);
   }
 }
