@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "base/errors.h"
 #include "bindings/convert.h"
 #include "bindings/registry.h"
 #include "device/context.h"
-#include "device/errors.h"
 
 namespace vka {
 namespace {

@@ -3,8 +3,8 @@
 
 #include <string>
 
+#include "base/errors.h"
 #include "device/context.h"
-#include "device/errors.h"
 #include "device/vk_check.h"
 
 namespace vka {
