@@ -42,7 +42,7 @@ test: build
 	@status=0; \
 	$(TEST_ENV) $(BAZEL) test //... || status=$$?; \
 	$(TEST_ENV) PYTHONPATH=$(PYDIR) $(PYTHON) -m pytest -q -p no:cacheprovider \
-	  --junitxml=$(CURDIR)/.bazel/pytest.xml tests/python tests/third_party || status=$$?; \
+	  --junitxml=$(CURDIR)/.bazel/pytest.xml tests/python tests/third_party tests/layering_test.py || status=$$?; \
 	$(BAZEL) query --noshow_progress 'tests(//...)' > $(CURDIR)/.bazel/tests.txt 2>/dev/null; \
 	$(PYTHON) tests/summarize.py $(TESTLOGS) $(CURDIR)/.bazel/tests.txt \
 	  $(CURDIR)/.bazel/pytest.xml || status=$$?; \

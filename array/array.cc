@@ -4,13 +4,13 @@
 #include <cmath>
 #include <cstring>
 
-#include "array/device_support.h"
-#include "array/promotion.h"
-#include "array/realize.h"
 #include "array/replicas.h"
 #include "array/write.h"
-#include "device/errors.h"
+#include "base/errors.h"
 #include "device/stream.h"
+#include "ir/promotion.h"
+#include "runtime/device_support.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {

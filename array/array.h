@@ -1,6 +1,6 @@
 // vka::Array: the lazy array. Operators and functions build graph nodes; nothing runs on the
 // device until a value is needed (read, to_host, eval); then the whole expression becomes as
-// few generated kernels as possible (array/realize.h).
+// few generated kernels as possible (runtime/realize.h).
 #pragma once
 
 #include <complex>
@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "array/graph.h"
-#include "array/index.h"
-#include "array/node_ops.h"
 #include "device/context.h"
+#include "ir/graph.h"
+#include "ir/index.h"
+#include "ir/node_ops.h"
 
 namespace vka {
 
@@ -199,7 +199,7 @@ class Arg {
   WeakScalar weak_;
 };
 
-// op(operands...) with numpy 2 semantics (array/node_ops.h); at least one operand is an Array.
+// op(operands...) with numpy 2 semantics (ir/node_ops.h); at least one operand is an Array.
 Array apply(Op op, const std::vector<Arg>& operands);
 
 // Creation, computed on the device (never uploaded).
@@ -220,9 +220,9 @@ Array eye(int64_t n, std::optional<int64_t> m = std::nullopt, int64_t k = 0,
 
 }  // namespace vka
 
-#include "array/functions.h"  // the operators and numpy-named functions
-#include "array/views.h"      // reshape, transpose, broadcast_to, ... as views
-#include "array/gather.h"     // integer-array indexing, take, take_along_axis
-#include "array/nonzero.h"    // nonzero, boolean-mask reads, compress, extract
 #include "array/cumulative.h"  // cumsum, cumprod, cummax, diff, ...
+#include "array/functions.h"  // the operators and numpy-named functions
+#include "array/gather.h"     // integer-array indexing, take, take_along_axis
 #include "array/matmul.h"      // matmul and the GEMM tiling
+#include "array/nonzero.h"    // nonzero, boolean-mask reads, compress, extract
+#include "array/views.h"      // reshape, transpose, broadcast_to, ... as views

@@ -3,8 +3,8 @@
 
 #include <limits>
 
-#include "array/device_support.h"
-#include "device/errors.h"
+#include "base/errors.h"
+#include "runtime/device_support.h"
 
 namespace vka {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "array/dtype.h"
 #include "device/buffer.h"
 #include "device/context.h"
+#include "ir/dtype.h"
 
 namespace vka {
 

@@ -4,10 +4,10 @@
 #include <unordered_map>
 
 #include "array/buffer.h"
-#include "array/device_support.h"
-#include "array/realize.h"
 #include "array/transfer.h"
-#include "device/errors.h"
+#include "base/errors.h"
+#include "runtime/device_support.h"
+#include "runtime/realize.h"
 
 namespace vka {
 

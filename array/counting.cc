@@ -1,6 +1,6 @@
 // bincount and histogram: counts are differences of searchsorted positions in the sorted
 // bins; weighted sums add each bin's weights in input order (a stable sort by bin, then one
-// ordered sum per bin: kernels/sort.h segment_sum), so results are deterministic and equal
+// ordered sum per bin: kernels/lib/sort.h segment_sum), so results are deterministic and equal
 // numpy's.
 #include <algorithm>
 #include <cmath>
@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "array/library.h"
-#include "array/realize.h"
 #include "array/sort.h"
 #include "array/sort_radix.h"
-#include "device/errors.h"
-#include "kernels/sort.h"
+#include "base/errors.h"
+#include "kernels/lib/sort.h"
+#include "runtime/library.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {
@@ -37,7 +37,7 @@ std::string number(double v) {
   return s.str();
 }
 
-// out[k] = sum of sorted_weights[bounds[k] .. bounds[k + 1]), k < m (kernels/sort.cc: in
+// out[k] = sum of sorted_weights[bounds[k] .. bounds[k + 1]), k < m (kernels/lib/sort.cc: in
 // input order up to 4096 elements, as numpy adds; longer segments in 256 blocks and a tree).
 Array segment_sums(const Array& sorted_weights, const Array& bounds, int64_t m) {
   const std::shared_ptr<Context>& ctx = sorted_weights.context();

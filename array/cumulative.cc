@@ -1,17 +1,17 @@
 // Scans: the dtype rules of numpy's cumulative functions, the choice of a kernel plan for the
-// scanned axis, and the eager pipelines of kernels/cumulative.h.
+// scanned axis, and the eager pipelines of kernels/lib/cumulative.h.
 #include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "array/array.h"
-#include "array/realize.h"
-#include "device/errors.h"
+#include "base/errors.h"
 #include "device/stream.h"
 #include "kernels/cache.h"
-#include "kernels/cumulative.h"
-#include "kernels/scan.h"
+#include "kernels/lib/cumulative.h"
+#include "kernels/lib/scan.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {
@@ -89,7 +89,7 @@ void launch(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
     Replica& rep = ctx->replica(r);
     for (size_t i = 0; i < spec.inputs.size(); ++i) spans[i].buf->ensure_valid(r);
     auto pipeline =
-        KernelCache::instance().get(*rep.device, spec, [&spec] { return emit_library(spec); });
+        KernelCache::instance().get(*rep.device, spec);
     std::vector<Binding> bindings;
     for (size_t i = 0; i < spans.size(); ++i) {
       bindings.push_back({spans[i].buf->vk_buffer(r), windows[i].first, windows[i].second});
@@ -99,7 +99,7 @@ void launch(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
 }
 
 // The total of each block of each row. Sums of whole blocks are row sums of a (blocks, block)
-// view: the reduction kernels (kernels/reduce.h) read them with 4-vector loads at full
+// view: the reduction kernels (kernels/gen/reduce.h) read them with 4-vector loads at full
 // bandwidth; anything else runs the scan library's block reduction.
 Span block_totals(const std::shared_ptr<Context>& ctx, Op op, DType t, const Span& in,
                   int64_t rows, int64_t len, int64_t nb) {

@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "array/array.h"
-#include "array/promotion.h"
-#include "device/errors.h"
+#include "base/errors.h"
+#include "ir/promotion.h"
 
 namespace vka {
 namespace {

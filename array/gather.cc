@@ -2,12 +2,12 @@
 #include <algorithm>
 
 #include "array/array.h"  // includes gather.h after vka::Array
-#include "array/library.h"
-#include "array/realize.h"
 #include "array/write.h"
-#include "kernels/scan.h"
-#include "device/errors.h"
+#include "base/errors.h"
 #include "device/stream.h"
+#include "kernels/lib/scan.h"
+#include "runtime/library.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {
@@ -65,7 +65,7 @@ void check_index_bounds(const Array& indices, int64_t n, int64_t axis, std::stri
   const std::shared_ptr<Context>& ctx = indices.context();
   Array bad = logical_or(less(indices, Arg(-n)), greater_equal(indices, Arg(n)));
   // One byte, zeroed, seen by the kernel as a broadcast of the index shape: a bool written
-  // through a broadcast view is an "any" (kernels/elementwise.cc).
+  // through a broadcast view is an "any" (kernels/gen/elementwise.cc).
   auto flag = allocate_for(ctx, DType::kBool, {1});
   const uint8_t zero = 0;
   device_buffer(*flag)->write(&zero, 0, 1, std::nullopt);

@@ -1,5 +1,5 @@
-// Matrix products: numpy's matmul (the `@` operator), run eagerly on the generated GEMM kernel
-// (kernels/gemm.h), and the tiling it uses per device. Included by array/array.h after
+// Matrix products: numpy's matmul (the `@` operator) and the functions built on it, on the
+// generated GEMM kernel (kernels/gen/gemm.h) with the device's tiling (runtime/gemm.h). Included by array/array.h after
 // vka::Array; include array/array.h.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/gemm.h"
+#include "runtime/gemm.h"
 
 namespace vka {
 
@@ -37,42 +37,7 @@ Array outer(const Array& a, const Array& b);
 // numpy.kron: the Kronecker product, the operand of fewer dimensions padded with leading 1s.
 Array kron(const Array& a, const Array& b);
 
-// The tiling of the GEMM kernels of dtype `t` on `context`'s devices: the override
-// (set_gemm_config, else $VKA_GEMM_CONFIG = "bm x bn x bk x tm x tn", e.g. "128x128x8x8x8")
-// or the default for the device, fitted to maxComputeWorkGroupInvocations and
-// maxComputeSharedMemorySize. An override that does not fit throws ValueError naming it.
-GemmConfig gemm_config(const std::shared_ptr<Context>& context, DType t);
-// True when matmul of dtype `t` runs on cooperative matrices on `context`: float16, every
-// device offers them (Caps::cooperative_matrix_f16) and no tiling override is set (an override
-// selects the generic kernel, so a sweep can compare).
-bool gemm_uses_cooperative_matrix(const std::shared_ptr<Context>& context, DType t);
-// Sets (or, with nullopt, clears) the process-wide tiling override; it wins over the variable.
-void set_gemm_config(std::optional<GemmConfig> config);
-// "128x128x8x8x8" → GemmConfig; ValueError for anything else.
-GemmConfig parse_gemm_config(const std::string& text);
-// Sets (or, with nullopt, clears) the process-wide split-K override: every GEMM launched
-// (cooperative-matrix ones aside) splits K into that many ranges, summed in order by a second
-// kernel (kernels/gemm.h; 1: never split). It wins over $VKA_GEMM_SPLIT; without either, a
-// heuristic splits products with few output tiles for the device (array/gemm_split.h).
-// ValueError outside 1..65536.
-void set_gemm_split(std::optional<int> splits);
-
-// The float16 cooperative-matrix kernel (kernels/gemm.h, GemmCoopConfig): the override
-// (set_gemm_coop, else $VKA_GEMM_COOP = "old", "new" or "bm x bn x bk x fm x fn", e.g.
-// "128x128x32x4x4"; one the device cannot run throws ValueError naming it), else the
-// pipelined default where the device has the invocations and shared memory for it, else the
-// 64 x 64 kernel ("old").
-// Sets (or, with nullopt, clears) the process-wide override; it wins over the variable.
-void set_gemm_coop(std::optional<GemmCoopConfig> config);
-// "old", "new" (the default tiling) or "bm x bn x bk x fm x fn" → GemmCoopConfig; ValueError
-// for anything else or an invalid tiling.
-GemmCoopConfig parse_gemm_coop(const std::string& text);
-// The kernel float16 products of row-major operands run on `context` ("old" or the tiling,
-// as to_string(GemmCoopConfig)); "" when its devices lack cooperative matrices.
-std::string gemm_coop_kernel(const std::shared_ptr<Context>& context);
-// Tests on devices without cooperative matrices (lavapipe): while on, float16 products there
-// run the pipelined cooperative-matrix kernel with emulated fragments (kernels/gemm.h: slow,
-// but the kernel's own indexing, synchronization and bindings). Off by default.
-void set_gemm_coop_emulation(bool on);
+// The GEMM tilings and their overrides (gemm_config, set_gemm_config, set_gemm_split,
+// set_gemm_coop, ...): runtime/gemm.h.
 
 }  // namespace vka

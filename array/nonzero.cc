@@ -1,4 +1,4 @@
-// nonzero: flags → prefix sums (array/library.h: exclusive_sums) → count readback → compact;
+// nonzero: flags → prefix sums (runtime/library.h: exclusive_sums) → count readback → compact;
 // and the reads built on it.
 #include <algorithm>
 #include <memory>
@@ -6,13 +6,13 @@
 #include <vector>
 
 #include "array/array.h"
-#include "array/realize.h"
-#include "device/errors.h"
+#include "base/errors.h"
 #include "device/pipeline.h"
 #include "device/stream.h"
 #include "kernels/cache.h"
-#include "kernels/scan.h"
-#include "array/library.h"
+#include "kernels/lib/scan.h"
+#include "runtime/library.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {

@@ -1,6 +1,6 @@
 // Compaction: nonzero and the reads that depend on it (boolean masks, compress, extract). The
 // number of results is a shape, so it is computed on the device (a prefix sum of the flags,
-// kernels/scan.h) and only that count comes back to the host: one 4-byte readback per call.
+// kernels/lib/scan.h) and only that count comes back to the host: one 4-byte readback per call.
 // Included by array/array.h after vka::Array; include array/array.h.
 #pragma once
 

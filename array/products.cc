@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "array/array.h"
-#include "device/errors.h"
+#include "base/errors.h"
 
 namespace vka {
 namespace {

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "array/functions.h"
-#include "array/realize.h"
 #include "array/views.h"
-#include "device/errors.h"
+#include "base/errors.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {

@@ -1,7 +1,7 @@
 // Reductions of vka::Array with numpy's names, dtypes and errors. Each is lazy: the reduction
 // becomes one generated kernel that also computes the elementwise expression feeding it
 // (sum(a * b) reads a and b once and writes one number), and elementwise work on its result
-// fuses into the next kernel. Results are deterministic (kernels/reduce.h).
+// fuses into the next kernel. Results are deterministic (kernels/gen/reduce.h).
 //
 //   Array s = sum(a);                    // every axis
 //   Array r = sum(a, 1);                 // row sums of a 2-d array

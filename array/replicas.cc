@@ -6,11 +6,11 @@
 #include <cstdio>
 #include <vector>
 
-#include "array/realize.h"
+#include "base/debug.h"
+#include "base/errors.h"
 #include "device/cross_device.h"
-#include "device/debug.h"
-#include "device/errors.h"
 #include "device/stream.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {

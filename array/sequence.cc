@@ -4,11 +4,11 @@
 #include <chrono>
 #include <thread>
 
-#include "array/library.h"
-#include "array/realize.h"
 #include "array/write.h"
-#include "device/errors.h"
+#include "base/errors.h"
 #include "device/stream.h"
+#include "runtime/library.h"
+#include "runtime/realize.h"
 
 namespace vka {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "array/sort_radix.h"
-#include "device/errors.h"
+#include "base/errors.h"
 
 namespace vka {
 namespace {

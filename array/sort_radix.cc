@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "array/library.h"
-#include "array/realize.h"
-#include "device/errors.h"
+#include "base/errors.h"
 #include "device/stream.h"
-#include "kernels/scan.h"
-#include "kernels/sort.h"
+#include "kernels/lib/scan.h"
+#include "kernels/lib/sort.h"
+#include "runtime/library.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {

@@ -1,5 +1,5 @@
 // The stable LSD radix sort behind sort, argsort, unique, bincount, histogram and isin
-// (kernels/sort.h has the kernels and the key encoding).
+// (kernels/lib/sort.h has the kernels and the key encoding).
 #pragma once
 
 #include <cstdint>

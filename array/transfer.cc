@@ -5,10 +5,10 @@
 #include <string>
 
 #include "array/buffer.h"
-#include "array/realize.h"
 #include "array/write.h"
-#include "device/errors.h"
+#include "base/errors.h"
 #include "device/stream.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {

@@ -2,7 +2,7 @@
 // numpy 1.24's equal_nan), compact the flags (array/nonzero.h), and gather.
 #include "array/sort.h"
 #include "array/sort_radix.h"
-#include "device/errors.h"
+#include "base/errors.h"
 
 namespace vka {
 

@@ -5,13 +5,13 @@
 #include <cmath>
 #include <cstring>
 
-#include "array/library.h"
-#include "array/realize.h"
 #include "array/write.h"
-#include "device/errors.h"
+#include "base/errors.h"
 #include "device/stream.h"
 #include "kernels/cache.h"
 #include "kernels/cache_file.h"
+#include "runtime/library.h"
+#include "runtime/realize.h"
 
 namespace vka {
 

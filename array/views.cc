@@ -1,8 +1,8 @@
-// The view functions: each is a View transformation (array/index.h, array/view.h) applied to
+// The view functions: each is a View transformation (ir/index.h, ir/view.h) applied to
 // the array's storage.
 #include "array/array.h"
-#include "array/realize.h"
-#include "device/errors.h"
+#include "base/errors.h"
+#include "runtime/realize.h"
 
 namespace vka {
 

@@ -7,8 +7,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "array/realize.h"
-#include "device/errors.h"
+#include "base/errors.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {

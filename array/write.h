@@ -18,8 +18,8 @@
 #include <memory>
 #include <optional>
 
-#include "array/graph.h"
 #include "device/context.h"
+#include "ir/graph.h"
 
 namespace vka {
 

@@ -31,10 +31,10 @@
 #include <vector>
 
 #include "array/array.h"
-#include "array/realize.h"
+#include "base/errors.h"
 #include "benchmarks/bench_util.h"
-#include "device/errors.h"
 #include "device/stream.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {
@@ -240,7 +240,7 @@ int main(int argc, char** argv) {
       }
     }
   }
-  // Few output tiles and a long K (split-K, array/gemm_split.h): correlation's
+  // Few output tiles and a long K (split-K, runtime/gemm_split.h): correlation's
   // centred.T @ centred with centred (4000, 2000), and 256 x 65536 @ 65536 x 256, each with
   // the device's choice of split and with set_gemm_split(1) (never split). A split product
   // shows 2 kernels.

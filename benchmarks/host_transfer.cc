@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "array/array.h"
-#include "array/realize.h"
 #include "array/transfer.h"
 #include "benchmarks/bench_util.h"
 #include "device/host_memory.h"
 #include "device/stream.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {

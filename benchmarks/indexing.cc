@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "array/array.h"
-#include "array/realize.h"
 #include "benchmarks/bench_util.h"
 #include "device/stream.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {

@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "array/array.h"
-#include "array/realize.h"
 #include "array/reduce.h"
 #include "array/views.h"
 #include "benchmarks/bench_util.h"
 #include "device/stream.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "array/array.h"
-#include "array/realize.h"
 #include "array/sort.h"
 #include "benchmarks/bench_util.h"
 #include "device/stream.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {

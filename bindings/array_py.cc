@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "array/array.h"
-#include "array/realize.h"
 #include "array/replicas.h"
+#include "base/errors.h"
 #include "bindings/convert.h"
 #include "bindings/operands_py.h"
 #include "bindings/registry.h"
-#include "device/errors.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {

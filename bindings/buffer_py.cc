@@ -8,10 +8,10 @@
 #include <string>
 
 #include "array/buffer.h"
+#include "base/errors.h"
 #include "bindings/convert.h"
 #include "bindings/registry.h"
 #include "device/context.h"
-#include "device/errors.h"
 
 namespace vka {
 namespace {

@@ -7,10 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "base/errors.h"
+#include "base/errors.h"
 #include "bindings/convert.h"
 #include "bindings/registry.h"
 #include "device/context.h"
-#include "device/errors.h"
 #include "device/memory_budget.h"
 
 namespace vka {

@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "array/buffer.h"
-#include "device/errors.h"
+#include "base/errors.h"
 
 namespace vka {
 namespace {

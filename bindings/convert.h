@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "array/dtype.h"
+#include "ir/dtype.h"
 
 namespace vka {
 

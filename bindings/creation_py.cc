@@ -9,13 +9,13 @@
 #include <string>
 
 #include "array/array.h"
-#include "array/device_support.h"
-#include "array/promotion.h"
-#include "array/realize.h"
+#include "base/errors.h"
 #include "bindings/convert.h"
 #include "bindings/operands_py.h"
 #include "bindings/registry.h"
-#include "device/errors.h"
+#include "ir/promotion.h"
+#include "runtime/device_support.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {

@@ -2,7 +2,7 @@
 // AxisError numpy's AxisError).
 #include "bindings/errors_py.h"
 
-#include "device/errors.h"
+#include "base/errors.h"
 
 namespace vka {
 

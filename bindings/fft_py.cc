@@ -1,4 +1,4 @@
-// numpy.fft's core (array/fft.h). The numpy-facing module, with fft2 and friends, the
+// numpy.fft's core (array/fft/fft.h). The numpy-facing module, with fft2 and friends, the
 // frequency helpers and out=, is vkarray/fft.py.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "array/array.h"
-#include "array/fft.h"
+#include "array/fft/fft.h"
 #include "bindings/convert.h"
 #include "bindings/index_py.h"
 #include "bindings/registry.h"

@@ -12,16 +12,16 @@
 
 #include "array/array.h"
 #include "array/buffer.h"
-#include "array/device_support.h"
-#include "array/realize.h"
 #include "array/transfer.h"
+#include "base/errors.h"
 #include "bindings/convert.h"
 #include "bindings/operands_py.h"
 #include "bindings/registry.h"
-#include "device/errors.h"
 #include "device/event.h"
 #include "device/host_memory.h"
 #include "device/stream.h"
+#include "runtime/device_support.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {

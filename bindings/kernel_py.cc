@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "array/profile.h"
 #include "array/sequence.h"
 #include "array/user_kernel.h"
+#include "base/errors.h"
 #include "bindings/registry.h"
-#include "device/errors.h"
+#include "runtime/profile.h"
 
 namespace py = pybind11;
 

@@ -1,11 +1,11 @@
-// The factorizations of array/linalg.h, as private functions under vkarray.linalg's
+// The factorizations of array/linalg/linalg.h, as private functions under vkarray.linalg's
 // numpy-facing wrappers (vkarray/linalg.py); LinAlgError becomes numpy.linalg.LinAlgError.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <string>
 
-#include "array/linalg.h"
+#include "array/linalg/linalg.h"
 #include "bindings/convert.h"
 #include "bindings/index_py.h"
 #include "bindings/registry.h"
@@ -36,7 +36,7 @@ void register_linalg(py::module_& m) {
         return lu_solve(as_array(lu, "lu_solve"), as_array(piv, "lu_solve"),
                         as_array(b, "lu_solve"));
       },
-      py::arg("lu"), py::arg("pivots"), py::arg("b"), "x with lu x = b (see array/linalg.h).");
+      py::arg("lu"), py::arg("pivots"), py::arg("b"), "x with lu x = b (see array/linalg/linalg.h).");
   m.def(
       "_linalg_inv", [](py::object a) { return inv(as_array(a, "inv")); }, py::arg("a"),
       "Inverse of (..., n, n).");

@@ -7,12 +7,12 @@
 #include <string>
 
 #include "array/array.h"
-#include "array/promotion.h"
+#include "base/errors.h"
 #include "bindings/convert.h"
 #include "bindings/index_py.h"
 #include "bindings/operands_py.h"
 #include "bindings/registry.h"
-#include "device/errors.h"
+#include "ir/promotion.h"
 
 namespace vka {
 namespace {

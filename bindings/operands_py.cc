@@ -8,8 +8,8 @@
 #include <limits>
 #include <string>
 
-#include "array/promotion.h"
-#include "device/errors.h"
+#include "base/errors.h"
+#include "ir/promotion.h"
 
 namespace vka {
 namespace {

@@ -1,4 +1,4 @@
-// vka::random (array/random.h) for the vkarray.random module: the SeedSequence and Generator
+// vka::random (array/random/random.h) for the vkarray.random module: the SeedSequence and Generator
 // cores. numpy's argument handling (size=None, array-valued parameters, the legacy functions)
 // is in bindings/vkarray/random.py.
 #include <pybind11/pybind11.h>
@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "array/random.h"
+#include "array/random/random.h"
 #include "bindings/convert.h"
 #include "bindings/index_py.h"
 #include "bindings/operands_py.h"

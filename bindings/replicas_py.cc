@@ -8,11 +8,11 @@
 #include <string>
 
 #include "array/replicas.h"
+#include "base/errors.h"
 #include "bindings/convert.h"
 #include "bindings/registry.h"
 #include "device/context.h"
 #include "device/cross_device.h"
-#include "device/errors.h"
 #include "device/stream.h"
 
 namespace vka {

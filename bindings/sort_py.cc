@@ -10,9 +10,9 @@
 
 #include "array/array.h"
 #include "array/sort.h"
+#include "base/errors.h"
 #include "bindings/index_py.h"
 #include "bindings/registry.h"
-#include "device/errors.h"
 
 namespace vka {
 namespace {

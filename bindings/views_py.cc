@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "array/array.h"
+#include "base/errors.h"
 #include "bindings/convert.h"
 #include "bindings/index_py.h"
 #include "bindings/operands_py.h"
 #include "bindings/registry.h"
-#include "device/errors.h"
 
 namespace vka {
 namespace {

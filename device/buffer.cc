@@ -6,7 +6,7 @@
 #include <cstring>
 #include <deque>
 
-#include "device/errors.h"
+#include "base/errors.h"
 #include "device/staging.h"
 #include "device/stream.h"
 

@@ -7,7 +7,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "device/errors.h"
+#include "base/errors.h"
 #include "device/memory.h"
 #include "device/memory_budget.h"
 #include "device/staging.h"

@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
+#include "base/debug.h"
+#include "base/errors.h"
 #include "device/context.h"
-#include "device/debug.h"
-#include "device/errors.h"
 #include "device/host_import.h"
 #include "device/memory.h"
 #include "device/stream.h"

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "base/errors.h"
 #include "device/context.h"
-#include "device/errors.h"
 #include "device/memory.h"
 #include "device/memory_budget.h"
 #include "device/staging.h"
@@ -16,7 +16,7 @@ namespace vka {
 namespace {
 
 // Whether the device lists 16 x 16 x 16 float16 x float16 + float32 cooperative matrices of
-// subgroup scope (the shape kernels/gemm.h's float16 kernel uses).
+// subgroup scope (the shape kernels/gen/gemm.h's float16 kernel uses).
 bool has_f16_cooperative_matrix(VkInstance instance, VkPhysicalDevice pd) {
   auto list = reinterpret_cast<PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV>(
       vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV"));

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "device/errors.h"
+#include "base/errors.h"
 #include "device/vk_check.h"
 
 namespace vka {

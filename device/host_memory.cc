@@ -4,7 +4,7 @@
 #include <cstring>
 #include <string>
 
-#include "device/errors.h"
+#include "base/errors.h"
 #include "device/stream.h"
 #include "device/vk_check.h"
 

@@ -4,8 +4,8 @@
 #include <optional>
 #include <string>
 
+#include "base/errors.h"
 #include "device/context.h"
-#include "device/errors.h"
 #include "device/vk_check.h"
 
 namespace vka {

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "device/errors.h"
+#include "base/errors.h"
 #include "device/memory.h"
 
 namespace vka {

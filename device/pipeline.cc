@@ -1,8 +1,8 @@
 // Compute pipelines with push descriptors (no descriptor pools to manage per dispatch).
 #include "device/pipeline.h"
 
+#include "base/errors.h"
 #include "device/context.h"
-#include "device/errors.h"
 #include "device/vk_check.h"
 
 namespace vka {

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "base/errors.h"
 #include "device/context.h"
-#include "device/errors.h"
 #include "device/stream.h"
 #include "device/vk_check.h"
 

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <limits>
 
+#include "base/errors.h"
 #include "device/context.h"
-#include "device/errors.h"
 #include "device/pipeline.h"
 #include "device/profile.h"
 #include "device/vk_check.h"

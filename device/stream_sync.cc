@@ -2,8 +2,8 @@
 // (another stream's submitted work on them), host waits for one buffer, deferred releases.
 #include <algorithm>
 
+#include "base/errors.h"
 #include "device/context.h"
-#include "device/errors.h"
 #include "device/memory.h"
 #include "device/stream.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "device/errors.h"
+#include "base/errors.h"
 
 namespace vka {
 namespace {

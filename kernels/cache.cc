@@ -14,15 +14,15 @@
 #include <optional>
 #include <vector>
 
-#include "array/ops.h"
+#include "base/debug.h"
+#include "base/errors.h"
 #include "device/context.h"
-#include "device/debug.h"
-#include "device/errors.h"
 #include "device/handle.h"
 #include "device/vk_check.h"
+#include "ir/ops.h"
 #include "kernels/cache_file.h"
 #include "kernels/compile.h"
-#include "kernels/elementwise.h"
+#include "kernels/emit.h"
 
 namespace vka {
 namespace {
@@ -154,7 +154,7 @@ std::shared_ptr<const Pipeline> KernelCache::get(Device& device, const KernelSpe
   options.denorm_preserve_32 = device.caps().denorm_preserve_float32;
   options.denorm_preserve_64 = device.caps().denorm_preserve_float64;
   options.float64 = device.caps().shader_float64;
-  return get(device, spec, [&spec, options] { return emit_elementwise(spec, options); });
+  return get(device, spec, [&spec, options] { return emit(spec, options); });
 }
 
 std::shared_ptr<const Pipeline> KernelCache::get(Device& device, const KernelSpec& spec,

@@ -10,8 +10,8 @@
 #include <string>
 #include <unordered_map>
 
-#include "array/kernel_spec.h"
 #include "device/pipeline.h"
+#include "ir/kernel_spec.h"
 
 namespace vka {
 
@@ -62,7 +62,7 @@ class KernelCache {
   // failure is not cached, so the next call tries again.
   std::shared_ptr<const Pipeline> get(Device& device, const KernelSpec& spec,
                                       const std::function<std::string()>& glsl);
-  // Elementwise specs: glsl = emit_elementwise(spec).
+  // Every kind of spec: glsl = emit(spec) for the device (kernels/emit.h).
   std::shared_ptr<const Pipeline> get(Device& device, const KernelSpec& spec);
 
   // User kernels (array/user_kernel.h). compile_user: GLSL → SPIR-V through the disk cache

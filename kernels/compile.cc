@@ -8,7 +8,7 @@
 #include <shaderc/shaderc.hpp>
 #include <spirv-tools/libspirv.hpp>
 
-#include "device/errors.h"
+#include "base/errors.h"
 
 namespace vka {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <spirv-tools/libspirv.hpp>
 
-#include "device/errors.h"
+#include "base/errors.h"
 
 namespace vka {
 namespace {

@@ -7,12 +7,12 @@
 #include <gtest/gtest.h>
 
 #include "array/array.h"
-#include "array/realize.h"
-#include "array/schedule.h"
 #include "device/pipeline.h"
 #include "device/stream.h"
 #include "kernels/compile.h"
-#include "kernels/elementwise.h"
+#include "kernels/gen/elementwise.h"
+#include "runtime/realize.h"
+#include "schedule/schedule.h"
 
 namespace vka {
 namespace {

@@ -6,12 +6,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 PATH=/usr/bin:$PATH bazel build //benchmarks:all //tests/device/... //tests/array:views_test \
   //tests/array:array_test //tests/array:reduce_test //tests/array:sort_test \
-  //tests/array:cumulative_test //tests/array:random_test //tests/array:matmul_test \
-  //tests/array:linalg_test //tests/array:fft_test //tests/array:epilogue_test \
+  //tests/array:cumulative_test //tests/array/random:random_test //tests/array:matmul_test \
+  //tests/array/linalg:linalg_test //tests/array/fft:fft_test //tests/array:epilogue_test \
   //tests/array:transfer_test //tests/array:replicas_test //tests/array:user_kernel_test \
   //tests/array:cross_device_test \
   //tests/array:transfer_queue_test \
-  //tests/array:gemm_split_test //bindings:python_package
+  //tests/runtime:gemm_split_test //bindings:python_package
 rm -rf .gpu/bin .gpu/pkg && mkdir -p .gpu/bin .gpu/debs .gpu/py .gpu/pkg
 cp .bazel/bin/benchmarks/roofline .bazel/bin/benchmarks/transfer \
   .bazel/bin/benchmarks/elementwise .bazel/bin/benchmarks/dispatch_overhead \
@@ -22,13 +22,13 @@ cp -r .bazel/bin/bindings/python/vkarray .gpu/pkg/ && chmod -R u+w .gpu/pkg .gpu
 cp .bazel/bin/tests/device/*_test .bazel/bin/tests/array/views_test \
   .bazel/bin/tests/array/array_test .bazel/bin/tests/array/reduce_test \
   .bazel/bin/tests/array/sort_test .bazel/bin/tests/array/cumulative_test \
-  .bazel/bin/tests/array/random_test .bazel/bin/tests/array/matmul_test \
-  .bazel/bin/tests/array/linalg_test .bazel/bin/tests/array/fft_test \
+  .bazel/bin/tests/array/random/random_test .bazel/bin/tests/array/matmul_test \
+  .bazel/bin/tests/array/linalg/linalg_test .bazel/bin/tests/array/fft/fft_test \
   .bazel/bin/tests/array/epilogue_test .bazel/bin/tests/array/transfer_test \
   .bazel/bin/tests/array/replicas_test .bazel/bin/tests/array/user_kernel_test \
   .bazel/bin/tests/array/cross_device_test \
   .bazel/bin/tests/array/transfer_queue_test \
-  .bazel/bin/tests/array/gemm_split_test .gpu/bin/
+  .bazel/bin/tests/runtime/gemm_split_test .gpu/bin/
 chmod -R u+w .gpu/bin
 # Debug info is not needed there, and what travels is limited to 64 MiB.
 strip .gpu/bin/* .gpu/pkg/vkarray/_vkarray.so

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine, from the repository root, with .gpu/ (from prepare.sh) carried along:
-# the FFT device test (tests/array/fft_test) and benchmarks/fft_peers.py for vkarray (VkFFT),
+# the FFT device test (tests/array/fft/fft_test) and benchmarks/fft_peers.py for vkarray (VkFFT),
 # CuPy and PyTorch (cuFFT) in the same run. Writes $OUT/fft.md and the raw JSON lines.
 set -uo pipefail
 source benchmarks/gpu/common.sh

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine, from the repository root, with .gpu/ (from prepare.sh) carried along:
-# the linear-algebra device test (tests/array/linalg_test) and benchmarks/linalg_peers.py for
+# the linear-algebra device test (tests/array/linalg/linalg_test) and benchmarks/linalg_peers.py for
 # vkarray, CuPy, PyTorch (cuSOLVER) and numpy in the same run. Writes $OUT/linalg.md and the raw
 # JSON lines.
 set -uo pipefail

@@ -10,7 +10,7 @@ from ._shaping import _asarray
 
 
 def _svdvals(x):
-    """Singular values of the stack x (the Jacobi SVD kernel of array/linalg.h)."""
+    """Singular values of the stack x (the Jacobi SVD kernel of array/linalg/linalg.h)."""
     return _vk._linalg_svd(x, False, False)[0]
 
 

@@ -1,7 +1,7 @@
 """vkarray.linalg: numpy.linalg (and the array API's linalg extension) on the GPU.
 
 The factorizations (LU, Cholesky, Householder QR, Jacobi SVD and symmetric eigensolver) are
-batched GPU kernels, one workgroup per matrix (array/linalg.h); everything else is composed
+batched GPU kernels, one workgroup per matrix (array/linalg/linalg.h); everything else is composed
 here from them and from lazy array operations. Calls whose errors depend on the values
 (solve/inv of a singular matrix, cholesky of one that is not positive definite, convergence
 checks of svd/eigh, lstsq's and matrix_rank's integer ranks) evaluate eagerly: they read a flag

@@ -8,10 +8,10 @@
 
 #include <gtest/gtest.h>
 
-#include "array/realize.h"
 #include "array/xtensor.h"
+#include "base/errors.h"
 #include "device/buffer.h"
-#include "device/errors.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "array/array.h"
-#include "array/realize.h"
+#include "runtime/realize.h"
 
 namespace vka::testing {
 

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "device/errors.h"
+#include "base/errors.h"
 
 namespace vka {
 namespace {

@@ -15,9 +15,9 @@
 
 #include "array/array.h"
 #include "array/replicas.h"
+#include "base/errors.h"
 #include "device/buffer.h"
 #include "device/cross_device.h"
-#include "device/errors.h"
 
 namespace vka {
 namespace {

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "array/array.h"
-#include "device/errors.h"
+#include "base/errors.h"
 #include "tests/array/array_testing.h"
 
 namespace vka {

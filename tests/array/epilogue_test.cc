@@ -9,9 +9,9 @@
 
 #include "array/array.h"
 #include "array/reduce.h"
-#include "array/schedule.h"
-#include "array/schedule_gemm.h"
 #include "array/views.h"
+#include "schedule/gemm.h"
+#include "schedule/schedule.h"
 #include "tests/array/array_testing.h"
 
 namespace vka {

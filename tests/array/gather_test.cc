@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "array/array.h"
-#include "array/realize.h"
+#include "base/errors.h"
+#include "runtime/realize.h"
 #include "tests/array/array_testing.h"
-#include "device/errors.h"
 
 namespace vka {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "array/array.h"
 #include "array/reduce.h"
-#include "device/errors.h"
+#include "base/errors.h"
 #include "tests/array/array_testing.h"
 
 namespace vka {

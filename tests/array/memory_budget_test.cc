@@ -11,8 +11,8 @@
 
 #include "array/array.h"
 #include "array/functions.h"
-#include "array_testing.h"
-#include "device/errors.h"
+#include "base/errors.h"
+#include "tests/array/array_testing.h"
 
 namespace vka {
 namespace {

@@ -14,10 +14,10 @@
 
 #include "array/array.h"
 #include "array/reduce.h"
-#include "array/realize.h"
 #include "array/replicas.h"
-#include "device/errors.h"
+#include "base/errors.h"
 #include "device/stream.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {

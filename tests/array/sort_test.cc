@@ -11,7 +11,7 @@
 
 #include "array/array.h"
 #include "array/sort.h"
-#include "device/errors.h"
+#include "base/errors.h"
 
 namespace vka {
 namespace {

@@ -10,7 +10,7 @@
 #include "array/array.h"
 #include "array/reduce.h"
 #include "array/transfer.h"
-#include "device/errors.h"
+#include "base/errors.h"
 #include "device/stream.h"
 #include "tests/array/array_testing.h"
 

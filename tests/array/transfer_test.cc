@@ -7,7 +7,7 @@
 
 #include "array/array.h"
 #include "array/transfer.h"
-#include "device/errors.h"
+#include "base/errors.h"
 #include "device/stream.h"
 #include "tests/array/array_testing.h"
 

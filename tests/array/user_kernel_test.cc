@@ -6,10 +6,10 @@
 
 #include <gtest/gtest.h>
 
-#include "array/profile.h"
 #include "array/sequence.h"
-#include "device/errors.h"
+#include "base/errors.h"
 #include "kernels/compile.h"
+#include "runtime/profile.h"
 #include "tests/array/array_testing.h"
 
 namespace vka {

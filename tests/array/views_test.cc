@@ -7,9 +7,9 @@
 
 #include "array/array.h"
 #include "array/gather.h"
-#include "array/realize.h"
+#include "base/errors.h"
+#include "runtime/realize.h"
 #include "tests/array/array_testing.h"
-#include "device/errors.h"
 
 namespace vka {
 namespace {

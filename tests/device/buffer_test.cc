@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "device/errors.h"
+#include "base/errors.h"
 #include "device/staging.h"
 #include "device/stream.h"
 

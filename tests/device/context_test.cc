@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "device/errors.h"
+#include "base/errors.h"
 #include "device/stream.h"
 #include "device/vk_check.h"
 

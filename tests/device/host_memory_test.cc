@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "device/errors.h"
+#include "base/errors.h"
 
 namespace vka {
 namespace {

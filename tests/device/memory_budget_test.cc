@@ -13,8 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include "base/errors.h"
 #include "device/buffer.h"
-#include "device/errors.h"
 #include "device/host_memory.h"
 #include "device/memory.h"
 #include "device/staging.h"

@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "base/errors.h"
 #include "device/buffer.h"
-#include "device/errors.h"
 #include "device/pipeline.h"
 #include "kernels/compile.h"
 

@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "base/errors.h"
 #include "device/buffer.h"
-#include "device/errors.h"
 #include "device/memory.h"
 #include "device/pipeline.h"
 #include "device/stream.h"

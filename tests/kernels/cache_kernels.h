@@ -6,14 +6,14 @@
 #include <memory>
 #include <vector>
 
-#include "array/kernel_spec.h"
-#include "array/node_ops.h"
-#include "array/schedule.h"
 #include "device/buffer.h"
 #include "device/context.h"
 #include "device/pipeline.h"
 #include "device/stream.h"
-#include "kernels/elementwise.h"
+#include "ir/kernel_spec.h"
+#include "ir/node_ops.h"
+#include "kernels/gen/elementwise.h"
+#include "schedule/schedule.h"
 
 namespace vka {
 namespace cache_kernels {

@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include "device/errors.h"
+#include "base/errors.h"
 #include "kernels/cache_file.h"
 #include "kernels/compile.h"
 #include "tests/kernels/cache_kernels.h"

@@ -6,9 +6,9 @@
 #include <mutex>
 #include <thread>
 
-#include "array/node_ops.h"
-#include "array/schedule.h"
-#include "kernels/elementwise.h"
+#include "ir/node_ops.h"
+#include "kernels/gen/elementwise.h"
+#include "schedule/schedule.h"
 #include "tests/kernels/shader_compiler.h"
 
 namespace vka {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "kernels/glsl_writer.h"
+#include "kernels/glsl/writer.h"
 
 namespace vka {
 

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "device/errors.h"
+#include "base/errors.h"
 #include "kernels/compile.h"
 
 namespace vka {

@@ -1,5 +1,5 @@
 """GEMM epilogues stage the tile's results through shared memory, one register row of the
-tile per pass (kernels/gemm.cc): shapes that end inside a tile and inside a pass, batches,
+tile per pass (kernels/gen/gemm.cc): shapes that end inside a tile and inside a pass, batches,
 broadcast and transposed epilogue operands, several outputs and every dtype, against numpy,
 under the default tiling and tilings with 4-vector and scalar register layouts."""
 

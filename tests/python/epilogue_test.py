@@ -1,4 +1,4 @@
-"""Elementwise epilogues fused into the GEMM kernel (array/schedule.cc, kernels/gemm.h):
+"""Elementwise epilogues fused into the GEMM kernel (schedule/schedule.cc, kernels/gen/gemm.h):
 relu(a @ b + bias) and alpha * a @ b + beta * c are one kernel, against numpy. Operands are
 small integers, so every dtype's products are exact and compare equal to numpy's."""
 

@@ -1,5 +1,5 @@
 # A GPU-free model of the pipelined cooperative-matrix float16 GEMM kernel
-# (kernels/gemm_coop.cc, emit_gemm_coop_pipelined): its index arithmetic, step by step as the
+# (kernels/gen/gemm_coop.cc, emit_gemm_coop_pipelined): its index arithmetic, step by step as the
 # GLSL does it (operand geometry, 8-element loads with the 16-byte fast path and the
 # bounds-checked scalar path, double-buffered shared stages in 16-byte words, row- and
 # column-major fragment loads, direct and staged fragment stores), run over small problems
@@ -7,7 +7,7 @@
 # element of C is written exactly once with the product (exact: small integers), that every
 # shared word a fragment load reads holds the current K slice, and that no load leaves the
 # operand. lavapipe has no cooperative matrices, so this and the SPIR-V compile of
-# tests/kernels/gemm_codegen_test are what run without a GPU.
+# tests/kernels/gen/gemm_codegen_test are what run without a GPU.
 import itertools
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Split-K matrix products (kernels/gemm.h, array/gemm_split.h): under vk.set_gemm_split(S)
+"""Split-K matrix products (kernels/gen/gemm.h, runtime/gemm_split.h): under vk.set_gemm_split(S)
 every GEMM computes S ranges of K as partial products and sums them in order in a second
 kernel, which also runs the epilogue. Against numpy, with the kernel counts: K = 1, K < S,
 K not a multiple of S times the K slice, batches, transposed and sliced operands, every

@@ -96,7 +96,7 @@ def test_ill_conditioned_solve_float64():
 
 def test_large_matrices_split_into_several_launches():
     # On llvmpipe each invocation runs at most 65535 loop iterations: these sizes need several
-    # launches per call (array/linalg.cc's run_steps).
+    # launches per call (array/linalg/linalg.cc's run_steps).
     n = 300
     a = random((n, n), np.float64, 90)
     b = random((n,), np.float64, 91)

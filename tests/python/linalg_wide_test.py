@@ -1,4 +1,4 @@
-"""The wide mode of vkarray.linalg's Jacobi svd and eigh (array/linalg_wide.h), forced with
+"""The wide mode of vkarray.linalg's Jacobi svd and eigh (array/linalg/wide.h), forced with
 VKA_JACOBI=wide on small matrices, against numpy (docs/accuracy.md's bounds) and against the
 per-matrix mode (VKA_JACOBI=single)."""
 

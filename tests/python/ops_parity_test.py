@@ -29,11 +29,11 @@ TRANSCENDENTAL_ULPS = 4  # every other float op: exp, log, trig, hypot, arctan2,
 
 
 def golden_table():
-    """numpy 2's answers, generated with numpy 2 (tests/array/gen_promotion_table.py):
+    """numpy 2's answers, generated with numpy 2 (tests/ir/gen_promotion_table.py):
     {("pair", a, b): dtype, ("unary", numpy_name, a): dtype, ("binary", numpy_name, a): ...}.
     Result dtypes are checked against it, not against Debian's numpy 1.24, whose legacy rules
     differ (floor of an integer array is a float there, an integer in numpy 2)."""
-    path = __import__("parity").ROOT / "tests" / "array" / "testdata" / "promotion_table.txt"
+    path = __import__("parity").ROOT / "tests" / "ir" / "testdata" / "promotion_table.txt"
     table = {}
     for line in path.read_text().splitlines():
         parts = line.split()

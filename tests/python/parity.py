@@ -1,4 +1,4 @@
-"""Shared machinery of the numpy-parity tests: the op table read from array/ops.def (so that
+"""Shared machinery of the numpy-parity tests: the op table read from ir/ops.def (so that
 every op in the table is covered without a second list to keep), input values with the edge
 cases of each dtype, and comparison in units in the last place (ulp)."""
 
@@ -16,7 +16,7 @@ DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
 def op_table():
     """[(name, arity, kinds implemented, numpy name)] for every elementwise op of ops.def."""
     rows = []
-    text = (ROOT / "array" / "ops.def").read_text()
+    text = (ROOT / "ir" / "ops.def").read_text()
     pattern = re.compile(r'^VKA_OP\(\w+,\s*"(\w+)",\s*(\d),\s*k(\w+),\s*"(\w*)",\s*\w+,\s*'
                          r'(?:"[^"]*"|[^,]+),\s*"(\w*)"\)', re.M)
     for name, arity, kind, kinds, numpy_name in pattern.findall(text.replace("\n       ", " ")):

@@ -1,0 +1,395 @@
+// Node construction and hash-consing.
+#include "ir/graph.h"
+
+#include <algorithm>
+#include <functional>
+#include <unordered_set>
+
+#include "base/errors.h"
+
+namespace vka {
+namespace {
+
+std::atomic<uint64_t> g_next_buffer_id{1};
+std::atomic<uint64_t> g_next_node_id{1};
+
+void mix(std::size_t& h, std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); }
+
+std::size_t structural_hash(Op op, DType dtype, const Shape& shape,
+                            const std::vector<NodePtr>& inputs, const std::vector<Scalar>& params,
+                            const BufferRef* buf, const View& view) {
+  std::size_t h = static_cast<std::size_t>(op) * 131 + static_cast<std::size_t>(dtype);
+  for (int64_t d : shape) mix(h, std::hash<int64_t>()(d));
+  // Inputs are interned, so their identity is their structure: hash the pointer's node hash
+  // and rely on pointer equality in same_structure().
+  for (const NodePtr& in : inputs) mix(h, in->hash());
+  for (const Scalar& s : params) mix(h, s.hash());
+  if (buf) {
+    mix(h, std::hash<uint64_t>()(buf->id()));
+    mix(h, std::hash<uint64_t>()(buf->version()));
+    mix(h, std::hash<int64_t>()(view.offset));
+    for (int64_t s : view.strides) mix(h, std::hash<int64_t>()(s));
+  }
+  return h;
+}
+
+}  // namespace
+
+BufferRef::BufferRef(std::shared_ptr<void> payload)
+    : id_(g_next_buffer_id.fetch_add(1)), payload_(std::move(payload)) {}
+
+void BufferRef::add_producer(const NodePtr& n) {
+  std::lock_guard<std::mutex> lock(mu_);
+  producers_.push_back(n);
+}
+
+bool BufferRef::has_live_producer() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& p : producers_) {
+    if (!p.expired()) return true;
+  }
+  return false;
+}
+
+void BufferRef::add_reader(const NodePtr& n) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (readers_.size() >= purge_readers_at_) {
+    readers_.erase(std::remove_if(readers_.begin(), readers_.end(),
+                                  [](const std::weak_ptr<const Node>& w) { return w.expired(); }),
+                   readers_.end());
+    purge_readers_at_ = std::max<std::size_t>(64, readers_.size() * 2);
+  }
+  readers_.push_back(n);
+}
+
+bool BufferRef::has_live_reader() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  readers_.erase(std::remove_if(readers_.begin(), readers_.end(),
+                                [](const std::weak_ptr<const Node>& w) { return w.expired(); }),
+                 readers_.end());
+  return !readers_.empty();
+}
+
+bool Node::same_structure(const Node& o) const {
+  if (op_ != o.op_ || dtype_ != o.dtype_ || shape_ != o.shape_ || params_ != o.params_ ||
+      inputs_.size() != o.inputs_.size() || buffer_ != o.buffer_ || view_ != o.view_ ||
+      version_ != o.version_) {
+    return false;
+  }
+  for (std::size_t i = 0; i < inputs_.size(); ++i) {
+    if (inputs_[i] != o.inputs_[i]) return false;
+  }
+  return true;
+}
+
+std::string Node::to_string() const {
+  std::string s = "%" + std::to_string(id_) + " = " + std::string(name(op_)) + " " +
+                  std::string(name(dtype_)) + " " + vka::to_string(shape_);
+  for (const NodePtr& in : inputs_) s += " %" + std::to_string(in->id());
+  for (const Scalar& p : params_) s += " " + p.to_string();
+  if (buffer_) s += " buffer#" + std::to_string(buffer_->id()) + " " + view_.to_string();
+  return s;
+}
+
+std::vector<DType> source_param_dtypes(Op op, DType dtype) {
+  // Not a switch: only 6 of the ops are sources, and a switch over Op must list them all.
+  if (op == Op::kFull) return {dtype};
+  if (op == Op::kArange) return {dtype, dtype};
+  if (op == Op::kLinspace) {
+    DType c = linspace_compute_dtype(dtype);
+    return {c, c, c, DType::kInt64};
+  }
+  if (op == Op::kEye) return {DType::kInt64, DType::kInt64};
+  if (op == Op::kRandomBits || op == Op::kRandomBelow) {
+    return {DType::kUInt64, DType::kUInt64, DType::kUInt64};
+  }
+  internal_error("source_param_dtypes of a non-source op", __FILE__, __LINE__);
+}
+
+NodePtr Graph::intern(std::unique_ptr<Node> n) {
+  n->hash_ = structural_hash(n->op_, n->dtype_, n->shape_, n->inputs_, n->params_, n->buffer_.get(),
+                             n->view_);
+  std::lock_guard<std::mutex> lock(mu_);
+  auto range = table_.equal_range(n->hash_);
+  for (auto it = range.first; it != range.second; ++it) {
+    if (NodePtr existing = it->second.lock()) {
+      if (existing->same_structure(*n)) return existing;
+    }
+  }
+  if (table_.size() >= purge_at_) {
+    for (auto it = table_.begin(); it != table_.end();) {
+      it = it->second.expired() ? table_.erase(it) : std::next(it);
+    }
+    purge_at_ = std::max<std::size_t>(1024, table_.size() * 2);
+  }
+  n->id_ = g_next_node_id.fetch_add(1);
+  NodePtr p(n.release());
+  table_.emplace(p->hash_, p);
+  for (const NodePtr& in : p->inputs_) {
+    if (in->is_leaf()) in->buffer_->add_reader(p);
+  }
+  return p;
+}
+
+NodePtr Graph::buffer(std::shared_ptr<BufferRef> buf, DType dtype, View view) {
+  VKA_ASSERT(buf != nullptr && view.shape.size() == view.strides.size());
+  std::unique_ptr<Node> n(new Node());
+  n->op_ = Op::kBuffer;
+  n->dtype_ = dtype;
+  n->shape_ = view.shape;
+  n->version_ = buf->version();
+  n->buffer_ = std::move(buf);
+  n->view_ = std::move(view);
+  return intern(std::move(n));
+}
+
+NodePtr Graph::source(Op op, DType dtype, Shape shape, std::vector<Scalar> params) {
+  VKA_ASSERT(kind(op) == OpKind::kSource);
+  check_accepts(op, dtype);
+  std::vector<DType> want = source_param_dtypes(op, dtype);
+  VKA_ASSERT(want.size() == params.size());
+  for (std::size_t i = 0; i < params.size(); ++i) params[i] = params[i].astype(want[i]);
+  size(shape);  // validates extents
+  std::unique_ptr<Node> n(new Node());
+  n->op_ = op;
+  n->dtype_ = dtype;
+  n->shape_ = std::move(shape);
+  n->params_ = std::move(params);
+  return intern(std::move(n));
+}
+
+NodePtr Graph::full(Scalar value, Shape shape) {
+  DType t = value.dtype();
+  return source(Op::kFull, t, std::move(shape), {value});
+}
+
+NodePtr Graph::elementwise(Op op, DType dtype, std::vector<NodePtr> inputs) {
+  VKA_ASSERT(is_elementwise(op) && static_cast<int>(inputs.size()) == arity(op));
+  std::vector<Shape> shapes;
+  for (const NodePtr& in : inputs) shapes.push_back(in->shape());
+  std::unique_ptr<Node> n(new Node());
+  n->shape_ = broadcast_shapes(name(op), shapes);
+  n->op_ = op;
+  n->dtype_ = dtype;
+  n->inputs_ = std::move(inputs);
+  return intern(std::move(n));
+}
+
+NodePtr Graph::astype(const NodePtr& x, DType dtype) {
+  if (x->dtype() == dtype) return x;
+  // A constant converts on the host: the kernel then reads one push constant, not two ops.
+  if (x->is_constant()) return full(x->params()[0].astype(dtype), x->shape());
+  return elementwise(Op::kAstype, dtype, {x});
+}
+
+NodePtr Graph::convert(const NodePtr& x, DType dtype, const Shape& shape) {
+  if (broadcast_shapes("convert", x->shape(), shape) != shape) {
+    throw ShapeError("[convert] cannot broadcast shape " + vka::to_string(x->shape()) + " to " +
+                     vka::to_string(shape));
+  }
+  std::unique_ptr<Node> n(new Node());
+  n->op_ = Op::kAstype;
+  n->dtype_ = dtype;
+  n->shape_ = shape;
+  n->inputs_ = {x};
+  return intern(std::move(n));
+}
+
+NodePtr Graph::gather(const NodePtr& x, std::vector<NodePtr> indices,
+                      const std::vector<int64_t>& axes, int64_t at, const Shape& ishape) {
+  VKA_ASSERT(!indices.empty() && indices.size() <= 3 && indices.size() == axes.size());
+  for (const NodePtr& i : indices) VKA_ASSERT(is_integer(i->dtype()));
+  Shape shape;
+  if (at == kAlong) {
+    VKA_ASSERT(indices.size() == 1 && ishape.size() == x->shape().size());
+    Shape xs = x->shape();
+    xs[axes[0]] = 1;
+    shape = broadcast_shapes("take_along_axis", xs, ishape);
+    shape[axes[0]] = ishape[axes[0]];
+  } else {
+    Shape rest;
+    for (int d = 0; d < static_cast<int>(x->shape().size()); ++d) {
+      if (std::find(axes.begin(), axes.end(), d) == axes.end()) rest.push_back(x->shape()[d]);
+    }
+    VKA_ASSERT(at >= 0 && at <= static_cast<int64_t>(rest.size()));
+    shape.assign(rest.begin(), rest.begin() + at);
+    shape.insert(shape.end(), ishape.begin(), ishape.end());
+    shape.insert(shape.end(), rest.begin() + at, rest.end());
+  }
+  size(shape);  // validates extents
+  for (const NodePtr& i : indices) VKA_ASSERT(can_broadcast_to(i->shape(), shape));
+  std::unique_ptr<Node> n(new Node());
+  n->op_ = Op::kGather;
+  n->dtype_ = x->dtype();
+  n->shape_ = std::move(shape);
+  n->inputs_ = {x};
+  n->inputs_.insert(n->inputs_.end(), indices.begin(), indices.end());
+  for (int64_t a : axes) n->params_.push_back(Scalar::of_int(a, DType::kInt64));
+  n->params_.push_back(Scalar::of_int(at, DType::kInt64));
+  return intern(std::move(n));
+}
+
+GatherInfo gather_info(const Node& g) {
+  VKA_ASSERT(g.op() == Op::kGather);
+  GatherInfo info;
+  for (size_t i = 0; i + 1 < g.params().size(); ++i) info.axes.push_back(g.params()[i].as_int());
+  info.at = g.params().back().as_int();
+  const Node& x = *g.inputs()[0];
+  const View xv = x.is_leaf() ? x.view() : View::contiguous(x.shape());
+  const int n = static_cast<int>(g.shape().size());
+  info.base = View{xv.offset, g.shape(), std::vector<int64_t>(n, 0)};
+  if (info.at == Graph::kAlong) {
+    const int axis = static_cast<int>(info.axes[0]);
+    for (int d = 0; d < n; ++d) {
+      if (d != axis && xv.shape[d] == g.shape()[d]) info.base.strides[d] = xv.strides[d];
+    }
+    return info;
+  }
+  std::vector<int64_t> rest;
+  for (int d = 0; d < xv.ndim(); ++d) {
+    if (std::find(info.axes.begin(), info.axes.end(), d) == info.axes.end()) {
+      rest.push_back(xv.strides[d]);
+    }
+  }
+  const int index_dims = n - static_cast<int>(rest.size());
+  for (int r = 0; r < static_cast<int>(rest.size()); ++r) {
+    int d = r < info.at ? r : r + index_dims;
+    info.base.strides[d] = rest[r];
+  }
+  return info;
+}
+
+NodePtr Graph::reduce(Op op, const NodePtr& x, std::vector<int> axes, bool keepdims, DType dtype,
+                      double divisor) {
+  VKA_ASSERT(kind(op) == OpKind::kReduce);
+  const int ndim = static_cast<int>(x->shape().size());
+  VKA_ASSERT(std::is_sorted(axes.begin(), axes.end()) &&
+             std::adjacent_find(axes.begin(), axes.end()) == axes.end());
+  Shape shape;
+  for (int d = 0; d < ndim; ++d) {
+    const bool reduced = std::binary_search(axes.begin(), axes.end(), d);
+    if (!reduced) shape.push_back(x->shape()[d]);
+    if (reduced && keepdims) shape.push_back(1);
+  }
+  std::unique_ptr<Node> n(new Node());
+  n->op_ = op;
+  n->dtype_ = dtype;
+  n->shape_ = std::move(shape);
+  n->inputs_ = {x};
+  n->params_ = {Scalar::of_int(keepdims, DType::kInt64), Scalar::of_double(divisor)};
+  for (int a : axes) {
+    VKA_ASSERT(a >= 0 && a < ndim);
+    n->params_.push_back(Scalar::of_int(a, DType::kInt64));
+  }
+  return intern(std::move(n));
+}
+
+ReduceInfo reduce_info(const Node& r) {
+  VKA_ASSERT(kind(r.op()) == OpKind::kReduce && r.params().size() >= 2);
+  ReduceInfo info{{}, r.params()[0].as_int() != 0, r.params()[1].as_double()};
+  for (size_t i = 2; i < r.params().size(); ++i) {
+    info.axes.push_back(static_cast<int>(r.params()[i].as_int()));
+  }
+  return info;
+}
+
+NodePtr Graph::matmul(const NodePtr& a, const NodePtr& b, Shape shape, const GemmSpec& g) {
+  VKA_ASSERT(a->shape().size() == 3 && b->shape().size() == 3 && a->dtype() == b->dtype() &&
+             a->shape()[0] == b->shape()[0] && a->shape()[2] == b->shape()[1] &&
+             size(shape) == a->shape()[0] * a->shape()[1] * b->shape()[2]);
+  std::unique_ptr<Node> n(new Node());
+  n->op_ = Op::kMatmul;
+  n->dtype_ = a->dtype();
+  n->shape_ = std::move(shape);
+  n->inputs_ = {a, b};
+  for (int v : {int(g.bm), int(g.bn), int(g.bk), int(g.tm), int(g.tn), int(g.a_m_fast),
+                int(g.b_n_fast), int(g.vec4), int(g.coop)}) {
+    n->params_.push_back(Scalar::of_int(v, DType::kInt64));
+  }
+  return intern(std::move(n));
+}
+
+GemmSpec matmul_gemm(const Node& p) {
+  VKA_ASSERT(p.op() == Op::kMatmul && p.params().size() == 9);
+  auto at = [&p](int i) { return p.params()[i].as_int(); };
+  GemmSpec g;
+  g.bm = static_cast<int16_t>(at(0));
+  g.bn = static_cast<int16_t>(at(1));
+  g.bk = static_cast<int16_t>(at(2));
+  g.tm = static_cast<int16_t>(at(3));
+  g.tn = static_cast<int16_t>(at(4));
+  g.a_m_fast = at(5) != 0;
+  g.b_n_fast = at(6) != 0;
+  g.vec4 = at(7) != 0;
+  g.coop = at(8) != 0;
+  return g;
+}
+
+NodePtr Graph::with_inputs(const Node& o, std::vector<NodePtr> inputs) {
+  std::unique_ptr<Node> n(new Node());
+  n->op_ = o.op_;
+  n->dtype_ = o.dtype_;
+  n->shape_ = o.shape_;
+  n->params_ = o.params_;
+  n->inputs_ = std::move(inputs);
+  return intern(std::move(n));
+}
+
+std::vector<NodePtr> Graph::live() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<NodePtr> out;
+  out.reserve(table_.size());
+  for (auto it = table_.begin(); it != table_.end();) {
+    if (NodePtr n = it->second.lock()) {
+      out.push_back(std::move(n));
+      ++it;
+    } else {
+      it = table_.erase(it);
+    }
+  }
+  return out;
+}
+
+std::size_t Graph::live_nodes() {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto it = table_.begin(); it != table_.end();) {
+    it = it->second.expired() ? table_.erase(it) : std::next(it);
+  }
+  return table_.size();
+}
+
+Graph& default_graph() {
+  static Graph* g = new Graph();  // never destroyed: arrays may outlive static destruction
+  return *g;
+}
+
+std::vector<NodePtr> topological_order(const std::vector<NodePtr>& roots) {
+  std::vector<NodePtr> order;
+  std::unordered_set<const Node*> seen;
+  seen.reserve(64);
+  // Iterative DFS: expression chains can be thousands of nodes deep (x = x*a + b in a loop).
+  std::vector<std::pair<NodePtr, std::size_t>> stack;
+  for (const NodePtr& r : roots) {
+    if (!r || !seen.insert(r.get()).second) continue;
+    stack.push_back({r, 0});
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      if (next < node->inputs().size()) {
+        const NodePtr& in = node->inputs()[next++];
+        if (seen.insert(in.get()).second) stack.push_back({in, 0});
+      } else {
+        order.push_back(node);
+        stack.pop_back();
+      }
+    }
+  }
+  return order;
+}
+
+std::string to_string(const std::vector<NodePtr>& roots) {
+  std::string s;
+  for (const NodePtr& n : topological_order(roots)) s += n->to_string() + "\n";
+  return s;
+}
+
+}  // namespace vka

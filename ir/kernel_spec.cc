@@ -1,0 +1,394 @@
+// KernelSpec identity (==, hash, name) and the push-constant layout shared by codegen and
+// launch.
+#include "ir/kernel_spec.h"
+
+#include <cstring>
+
+#include "base/errors.h"
+
+namespace vka {
+namespace {
+
+void mix(std::size_t& h, std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); }
+
+std::vector<Layout> accessor_layouts(const KernelSpec& s) {
+  std::vector<Layout> v;
+  for (const Accessor& a : s.inputs) v.push_back(a.layout);
+  for (const Accessor& a : s.outputs) v.push_back(a.layout);
+  for (Layout l : s.sources) v.push_back(l);
+  return v;
+}
+
+}  // namespace
+
+bool any_strided(const KernelSpec& s) {
+  for (const Accessor& a : s.inputs) {
+    if (a.layout == Layout::kStrided) return true;
+  }
+  for (const Accessor& a : s.outputs) {
+    if (a.layout == Layout::kStrided) return true;
+  }
+  for (Layout l : s.sources) {
+    if (l == Layout::kStrided) return true;
+  }
+  return false;
+}
+
+std::string_view name(Layout l) {
+  switch (l) {
+    case Layout::kContiguous:
+      return "contiguous";
+    case Layout::kStrided:
+      return "strided";
+    case Layout::kScalar:
+      return "scalar";
+  }
+  return "?";
+}
+
+std::string_view short_name(DType t) {
+  switch (t) {
+    case DType::kBool:
+      return "b";
+    case DType::kInt8:
+      return "i8";
+    case DType::kUInt8:
+      return "u8";
+    case DType::kInt16:
+      return "i16";
+    case DType::kUInt16:
+      return "u16";
+    case DType::kInt32:
+      return "i32";
+    case DType::kUInt32:
+      return "u32";
+    case DType::kInt64:
+      return "i64";
+    case DType::kUInt64:
+      return "u64";
+    case DType::kFloat16:
+      return "f16";
+    case DType::kFloat32:
+      return "f32";
+    case DType::kFloat64:
+      return "f64";
+    case DType::kComplex64:
+      return "c64";
+    case DType::kComplex128:
+      return "c128";
+  }
+  return "?";
+}
+
+bool KernelSpec::operator==(const KernelSpec& o) const {
+  return kind == o.kind && rank == o.rank && index64 == o.index64 &&
+         vector_width == o.vector_width && inputs == o.inputs && outputs == o.outputs &&
+         sources == o.sources && tape == o.tape && results == o.results && slots == o.slots &&
+         stride_of == o.stride_of && reduce == o.reduce && gemm == o.gemm;
+}
+
+std::size_t KernelSpec::hash() const {
+  std::size_t h = static_cast<std::size_t>(kind);
+  mix(h, rank);
+  mix(h, index64);
+  mix(h, vector_width);
+  for (const Accessor& a : inputs) mix(h, static_cast<int>(a.dtype) * 8 + int(a.layout));
+  mix(h, 0xfeed);
+  for (const Accessor& a : outputs) mix(h, static_cast<int>(a.dtype) * 8 + int(a.layout));
+  mix(h, 0xbeef);
+  for (Layout l : sources) mix(h, static_cast<int>(l));
+  for (const TapeEntry& e : tape) {
+    mix(h, static_cast<std::size_t>(e.op) * 64 + static_cast<std::size_t>(e.dtype));
+    for (int32_t a : e.args) mix(h, static_cast<std::size_t>(a + 1));
+    mix(h, static_cast<std::size_t>(e.accessor + 1));
+    mix(h, static_cast<std::size_t>(e.slot + 1));
+  }
+  for (int32_t r : results) mix(h, static_cast<std::size_t>(r));
+  for (DType t : slots) mix(h, static_cast<std::size_t>(t));
+  for (int32_t a : stride_of) mix(h, static_cast<std::size_t>(a + 7));
+  if (kind == KernelKind::kReduce) {
+    mix(h, static_cast<std::size_t>(reduce.op) * 64 + static_cast<std::size_t>(reduce.acc));
+    mix(h, static_cast<std::size_t>(reduce.kept) * 8 +
+               static_cast<std::size_t>(reduce.strategy) * 4 + reduce.partial * 2 + reduce.combine);
+    mix(h, static_cast<std::size_t>(reduce.divisor_slot + 1));
+  }
+  if (kind == KernelKind::kGemm) {
+    for (int v : {gemm.bm, gemm.bn, gemm.bk, gemm.tm, gemm.tn}) mix(h, static_cast<std::size_t>(v));
+    mix(h, static_cast<std::size_t>(gemm.coop * 8 + gemm.vec4 * 4 + gemm.a_m_fast * 2 +
+                                    gemm.b_n_fast));
+    mix(h, static_cast<std::size_t>(gemm.split) + 3);
+  }
+  return h;
+}
+
+std::string KernelSpec::name() const {
+  switch (kind) {
+    case KernelKind::kElementwise:
+      break;
+    case KernelKind::kScanBlocks:
+      return "scan_blocks_" + std::string(short_name(inputs[0].dtype));
+    case KernelKind::kScanAdd:
+      return "scan_add";
+    case KernelKind::kCompact:
+      return "compact_" + std::string(short_name(inputs[0].dtype));
+    case KernelKind::kScatterClaim:
+      return "scatter_claim";
+    case KernelKind::kScatterWrite:
+      return "scatter_write_" + std::string(short_name(outputs[0].dtype));
+    case KernelKind::kSearchSorted:
+      return "searchsorted_" + std::string(short_name(inputs[0].dtype));
+    case KernelKind::kReduce: {
+      // "red_sum_f32_coop_partial_2in_strided"
+      std::string s =
+          "red_" + std::string(vka::name(reduce.op)) + "_" + std::string(short_name(reduce.acc));
+      s += reduce.strategy == ReduceStrategy::kCooperative ? "_coop" : "_serial";
+      if (reduce.partial) s += "_partial";
+      if (reduce.combine) s += "_combine";
+      s += "_" + std::to_string(inputs.size()) + "in";
+      s += any_strided(*this) ? "_strided" : "_contig";
+      if (index64) s += "_i64";
+      return s;
+    }
+    case KernelKind::kGemm: {
+      // "gemm_f32_128x128x8_8x8_tn": the tile, then t/n per operand (A's m index fast, B's n).
+      const GemmSpec& g = gemm;
+      // B's dtype: a split-K product's combining pass reads the partial products as input 0.
+      std::string s = "gemm_" + std::string(short_name(inputs[1].dtype)) + "_" +
+                      std::to_string(g.bm) + "x" + std::to_string(g.bn) + "x" +
+                      std::to_string(g.bk) + "_" + std::to_string(g.tm) + "x" +
+                      std::to_string(g.tn) + "_" + (g.a_m_fast ? "t" : "n") +
+                      (g.b_n_fast ? "n" : "t");
+      if (g.vec4) s += g.coop ? "_emulated" : "_v4";  // (cooperative: kernels/gen/gemm.h)
+      if (g.coop) s += "_coop";
+      if (g.split == GemmSplit::kPartial) s += "_partial";
+      if (g.split == GemmSplit::kCombine) s += "_combine";
+      if (tape.size() > 0) s += "_ep" + std::to_string(tape.size());
+      return s;
+    }
+    case KernelKind::kSortKeys:
+      return "sort_keys_" + std::string(short_name(inputs[0].dtype));
+    case KernelKind::kSortVarying:
+      return "sort_varying_" + std::string(short_name(inputs[0].dtype));
+    case KernelKind::kSortHistogram:
+      return "sort_histogram_" + std::string(short_name(inputs[0].dtype));
+    case KernelKind::kSortScatter:
+      return "sort_scatter_" + std::string(short_name(inputs[0].dtype));
+    case KernelKind::kSegmentSum:
+      return "segment_sum";
+    case KernelKind::kCumulativeReduce:
+    case KernelKind::kCumulativeRows:
+    case KernelKind::kCumulativeLines: {
+      const char* part = kind == KernelKind::kCumulativeReduce ? "reduce"
+                         : kind == KernelKind::kCumulativeRows ? "rows"
+                                                               : "lines";
+      return "cumulative_" + std::string(part) + "_" + std::string(vka::name(tape[0].op)) + "_" +
+             std::string(short_name(outputs[0].dtype));
+    }
+    case KernelKind::kLuFactor:
+      return "lu_factor_" + std::string(short_name(outputs[0].dtype));
+    case KernelKind::kLuSolve:
+      return "lu_solve_" + std::string(short_name(outputs[0].dtype));
+    case KernelKind::kCholesky:
+      return "cholesky_" + std::string(short_name(outputs[0].dtype));
+    case KernelKind::kQr:
+      return "qr_" + std::string(short_name(outputs[0].dtype));
+    case KernelKind::kSvdJacobi:
+      return "svd_jacobi_" + std::string(short_name(outputs[0].dtype));
+    case KernelKind::kEighJacobi:
+      return "eigh_jacobi_" + std::string(short_name(outputs[0].dtype));
+    case KernelKind::kSvdJacobiWide:
+      return "svd_jacobi_wide_" + std::string(short_name(outputs[0].dtype));
+    case KernelKind::kEighJacobiWide:
+      return "eigh_jacobi_wide_" + std::string(short_name(outputs[0].dtype));
+  }
+  std::string s = "ew_";
+  s += outputs.empty() ? "none" : std::string(short_name(outputs[0].dtype));
+  s += "_" + std::to_string(inputs.size()) + "in_" + std::to_string(outputs.size()) + "out";
+  s += any_strided(*this) ? "_strided" : "_contig";
+  if (index64) s += "_i64";
+  if (vector_width > 1) s += "_v" + std::to_string(vector_width);
+  return s;
+}
+
+std::string KernelSpec::to_string() const {
+  std::string s = name() + " rank=" + std::to_string(rank) + "\n";
+  if (kind == KernelKind::kReduce) {
+    s += "  reduce kept=" + std::to_string(reduce.kept) +
+         " divisor_slot=" + std::to_string(reduce.divisor_slot) + "\n";
+  }
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    s += "  in" + std::to_string(i) + ": " + std::string(vka::name(inputs[i].dtype)) + " " +
+         std::string(vka::name(inputs[i].layout)) + "\n";
+  }
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    s += "  out" + std::to_string(i) + ": " + std::string(vka::name(outputs[i].dtype)) + " " +
+         std::string(vka::name(outputs[i].layout)) + " = v" + std::to_string(results[i]) + "\n";
+  }
+  for (std::size_t i = 0; i < tape.size(); ++i) {
+    const TapeEntry& e = tape[i];
+    s += "  v" + std::to_string(i) + " = " + std::string(vka::name(e.op)) + " " +
+         std::string(vka::name(e.dtype));
+    for (int32_t a : e.args) {
+      if (a >= 0) s += " v" + std::to_string(a);
+    }
+    if (e.accessor >= 0) s += " acc" + std::to_string(e.accessor);
+    if (e.slot >= 0) s += " slot" + std::to_string(e.slot);
+    s += "\n";
+  }
+  return s;
+}
+
+PushLayout push_layout(const KernelSpec& spec) {
+  PushLayout L;
+  uint32_t isz = spec.index64 ? 8 : 4;
+  auto add = [&L](std::string name, PushField::Kind kind, uint32_t bytes) {
+    L.size = (L.size + bytes - 1) / bytes * bytes;
+    L.fields.push_back(PushField{std::move(name), kind, L.size, bytes});
+    L.size += bytes;
+  };
+  add("n", PushField::kIndex, isz);
+  if (spec.kind == KernelKind::kReduce) {
+    for (const char* f : {"rm", "rk", "rchunk", "rsplit", "rsbase", "rscount"}) {
+      add(f, PushField::kIndex, isz);
+    }
+  }
+  if (any_strided(spec)) {
+    for (int d = 0; d < spec.rank; ++d) add("dim" + std::to_string(d), PushField::kIndex, isz);
+  }
+  std::vector<Layout> layouts = accessor_layouts(spec);
+  for (std::size_t a = 0; a < layouts.size(); ++a) {
+    add("off" + std::to_string(a), PushField::kIndex, isz);
+    if (layouts[a] != Layout::kStrided ||
+        spec.stride_owner(static_cast<int>(a)) != static_cast<int>(a))
+      continue;
+    for (int d = 0; d < spec.rank; ++d) {
+      add("st" + std::to_string(a) + "_" + std::to_string(d), PushField::kIndex, isz);
+    }
+  }
+  for (std::size_t s = 0; s < spec.slots.size(); ++s) {
+    add("c" + std::to_string(s), PushField::kSlot, 8);
+  }
+  return L;
+}
+
+std::vector<uint8_t> pack_push_constants(const KernelSpec& spec, const PushLayout& layout,
+                                         const LaunchParams& p) {
+  VKA_ASSERT(p.inputs.size() == spec.inputs.size() && p.outputs.size() == spec.outputs.size() &&
+             p.sources.size() == spec.sources.size());
+  VKA_ASSERT(static_cast<int>(p.shape.size()) == spec.rank);
+  std::vector<const View*> views;
+  for (const View& v : p.inputs) views.push_back(&v);
+  for (const View& v : p.outputs) views.push_back(&v);
+  for (const View& v : p.sources) views.push_back(&v);
+  std::vector<uint32_t> slot_words;
+  for (const Scalar& s : p.slots) {
+    std::array<uint32_t, 4> w = s.words();
+    int n = Scalar::slot_count(s.dtype()) * 2;
+    slot_words.insert(slot_words.end(), w.begin(), w.begin() + n);
+  }
+  VKA_ASSERT(slot_words.size() == spec.slots.size() * 2);
+
+  std::vector<uint8_t> bytes(layout.size, 0);
+  auto put = [&bytes](const PushField& f, uint64_t v) {
+    // Little-endian hosts and devices (all Vulkan targets here): low bytes first.
+    std::memcpy(bytes.data() + f.offset, &v, f.bytes);
+  };
+  std::size_t slot = 0;
+  for (const PushField& f : layout.fields) {
+    if (f.kind == PushField::kSlot) {
+      uint64_t v = slot_words[2 * slot] | (uint64_t{slot_words[2 * slot + 1]} << 32);
+      put(f, v);
+      ++slot;
+      continue;
+    }
+    int64_t v = 0;
+    if (f.name == "n") {
+      v = p.count();
+    } else if (f.name == "rm") {
+      v = p.reduce_m;
+    } else if (f.name == "rk") {
+      v = p.reduce_k;
+    } else if (f.name == "rchunk") {
+      v = p.chunk;
+    } else if (f.name == "rsplit") {
+      v = p.splits;
+    } else if (f.name == "rsbase") {
+      v = p.split_base;
+    } else if (f.name == "rscount") {
+      v = p.split_count;
+    } else if (f.name.rfind("dim", 0) == 0) {
+      v = p.shape[std::stoi(f.name.substr(3))];
+    } else if (f.name.rfind("off", 0) == 0) {
+      v = views[std::stoi(f.name.substr(3))]->offset;
+    } else {  // st{a}_{d}
+      std::size_t us = f.name.find('_');
+      v = views[std::stoi(f.name.substr(2, us - 2))]->strides[std::stoi(f.name.substr(us + 1))];
+    }
+    if (f.bytes == 4) {
+      VKA_ASSERT(v >= INT32_MIN && v <= INT32_MAX);
+      put(f, static_cast<uint32_t>(static_cast<int32_t>(v)));
+    } else {
+      put(f, static_cast<uint64_t>(v));
+    }
+  }
+  return bytes;
+}
+
+}  // namespace vka
+
+namespace vka {
+
+namespace {
+
+// Rank >= 2: vectors along rows (kernels/glsl/indexing.h, row mode) when every operand runs along
+// the last index with stride 1, whatever its alignment (inputs are loaded as two aligned
+// vectors and shifted), and the outputs share one alignment (their stores are aligned).
+bool row_vectors_fit(const KernelSpec& spec, const LaunchParams& p) {
+  if (p.shape.back() < 8) return false;
+  for (const TapeEntry& e : spec.tape) {
+    if (e.op == Op::kGather) return false;
+  }
+  for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
+    const Accessor& a = spec.inputs[i];
+    if (is_complex(a.dtype)) return false;
+    if (a.layout != Layout::kScalar && p.inputs[i].strides.back() != 1) return false;
+  }
+  for (std::size_t j = 0; j < spec.outputs.size(); ++j) {
+    const Accessor& a = spec.outputs[j];
+    const View& v = p.outputs[j];
+    if (is_complex(a.dtype) || a.layout == Layout::kScalar || v.strides.back() != 1) return false;
+    const View& v0 = p.outputs[0];
+    if ((v.offset - v0.offset) % 4 != 0) return false;
+    for (int d = 0; d + 1 < spec.rank; ++d) {
+      if ((v.strides[d] - v0.strides[d]) % 4 != 0) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int choose_vector_width(const KernelSpec& spec, const LaunchParams& params) {
+  if (spec.rank > 1) return row_vectors_fit(spec, params) ? 4 : 1;
+  if (params.count() < 4) return 1;
+  auto fits = [](const Accessor& a, const View& v) {
+    if (is_complex(a.dtype)) return false;
+    if (a.layout == Layout::kScalar) return true;
+    return a.layout == Layout::kContiguous && v.offset % 4 == 0;
+  };
+  for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
+    if (!fits(spec.inputs[i], params.inputs[i])) return 1;
+  }
+  for (std::size_t i = 0; i < spec.outputs.size(); ++i) {
+    if (!fits(spec.outputs[i], params.outputs[i]) ||
+        spec.outputs[i].layout != Layout::kContiguous) {
+      return 1;
+    }
+  }
+  for (Layout l : spec.sources) {
+    if (l == Layout::kStrided) return 1;
+  }
+  return 4;
+}
+
+}  // namespace vka

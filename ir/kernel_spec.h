@@ -1,0 +1,218 @@
+// The plain-data contract between the scheduler and kernel generation: structure only.
+// Sizes, strides, offsets and scalar values travel in LaunchParams, so a kernel cache keyed on
+// KernelSpec compiles `a*b+c` once for every size and every constant.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/dtype.h"
+#include "ir/ops.h"
+#include "ir/scalar.h"
+#include "ir/view.h"
+
+namespace vka {
+
+// kElementwise: generated from the tape (kernels/gen/elementwise.h). The others are fixed library
+// kernels (kernels/lib/scan.h) whose spec only carries their accessors' dtypes: prefix sums of
+// flags for compaction (nonzero, boolean-mask reads), and scatters (assignment through index
+// arrays).
+enum class KernelKind : uint8_t {
+  kElementwise,
+  kScanBlocks,
+  kScanAdd,
+  kCompact,
+  kScatterClaim,
+  kScatterWrite,
+  kSearchSorted,
+  // The radix sort's kernels and bincount's ordered sums (kernels/lib/sort.h).
+  kSortKeys,
+  kSortVarying,
+  kSortHistogram,
+  kSortScatter,
+  kSegmentSum,
+  kCumulativeReduce,  // scans (kernels/lib/cumulative.h)
+  kCumulativeRows,
+  kCumulativeLines,
+  kReduce,  // generated: a reduction of the tape's value (kernels/gen/reduce.h)
+  kGemm,    // generated: batched matrix products (kernels/gen/gemm.h)
+  // Batched matrix factorizations (kernels/lib/linalg.h).
+  kLuFactor,
+  kLuSolve,
+  kCholesky,
+  kQr,
+  kSvdJacobi,
+  kEighJacobi,
+  kSvdJacobiWide,  // one phase of the wide (whole-device) Jacobi solvers
+  kEighJacobiWide,
+};
+
+// How a reduction kernel maps its work to invocations (kernels/gen/reduce.h), chosen per launch
+// from the layout: kSerial, one invocation per (output, split) walking its slice of the
+// reduced elements in order (the kept index is the fast one, so neighbouring invocations read
+// neighbouring elements when the kept axis is the contiguous one); kCooperative, one
+// workgroup per (output, split), its invocations striding through the slice and combining
+// in shared memory (the reduced index is the fast one).
+enum class ReduceStrategy : uint8_t { kSerial, kCooperative };
+
+// The reduction of a KernelKind::kReduce spec. The iteration space is the input's, permuted so the
+// `kept` leading dims are the result's and the rest are reduced. Results are deterministic:
+// every combination happens in a fixed order for a given launch shape.
+struct ReduceSpec {
+  Op op = Op::kBuffer;          // a kReduce row of ops.def
+  DType acc = DType::kFloat32;  // accumulation dtype: the tape result's
+  int kept = 0;
+  ReduceStrategy strategy = ReduceStrategy::kSerial;
+  // Splits: a launch may divide each output's reduced elements between several invocations
+  // or workgroups. The partial pass writes one state per (output, split): out0 values in
+  // `acc` (and out1 int64 indices for arg ops); the combining pass reads them (in0, in1) in
+  // place of a tape and writes the result.
+  bool partial = false;
+  bool combine = false;
+  int32_t divisor_slot = -1;  // kMean: the slot holding the divisor (real dtype of acc)
+  bool operator==(const ReduceSpec& o) const {
+    return op == o.op && acc == o.acc && kept == o.kept && strategy == o.strategy &&
+           partial == o.partial && combine == o.combine && divisor_slot == o.divisor_slot;
+  }
+};
+
+// The tiling of a KernelKind::kGemm spec (kernels/gen/gemm.h): each workgroup computes bm x bn
+// results of one matrix, stepping through K in slices of bk held in shared memory; each
+// invocation keeps tm x tn accumulators in registers, so a workgroup has (bm/tm)*(bn/tn)
+// invocations. a_m_fast / b_n_fast: the order in which a workgroup's invocations load the A
+// (B) tile, chosen so that neighbouring invocations read neighbouring elements (the operand's
+// stride 1 axis). vec4: shared memory is read as 4-vectors (tm and tn multiples of 4, real
+// dtypes), each invocation owning runs of 4 adjacent rows and columns. coop: float16 through
+// the device's cooperative matrices (tm: the device's subgroup size, tn: which kernel; with
+// vec4, cooperative matrices emulated for tests; see kernels/gen/gemm.h).
+// split: the passes of a split-K product (kernels/gen/gemm.h), chosen at launch: kWhole, one
+// kernel; kPartial, the product of each K range written in the accumulator dtype; kCombine,
+// the ranges' partial products summed in order, rounded, and stored or fed to the epilogue.
+enum class GemmSplit : uint8_t { kWhole, kPartial, kCombine };
+struct GemmSpec {
+  int16_t bm = 0, bn = 0, bk = 0, tm = 0, tn = 0;
+  bool a_m_fast = false;
+  bool b_n_fast = true;
+  bool vec4 = false;
+  bool coop = false;
+  GemmSplit split = GemmSplit::kWhole;
+  bool operator==(const GemmSpec& o) const {
+    return bm == o.bm && bn == o.bn && bk == o.bk && tm == o.tm && tn == o.tn &&
+           a_m_fast == o.a_m_fast && b_n_fast == o.b_n_fast && vec4 == o.vec4 && coop == o.coop &&
+           split == o.split;
+  }
+};
+
+// How a kernel addresses one operand (an "accessor"): decided from the actual view, but only
+// its class enters the spec.
+enum class Layout : uint8_t {
+  kContiguous,  // element i of the iteration space is buffer element offset + i
+  kStrided,     // offset + Σ index_d * stride_d, strides from push constants (may be 0 or < 0)
+  kScalar,      // every element reads buffer element `offset` (a broadcast 0-d array)
+};
+std::string_view name(Layout l);
+
+struct Accessor {
+  DType dtype;
+  Layout layout;
+  bool operator==(const Accessor& o) const { return dtype == o.dtype && layout == o.layout; }
+};
+
+// One SSA value of the kernel body.
+struct TapeEntry {
+  Op op;
+  DType dtype;                                // the value's dtype
+  std::array<int32_t, 3> args{{-1, -1, -1}};  // earlier tape entries (elementwise operands)
+  int32_t accessor = -1;  // kBuffer: input index; arange/linspace/eye: source accessor index
+  int32_t slot = -1;      // sources: first push-constant slot of the parameters
+  bool operator==(const TapeEntry& o) const {
+    return op == o.op && dtype == o.dtype && args == o.args && accessor == o.accessor &&
+           slot == o.slot;
+  }
+};
+
+struct KernelSpec {
+  KernelKind kind = KernelKind::kElementwise;
+  int rank = 0;          // dimensions of the (collapsed) iteration space
+  bool index64 = false;  // 64-bit index math: some count or offset exceeds 2^31 - 1
+  // 4: each invocation loads and stores whole 4-element vectors (every operand contiguous or
+  // a broadcast scalar in a 1-d iteration space, contiguous offsets divisible by 4); the tape
+  // runs once per lane and a scalar loop does the n % 4 tail. 1: one element at a time.
+  int vector_width = 1;
+  std::vector<Accessor> inputs;   // binding i = inputs[i]
+  std::vector<Accessor> outputs;  // binding inputs.size() + j
+  std::vector<Layout> sources;    // index layouts of arange/linspace/eye values
+  std::vector<TapeEntry> tape;
+  std::vector<int32_t> results;  // tape entry written to each output
+  std::vector<DType> slots;      // dtype of each 8-byte push-constant scalar slot
+  // Per accessor (inputs, outputs, sources): the accessor whose stride fields it reads.
+  // Strided accessors with equal strides (slices of one array) share one set, which keeps
+  // stencils with many views inside small push-constant limits. Empty: each its own.
+  std::vector<int32_t> stride_of;
+  ReduceSpec reduce;  // kReduce only
+  GemmSpec gemm;      // kGemm only
+  int32_t stride_owner(int accessor) const {
+    return stride_of.empty() ? accessor : stride_of[static_cast<size_t>(accessor)];
+  }
+
+  bool operator==(const KernelSpec& o) const;
+  bool operator!=(const KernelSpec& o) const { return !(*this == o); }
+  std::size_t hash() const;
+  // "ew_f32_3in_1out_contig"; "_strided" when any accessor is strided; "_i64" for 64-bit
+  // index math. Readable, not unique: the cache key is hash() + ==.
+  std::string name() const;
+  // Multi-line dump of everything above (VKA_DEBUG=1 and test messages).
+  std::string to_string() const;
+  int num_bindings() const { return static_cast<int>(inputs.size() + outputs.size()); }
+};
+
+// Some accessor (input, output or source) is strided: the kernel reads dims and strides.
+bool any_strided(const KernelSpec& spec);
+
+// Short dtype tags used in kernel names: b i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64 c64 c128.
+std::string_view short_name(DType t);
+
+// The values of one launch of a spec. Views are over the iteration shape: view.shape == shape.
+struct LaunchParams {
+  Shape shape;                // iteration shape, rank == spec.rank
+  std::vector<View> inputs;   // one per spec input
+  std::vector<View> outputs;  // one per spec output
+  std::vector<View> sources;  // one per spec source (offset 0, the source's own strides)
+  std::vector<Scalar> slots;  // one per slot-using parameter, in slot order (complex128 = 2)
+  // Reductions: outputs × reduced elements per output (count() = reduce_m * reduce_k), and
+  // the split of each output's elements: `splits` slices of `chunk` elements.
+  int64_t reduce_m = 0, reduce_k = 0, chunk = 0, splits = 1;
+  // The splits one dispatch runs: [split_base, split_base + split_count) (a launch over an
+  // input larger than maxStorageBufferRange binds a window of it per dispatch).
+  int64_t split_base = 0, split_count = 1;
+  int64_t count() const { return size(shape); }
+};
+
+// The push-constant block, laid out once for both the GLSL emitter and the host packer so
+// they cannot disagree. Every field is 4 bytes (int/uint) or 8 bytes (int64_t with index64;
+// uvec2 for scalar slots) and aligned to its size (std430 rules for push constants).
+struct PushField {
+  std::string name;  // GLSL member name: "n", "dim0", "off1", "st1_0", "c0"
+  enum Kind { kIndex, kSlot } kind;
+  uint32_t offset;  // bytes
+  uint32_t bytes;
+};
+struct PushLayout {
+  std::vector<PushField> fields;
+  uint32_t size = 0;  // bytes, multiple of 4
+};
+// Fields: n; for reductions rm, rk, rchunk, rsplit, rsbase, rscount (LaunchParams);
+// dim0..dim{rank-1} (only when some accessor is strided); for every accessor in the order inputs,
+// outputs, sources: off{a} and, when strided and owning its strides (stride_owner(a) == a),
+// st{a}_{d}; then c{s} per slot.
+PushLayout push_layout(const KernelSpec& spec);
+
+// The widest vector_width a launch allows (see KernelSpec::vector_width): 4 or 1. Decided per
+// launch because offsets are launch values; it enters the spec, so both variants are cached.
+int choose_vector_width(const KernelSpec& spec, const LaunchParams& params);
+std::vector<uint8_t> pack_push_constants(const KernelSpec& spec, const PushLayout& layout,
+                                         const LaunchParams& p);
+
+}  // namespace vka

@@ -1,0 +1,102 @@
+// The Op enum and per-op facts, all generated from ops.def; plus the result-dtype rules.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/dtype.h"
+
+namespace vka {
+
+enum class Op : uint8_t {
+#define VKA_OP(e, name, arity, kind, kinds, rule, glsl, numpy) e,
+#include "ir/ops.def"
+#undef VKA_OP
+};
+
+inline constexpr int kNumOps = 0
+#define VKA_OP(e, name, arity, kind, kinds, rule, glsl, numpy) +1
+#include "ir/ops.def"
+#undef VKA_OP
+    ;
+
+enum class OpKind : uint8_t {
+  kLeaf,
+  kSource,
+  kUnary,
+  kBinary,
+  kTernary,
+  kReduce,
+  kMovement,
+  kContract,  // matrix products: a GEMM kernel (array/matmul.h)
+};
+
+// How an op's result dtype follows from its (already promoted) operand dtype.
+enum class ResultRule : uint8_t {
+  kSame,        // the promoted operand dtype
+  kNoBool,      // the promoted dtype, but bool becomes int8 (numpy's square(bool) is int8)
+  kFloat,       // floats and complex stay; integers → smallest float holding them
+  kTrueDivide,  // floats and complex stay; bool and integers → float64
+  kBool,        // comparisons, predicates, logical ops
+  kReal,        // complex → its component float; other dtypes stay (abs, real, imag)
+  kWhere,       // operand 0 is the condition; the result is operands 1 and 2 promoted
+  kExplicit,    // the dtype is a parameter of the node (astype, sources, buffers)
+};
+
+struct OpInfo {
+  Op op;
+  std::string_view name;  // vkarray's name: "floor_divide"
+  int arity;              // array operands
+  OpKind kind;
+  std::string_view kinds;  // accepted numpy kinds; uppercase = numpy has it, vkarray not yet
+  ResultRule rule;
+  std::string_view glsl;   // template for real operands, or "@" (see ops.def)
+  std::string_view numpy;  // numpy's name: "absolute"
+};
+
+const OpInfo& info(Op op);
+inline std::string_view name(Op op) { return info(op).name; }
+inline int arity(Op op) { return info(op).arity; }
+inline OpKind kind(Op op) { return info(op).kind; }
+inline bool is_elementwise(Op op) {
+  OpKind k = kind(op);
+  return k == OpKind::kUnary || k == OpKind::kBinary || k == OpKind::kTernary;
+}
+std::string_view name(OpKind k);
+
+// Looks an op up by vkarray's or numpy's name; throws DTypeError naming the text if unknown.
+Op op_from_name(std::string_view name);
+
+// True when vkarray implements `op` for operands of dtype `t`.
+bool accepts(Op op, DType t);
+
+// Throws DTypeError when `op` cannot take an operand of dtype `t`, naming both and saying
+// whether numpy would have accepted it ("not supported yet") or not ("not supported").
+void check_accepts(Op op, DType t);
+
+// The dtype every operand is converted to before the op runs ("compute dtype"), given the
+// operand dtypes. For kWhere operand 0 is excluded (it becomes bool). Promotion follows
+// numpy 2 (promotion.h); then the rule decides, e.g. sqrt(int16) computes in float32.
+DType compute_dtype(Op op, const std::vector<DType>& operands);
+
+// The result dtype of `op` when its operands are already in `compute` dtype.
+DType result_dtype(Op op, DType compute);
+
+// The smallest float dtype that holds every value of `t` (numpy's rule for sqrt(int8) etc.):
+// bool/int8/uint8 → float16, int16/uint16 → float32, wider integers → float64.
+DType smallest_float_for(DType t);
+
+// The dtype linspace computes its values in before converting to `dtype`: float32 for
+// float16 and float32, the dtype itself for complex, float64 otherwise.
+DType linspace_compute_dtype(DType dtype);
+
+// The real component dtype of a complex dtype (complex64 → float32); identity otherwise.
+DType real_dtype(DType t);
+
+// A stable fingerprint of the op table (names, arities, rules), for on-disk cache keys:
+// editing the table invalidates cached kernels instead of reusing mismatched ones.
+uint64_t ops_table_fingerprint();
+
+}  // namespace vka

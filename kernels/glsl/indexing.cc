@@ -1,0 +1,108 @@
+// Index math emission; the 64-bit variant differs only in the index type.
+#include "kernels/glsl/indexing.h"
+
+namespace vka {
+
+std::string index_type(const KernelSpec& spec) { return spec.index64 ? "int64_t" : "int"; }
+
+void emit_push_block(const KernelSpec& spec, GlslWriter& w) {
+  PushLayout L = push_layout(spec);
+  std::string it = index_type(spec);
+  w.open("layout(push_constant, std430) uniform Push");
+  for (const PushField& f : L.fields) {
+    std::string type = f.kind == PushField::kSlot ? "uvec2" : it;
+    w.line("layout(offset = " + std::to_string(f.offset) + ") " + type + " " + f.name + ";");
+  }
+  w.close(" pc;");
+}
+
+void open_grid_loop(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w) {
+  std::string it = index_type(spec);
+  w.line(it + " grid = " + it + "(gl_NumWorkGroups.x) * " + it + "(" +
+         std::to_string(workgroup_size) + ");");
+  w.open("for (" + it + " i = " + it + "(gl_GlobalInvocationID.x); i < pc.n; i += grid)");
+}
+
+bool uses_rows(const KernelSpec& spec) { return spec.rank >= 2 && any_strided(spec); }
+
+int row_unroll(const KernelSpec& spec) {
+  return spec.vector_width == 4 || spec.tape.size() <= 64 ? 4 : 1;
+}
+
+void open_rows(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w) {
+  const std::string it = index_type(spec);
+  const int last = spec.rank - 1;
+  w.line(it + " rows = pc.n / pc.dim" + std::to_string(last) + ";");
+  w.line(it + " cgrid = " + it + "(gl_NumWorkGroups.x) * " + it + "(" +
+         std::to_string(workgroup_size) + ");");
+  w.open("for (" + it + " r = " + it + "(gl_WorkGroupID.y); r < rows; r += " + it +
+         "(gl_NumWorkGroups.y))");
+  w.line(it + " rest = r;");
+  for (int d = last - 1; d >= 1; --d) {
+    std::string dim = "pc.dim" + std::to_string(d);
+    w.line(it + " i" + std::to_string(d) + " = rest % " + dim + ";");
+    w.line("rest /= " + dim + ";");
+  }
+  w.line(it + " i0 = rest;");
+}
+
+void open_row_loops(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w) {
+  const std::string it = index_type(spec);
+  open_rows(spec, workgroup_size, w);
+  w.open("for (" + it + " c = " + it + "(gl_GlobalInvocationID.x); c < pc.dim" +
+         std::to_string(spec.rank - 1) + "; c += " + it + "(" +
+         std::to_string(row_unroll(spec)) + ") * cgrid)");
+}
+
+void open_row_column(const KernelSpec& spec, int u, GlslWriter& w) {
+  const std::string it = index_type(spec);
+  const std::string last = "i" + std::to_string(spec.rank - 1);
+  const std::string inner = "pc.dim" + std::to_string(spec.rank - 1);
+  w.line(it + " " + last + "_" + std::to_string(u) + " = c + " + it + "(" + std::to_string(u) +
+         ") * cgrid;");
+  w.open("if (" + last + "_" + std::to_string(u) + " < " + inner + ")");
+  w.line(it + " " + last + " = " + last + "_" + std::to_string(u) + ";");
+  w.line(it + " i = r * " + inner + " + " + last + ";");
+}
+
+void emit_nd_index(const KernelSpec& spec, GlslWriter& w) {
+  if (!any_strided(spec) || spec.rank == 0) return;
+  std::string it = index_type(spec);
+  // Innermost dimension last (C order): peel dims from the right.
+  w.line(it + " rest = i;");
+  for (int d = spec.rank - 1; d >= 1; --d) {
+    std::string dim = "pc.dim" + std::to_string(d);
+    w.line(it + " i" + std::to_string(d) + " = rest % " + dim + ";");
+    w.line("rest /= " + dim + ";");
+  }
+  w.line(it + " i0 = rest;");
+}
+
+std::string element_offset(const KernelSpec& spec, int accessor, Layout layout) {
+  std::string off = "pc.off" + std::to_string(accessor);
+  switch (layout) {
+    case Layout::kContiguous:
+      return "(" + off + " + i)";
+    case Layout::kScalar:
+      return off;
+    case Layout::kStrided: {
+      std::string s = "(" + off;
+      const std::string st = "pc.st" + std::to_string(spec.stride_owner(accessor)) + "_";
+      for (int d = 0; d < spec.rank; ++d) {
+        s += " + i" + std::to_string(d) + " * " + st + std::to_string(d);
+      }
+      return s + ")";
+    }
+  }
+  return off;
+}
+
+std::string element_index(const KernelSpec& spec, int accessor, Layout layout) {
+  std::string e = element_offset(spec, accessor, layout);
+  // GLSL indexes arrays with 32-bit scalars only. With 64-bit index math the element index
+  // within one binding still fits 32 unsigned bits: a binding spans at most
+  // maxStorageBufferRange (< 4 GiB) bytes, and larger arrays are bound as windows.
+  return spec.index64 ? "uint(" + e + ")" : e;
+}
+
+}  // namespace vka

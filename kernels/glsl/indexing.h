@@ -1,0 +1,53 @@
+// Index math of generated kernels: global id → grid-stride loop → N-d index → each operand's
+// buffer element, all sizes and strides read from the push-constant block.
+#pragma once
+
+#include <string>
+
+#include "ir/kernel_spec.h"
+#include "kernels/glsl/writer.h"
+
+namespace vka {
+
+// "int" or "int64_t": the type of element indices in a spec's kernel.
+std::string index_type(const KernelSpec& spec);
+
+// Writes the push-constant block declaration (the layout of ir/kernel_spec.h's
+// push_layout(), with explicit offsets so host packing and GLSL agree by construction).
+void emit_push_block(const KernelSpec& spec, GlslWriter& w);
+
+// Opens the grid-stride loop over i in [0, pc.n): the dispatch may have fewer invocations
+// than elements (maxComputeWorkGroupCount), so each invocation strides by the grid size.
+// The caller closes it with w.close().
+void open_grid_loop(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w);
+
+// Declares the N-d index i0..i{rank-1} of flat index `i` when some accessor is strided.
+void emit_nd_index(const KernelSpec& spec, GlslWriter& w);
+
+// Row mode: strided kernels of rank >= 2 run a 2-d dispatch, workgroups along y walking rows
+// (every index but the last) and invocations along x walking the last index, so the N-d index
+// needs no division per element. `uses_rows` decides it for both the emitter and the launch.
+// With vector_width 4 (ir/kernel_spec.h: every operand along rows with stride 1), each
+// invocation handles 4 adjacent columns: a scalar head up to out0's 16-byte alignment, then
+// aligned vector stores, inputs loaded as two aligned vectors and shifted, then a scalar tail.
+bool uses_rows(const KernelSpec& spec);
+// Columns each invocation of row mode handles per step: with vector_width 4, one vector of 4
+// adjacent columns; otherwise 4 columns `workgroup size × grid` apart, so every load stays
+// coalesced (independent loads in flight per invocation; 1 for large tapes).
+int row_unroll(const KernelSpec& spec);
+// Opens row mode's loop over rows (declaring rows, cgrid and i0..i{rank-2}); the caller
+// walks the columns and closes it.
+void open_rows(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w);
+// Opens the loops of row mode and declares i0..i{rank-2}. Then, for each of row_unroll(spec)
+// columns, open_row_column() opens a block declaring i{rank-1} and the flat index i, which
+// the caller closes; the caller closes the two loops with w.close() twice at the end.
+void open_row_loops(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w);
+void open_row_column(const KernelSpec& spec, int u, GlslWriter& w);
+
+// The element offset of accessor `a` (inputs, then outputs, then sources) for the current
+// element, in index type: "(pc.off2 + i)", "pc.off0", or "(pc.off1 + i0 * pc.st1_0 + ...)".
+std::string element_offset(const KernelSpec& spec, int accessor, Layout layout);
+// The same as an array subscript (uint(...) with 64-bit index math).
+std::string element_index(const KernelSpec& spec, int accessor, Layout layout);
+
+}  // namespace vka

@@ -1,0 +1,369 @@
+// The GLSL math library's machinery (per-precision constants, template instantiation, the
+// helper registry) and its basic functions: two-sum/two-product (double-word arithmetic),
+// hypot, and numpy's fmod/floor_divide/remainder. Transcendentals: math_exp.cc and
+// math_trig.cc. Error bounds, measured against numpy: docs/accuracy.md.
+#include "kernels/glsl/math.h"
+
+#include <cctype>
+#include <cstdio>
+#include <map>
+
+#include "base/errors.h"
+#include "kernels/glsl/math_templates.h"
+
+namespace vka {
+namespace {
+
+using math_internal::Template;
+using math_internal::Templates;
+
+struct Precision {
+  const char* type;  // float, double
+  const char* sfx;   // function suffix: f32, f64
+  const char* lit;   // literal suffix: "", "LF"
+  const char* inf;
+  const char* nan;
+  const char* ctype;                     // complex: vec2, dvec2
+  std::map<std::string, std::string> k;  // per-precision constants and term counts
+};
+
+// The degree-n Taylor polynomial of e^r as nested fma() calls with 1/i! literals.
+std::string exp_horner(int n, const char* lit) {
+  auto coef = [&](int i) {
+    double f = 1;
+    for (int j = 2; j <= i; ++j) f *= j;
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17e%s", 1 / f, lit);
+    return std::string(buf);
+  };
+  std::string s = coef(n);
+  for (int i = n - 1; i >= 0; --i) s = "fma(" + s + ", r, " + coef(i) + ")";
+  return s;
+}
+
+// Constants split for exact products (Cody-Waite): a part with n significant bits times an
+// integer k of m bits is exact when n + m <= the type's 24 or 53 bits.
+const Precision& precision(DType t) {
+  static const Precision f32{"float",
+                             "f32",
+                             "",
+                             "uintBitsToFloat(0x7f800000u)",
+                             "uintBitsToFloat(0x7fc00000u)",
+                             "vec2",
+                             {{"DIV_BIG", "8.507059173023462e37"},  // 2^126
+                              {"EXP_MAX", "88.72283905206835"},
+                              {"EXP_MIN", "-103.97207708"},
+                              {"EXP2_MAX", "128.0"},
+                              {"EXP2_MIN", "-150.0"},
+                              // ln2 = LN2_HI (15 bits: k * LN2_HI exact for |k| < 2^9) + LN2_LO
+                              {"LN2_HI", "0.693145751953125"},
+                              {"LN2_LO", "1.428606765330187e-06"},
+                              {"TT_HI", "0.6666666865348816"},  // 2/3 as two floats
+                              {"TT_LO", "-1.9868215517249155e-08"},
+                              {"EXP_HORNER", exp_horner(7, "")},
+                              {"SCALE_KMIN", "-126"},
+                              {"SCALE_KMAX", "127"},
+                              {"POW2I", "uintBitsToFloat(uint(k + 127) << 23)"},
+                              {"EXPM1_TERMS", "8"},
+                              {"LOG_TERMS", "5"},
+                              {"MIN_NORMAL", "1.1754943508222875e-38"},
+                              {"SUBNORMAL_SCALE", "16777216.0"},
+                              {"SUBNORMAL_EXP", "24"},
+                              {"MANT_BITS", "24"},
+                              {"SPLIT", "4097.0"},  // Dekker: 2^12 + 1
+                              {"SPLIT_SAFE", "1.0e30"},
+                              {"SPLIT_SHIFT", "40"},
+                              // pi/2 in 12-bit parts (k < 2^12) and a float tail
+                              {"PIO2_1", "1.57080078125"},
+                              {"PIO2_2", "-4.453584551811218e-06"},
+                              {"PIO2_3", "-8.706138032721356e-10"},
+                              {"PIO2_4", "6.223371969669989e-14"},
+                              {"CW_MAX", "6000.0"},
+                              // pi, pi/2, pi/4 as the nearest float plus its error
+                              {"PI_HI", "3.1415927410125732"},
+                              {"PI_LO", "-8.742277657347586e-08"},
+                              {"PIO2_HI", "1.5707963705062866"},
+                              {"PIO2_LO", "-4.371138828673793e-08"},
+                              {"PIO4_HI", "0.7853981852531433"},
+                              {"PIO4_LO", "-2.1855694143368964e-08"},
+                              {"PH_WORDS", "4"},
+                              {"RH_M0", "0xFFFFFF00u"},
+                              {"RH_M1", "0x0u"},
+                              {"SIN_TERMS", "5"},
+                              {"COS_TERMS", "6"},
+                              {"ATAN_TERMS", "9"},
+                              {"FMOD_STEPS", "300"},
+                              {"HYP_BIG", "9.0"},
+                              {"TANH_BIG", "12.0"},
+                              {"RECIP_EPS", "16777216.0"},  // 2^24
+                              {"HUGE", "4096.0"},
+                              {"BITS_HI", "floatBitsToUint(x)"}}};
+  static const Precision f64{"double",
+                             "f64",
+                             "LF",
+                             "packDouble2x32(uvec2(0u, 0x7ff00000u))",
+                             "packDouble2x32(uvec2(0u, 0x7ff80000u))",
+                             "dvec2",
+                             {{"DIV_BIG", "4.49423283715579e307"},  // 2^1022
+                              {"EXP_MAX", "709.782712893384"},
+                              {"EXP_MIN", "-745.1332191019412"},
+                              {"EXP2_MAX", "1024.0"},
+                              {"EXP2_MIN", "-1075.0"},
+                              // LN2_HI: 32 bits, k * LN2_HI exact for |k| < 2^21
+                              {"LN2_HI", "6.93147180369123816490e-01"},
+                              {"LN2_LO", "1.90821492927058770002e-10"},
+                              {"TT_HI", "0.6666666666666666"},
+                              {"TT_LO", "3.700743415417188e-17"},
+                              {"EXP_HORNER", exp_horner(13, "LF")},
+                              {"SCALE_KMIN", "-1022"},
+                              {"SCALE_KMAX", "1023"},
+                              {"POW2I", "packDouble2x32(uvec2(0u, uint(k + 1023) << 20))"},
+                              {"EXPM1_TERMS", "15"},
+                              {"LOG_TERMS", "10"},
+                              {"MIN_NORMAL", "2.2250738585072014e-308"},
+                              {"SUBNORMAL_SCALE", "18014398509481984.0"},
+                              {"SUBNORMAL_EXP", "54"},
+                              {"MANT_BITS", "53"},
+                              {"SPLIT", "134217729.0"},  // Dekker: 2^27 + 1
+                              {"SPLIT_SAFE", "1.0e290"},
+                              {"SPLIT_SHIFT", "300"},
+                              // pi/2 in 33-bit parts (k < 2^20) and a double tail
+                              {"PIO2_1", "1.570796326734125614166e+00"},
+                              {"PIO2_2", "6.077100506303965976596e-11"},
+                              {"PIO2_3", "2.022266248711166455796e-21"},
+                              {"PIO2_4", "8.478427660368899569974e-32"},
+                              {"CW_MAX", "1.5e6"},
+                              {"PI_HI", "3.141592653589793"},
+                              {"PI_LO", "1.2246467991473532e-16"},
+                              {"PIO2_HI", "1.5707963267948966"},
+                              {"PIO2_LO", "6.123233995736766e-17"},
+                              {"PIO4_HI", "0.7853981633974483"},
+                              {"PIO4_LO", "3.061616997868383e-17"},
+                              {"PH_WORDS", "7"},
+                              {"RH_M0", "0xFFFFFFFFu"},
+                              {"RH_M1", "0xFFFFF800u"},
+                              {"SIN_TERMS", "8"},
+                              {"COS_TERMS", "9"},
+                              {"ATAN_TERMS", "20"},
+                              {"FMOD_STEPS", "2100"},
+                              {"HYP_BIG", "22.0"},
+                              {"TANH_BIG", "22.0"},
+                              {"RECIP_EPS", "9007199254740992.0"},  // 2^53
+                              {"HUGE", "268435456.0"},
+                              {"BITS_HI", "unpackDouble2x32(x).y"}}};
+  VKA_ASSERT(t == DType::kFloat32 || t == DType::kFloat64);
+  return t == DType::kFloat32 ? f32 : f64;
+}
+
+void add_basic_templates(Templates* m) {
+  m->insert({
+      {"inf", {"", "T vka_inf_F() { return INF; }\n"}},
+      {"nan", {"", "T vka_nan_F() { return NAN; }\n"}},
+      {"signbit", {"", "bool vka_signbit_F(T x) { return (@BITS_HI@ >> 31) != 0u; }\n"}},
+      {"copysign",
+       {"signbit", "T vka_copysign_F(T x, T y) { return vka_signbit_F(y) ? -abs(x) : abs(x); }\n"}},
+      // Error-free transformations: a + b = s + err and a * b = p + err exactly (Knuth,
+      // Dekker; no fma needed, so no reliance on the driver fusing it). twoprod needs
+      // |a|, |b| < SPLIT_SAFE.
+      {"twosum", {"", R"(T vka_twosum_F(T a, T b, out T err) {
+  T s = a + b;
+  T bb = s - a;
+  T e = (a - (s - bb)) + (b - bb);
+  err = e;
+  return s;
+}
+T vka_split_F(T a, out T lo) {
+  T c = @SPLIT@$ * a;
+  T hi = c - (c - a);
+  T l = a - hi;
+  lo = l;
+  return hi;
+}
+T vka_twoprod_F(T a, T b, out T err) {
+  T p = a * b;
+  T al;
+  T bl;
+  T ah = vka_split_F(a, al);
+  T bh = vka_split_F(b, bl);
+  T e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+  err = e;
+  return p;
+}
+)"}},
+      // sqrt(x^2 + y^2) from the exact double-word sum of squares plus one correction step:
+      // correctly rounded but for near-ties, like glibc's hypot (numpy's complex abs).
+      {"hypot", {"twosum", R"(T vka_hypot_F(T x, T y) {
+  if (isinf(x) || isinf(y)) return INF;
+  if (isnan(x) || isnan(y)) return NAN;
+  T a = max(abs(x), abs(y));
+  T b = min(abs(x), abs(y));
+  if (b == T(0)) return a;
+  int e;
+  T m = frexp(a, e);
+  T as = ldexp(a, -e);
+  T bs = ldexp(b, -e);
+  T pl;
+  T ql;
+  T sl;
+  T ph = vka_twoprod_F(as, as, pl);
+  T qh = vka_twoprod_F(bs, bs, ql);
+  T sh = vka_twosum_F(ph, qh, sl);
+  T slo = sl + (pl + ql);
+  T r = sqrt(sh);
+  T rl;
+  T rh = vka_twoprod_F(r, r, rl);
+  T d = ((sh - rh) - rl) + slo;
+  T res = r + d / (T(2) * r);
+  return ldexp(res, e);
+}
+)"}},
+      // C's fmod, exact: long division, each step subtracting y * 2^j with y * 2^j <= x <
+      // 2 * y * 2^j, an exact subtraction (Sterbenz). A quotient a / b rounded to T is not
+      // exact (fmod(1, 0.1) needs the remainder of 1 by the double nearest 0.1).
+      {"fmod", {"copysign", R"(T vka_fmod_F(T a, T b) {
+  if (isinf(a) || isnan(a) || isnan(b) || b == T(0)) return NAN;
+  T x = abs(a);
+  T y = abs(b);
+  if (isinf(b) || x < y) return a;
+  int ey;
+  T my = frexp(y, ey);
+  for (int i = 0; i < @FMOD_STEPS@ && x >= y; ++i) {
+    int ex;
+    T mx = frexp(x, ex);
+    T ys = ldexp(y, ex - ey);
+    if (ys > x) ys = ldexp(y, ex - ey - 1);
+    x = x - ys;
+  }
+  return vka_copysign_F(x, a);
+}
+)"}},
+      // a / b. Some drivers divide through 1/b, which is flushed to zero when |b| > 2^126 for
+      // float32 (NVIDIA): there, dividing a/4 by b/4 is exact and keeps the reciprocal normal.
+      {"div", {"", R"(T vka_div_F(T a, T b) {
+  return abs(b) > @DIV_BIG@$ ? (a * 0.25$) / (b * 0.25$) : a / b;
+}
+)"}},
+      // numpy's npy_divmod (npymath): the quotient is rounded from (a - fmod(a, b)) / b.
+      {"floordiv", {"fmod copysign div", R"(T vka_floordiv_F(T a, T b) {
+  if (b == T(0)) return a / b;
+  T mod = vka_fmod_F(a, b);
+  T div = vka_div_F(a - mod, b);
+  if (mod != T(0) && ((b < T(0)) != (mod < T(0)))) div -= T(1);
+  if (div == T(0)) return vka_copysign_F(T(0), a / b);
+  T fl = floor(div);
+  if (div - fl > 0.5$) fl += T(1);
+  return fl;
+}
+)"}},
+      {"remainder", {"fmod copysign", R"(T vka_remainder_F(T a, T b) {
+  T mod = vka_fmod_F(a, b);
+  if (b == T(0)) return mod;
+  if (mod != T(0)) {
+    if ((b < T(0)) != (mod < T(0))) mod += b;
+  } else {
+    mod = vka_copysign_F(T(0), b);
+  }
+  return mod;
+}
+)"}},
+  });
+}
+
+const Templates& templates() {
+  static const Templates m = [] {
+    Templates t;
+    add_basic_templates(&t);
+    math_internal::add_exp_templates(&t);
+    math_internal::add_trig_templates(&t);
+    math_internal::add_complex_templates(&t);
+    math_internal::add_complex_exp_templates(&t);
+    math_internal::add_complex_inverse_templates(&t);
+    return t;
+  }();
+  return m;
+}
+
+// True when `code[i]` starts a line's first token (after indentation): a declaration there
+// is a local of a function body when indented.
+bool indented_line_start(const std::string& code, std::size_t i) {
+  std::size_t ls = code.rfind('\n', i == 0 ? 0 : i - 1);
+  if (ls == std::string::npos || i <= ls + 1) return false;
+  return code.find_first_not_of(' ', ls + 1) == i;
+}
+
+std::string instantiate(const std::string& code, const Precision& p) {
+  std::string out;
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    char c = code[i];
+    bool ident_before =
+        i > 0 && (std::isalnum(static_cast<unsigned char>(code[i - 1])) || code[i - 1] == '_');
+    auto word_at = [&](const char* w) {
+      std::size_t n = std::char_traits<char>::length(w);
+      if (code.compare(i, n, w) != 0 || ident_before) return false;
+      char after = i + n < code.size() ? code[i + n] : ' ';
+      return !(std::isalnum(static_cast<unsigned char>(after)) || after == '_');
+    };
+    if (c == '$') {
+      out += p.lit;
+    } else if (c == '@') {
+      std::size_t end = code.find('@', i + 1);
+      out += p.k.at(code.substr(i + 1, end - i - 1));
+      i = end;
+    } else if (word_at("T") || word_at("C")) {
+      // Locals are precise (math_templates.h says why).
+      if (indented_line_start(code, i) && i + 2 < code.size() && code[i + 1] == ' ') {
+        out += "precise ";
+      }
+      out += c == 'T' ? p.type : p.ctype;
+    } else if (word_at("INF")) {
+      out += p.inf;
+      i += 2;
+    } else if (word_at("NAN")) {
+      out += p.nan;
+      i += 2;
+    } else if (c == '_' && code.compare(i, 2, "_F") == 0 &&
+               !(i + 2 < code.size() &&
+                 (std::isalnum(static_cast<unsigned char>(code[i + 2])) || code[i + 2] == '_'))) {
+      out += "_";
+      out += p.sfx;
+      i += 1;
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void HelperSet::add(const std::string& name, const std::string& code) {
+  if (names_.insert(name).second) code_.push_back(code);
+}
+
+std::string HelperSet::str() const {
+  std::string s;
+  for (const std::string& c : code_) s += c;
+  return s;
+}
+
+std::string math_function(std::string_view fn, DType t, HelperSet* helpers) {
+  const Precision& p = precision(t);
+  auto it = templates().find(std::string(fn));
+  VKA_ASSERT(it != templates().end());
+  const Template& tmpl = it->second;
+  std::string key = tmpl.shared ? std::string(fn) : std::string(fn) + "_" + p.sfx;
+  if (!helpers->has(key)) {
+    std::string deps = tmpl.deps;
+    std::size_t start = 0;
+    while (start < deps.size()) {
+      std::size_t end = deps.find(' ', start);
+      if (end == std::string::npos) end = deps.size();
+      if (end > start) math_function(deps.substr(start, end - start), t, helpers);
+      start = end + 1;
+    }
+    helpers->add(key, tmpl.shared ? std::string(tmpl.code) : instantiate(tmpl.code, p));
+  }
+  return "vka_" + std::string(fn) + (tmpl.shared ? "" : "_" + std::string(p.sfx));
+}
+
+}  // namespace vka

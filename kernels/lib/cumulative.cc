@@ -1,0 +1,206 @@
+// The scan kernels' GLSL (kernels/lib/cumulative.h): fixed text around the data's types and the
+// combining op.
+#include "kernels/lib/cumulative.h"
+
+#include <algorithm>
+
+#include "base/errors.h"
+#include "kernels/glsl/indexing.h"
+#include "kernels/glsl/ops.h"
+#include "kernels/glsl/writer.h"
+
+namespace vka {
+namespace {
+
+KernelSpec spec_of(KernelKind kind, Op op, DType t, int inputs) {
+  VKA_ASSERT(!is_bool(t));
+  VKA_ASSERT(op == Op::kAdd || op == Op::kMultiply || op == Op::kMaximum || op == Op::kMinimum);
+  VKA_ASSERT(!is_complex(t) || op == Op::kAdd || op == Op::kMultiply);
+  KernelSpec s;
+  s.kind = kind;
+  s.rank = 1;
+  for (int i = 0; i < inputs; ++i) s.inputs.push_back(Accessor{t, Layout::kContiguous});
+  s.outputs.push_back(Accessor{t, Layout::kContiguous});
+  s.results = {0};
+  TapeEntry e;
+  e.op = op;
+  e.dtype = t;
+  s.tape = {e};
+  s.slots = {DType::kInt64, DType::kInt64};
+  return s;
+}
+
+
+// C combine(C a, C b): the op on two compute values, a before b.
+std::string combine(Op op, DType t) {
+  const std::string c(compute_type(t));
+  std::string body;
+  const std::string nan_a = is_floating(t) ? "isnan(a) || " : "";
+  if (op == Op::kAdd) {
+    body = "a + b";
+  } else if (op == Op::kMultiply) {
+    body = is_complex(t) ? c + "(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x)" : "a * b";
+  } else if (op == Op::kMaximum) {
+    body = "(" + nan_a + "a >= b) ? a : b";  // numpy's maximum: NaN wins from either side
+  } else {
+    body = "(" + nan_a + "a <= b) ? a : b";
+  }
+  return c + " combine(" + c + " a, " + c + " b) { return " + body + "; }\n";
+}
+
+}  // namespace
+
+int cumulative_per_thread(DType t) {
+  const std::size_t bytes = is_complex(t) ? itemsize(t) : std::max<std::size_t>(itemsize(t), 4);
+  return static_cast<int>(16384 / (kCumThreads * bytes));
+}
+
+int64_t cumulative_block(DType t) { return int64_t{kCumThreads} * cumulative_per_thread(t); }
+
+KernelSpec cumulative_reduce_spec(Op op, DType t) {
+  return spec_of(KernelKind::kCumulativeReduce, op, t, 1);
+}
+KernelSpec cumulative_rows_spec(Op op, DType t) {
+  return spec_of(KernelKind::kCumulativeRows, op, t, 2);
+}
+KernelSpec cumulative_lines_spec(Op op, DType t) {
+  return spec_of(KernelKind::kCumulativeLines, op, t, 1);
+}
+
+std::string emit_cumulative(const KernelSpec& spec) {
+  const DType t = spec.outputs[0].dtype;
+  const std::string C(compute_type(t));
+  GlslWriter push;
+  emit_push_block(spec, push);
+  const std::string T = std::to_string(kCumThreads);
+  const std::string P = std::to_string(cumulative_per_thread(t));
+  const std::string common =
+      "#version 450\n" + dtype_extensions(t) + "// " + spec.name() +
+      "\nlayout(local_size_x = " + T + ") in;\n";
+  auto load = [t](const char* buf, int acc, const std::string& i) {
+    return to_compute(t, std::string(buf) + ".v[pc.off" + std::to_string(acc) + " + int(" + i +
+                             ")]");
+  };
+  auto store = [t](int acc, const std::string& i, const std::string& v) {
+    return "out0.v[pc.off" + std::to_string(acc) + " + int(" + i + ")] = " +
+           from_compute(t, v) + ";";
+  };
+  const std::string consts = "const uint T = " + T + "u, P = " + P + "u, B = T * P;\n";
+  const std::string block =
+      "    uint row = g / nb, blk = g - row * nb;\n"
+      "    uint start = row * len + blk * B;\n"
+      "    uint count = min(B, len - blk * B);\n";
+  // Not a switch: kernels/emit.cc owns the exhaustive one over every kind.
+  if (spec.kind == KernelKind::kCumulativeReduce) {
+    return common + storage_buffer(0, "readonly", storage_type(t), "in0") +
+           storage_buffer(1, "writeonly", storage_type(t), "out0") + push.str() + consts +
+           combine(spec.tape[0].op, t) +
+           "shared " + C + " part[T];\n"
+           "void main() {\n"
+           "  uint len = pc.c0.x, nb = pc.c1.x, t = gl_LocalInvocationID.x;\n"
+           "  for (uint g = gl_WorkGroupID.x; g < uint(pc.n); g += gl_NumWorkGroups.x) {\n" +
+           block +
+           "    " + C + " acc = " + C + "(0);\n"
+           "    if (t < count) {\n"
+           "      acc = " + load("in0", 0, "start + t") + ";\n"
+           "      for (uint i = t + T; i < count; i += T) acc = combine(acc, " +
+           load("in0", 0, "start + i") + ");\n"
+           "    }\n"
+           "    part[t] = acc;\n"
+           "    barrier();\n"
+           "    uint live = min(count, T);\n"
+           "    for (uint s = T / 2u; s > 0u; s >>= 1) {\n"
+           "      if (t < s && t + s < live) part[t] = combine(part[t], part[t + s]);\n"
+           "      barrier();\n"
+           "    }\n"
+           "    if (t == 0u) " + store(1, "g", "part[0]") + "\n"
+           "    barrier();\n"
+           "  }\n"
+           "}\n";
+  }
+  if (spec.kind == KernelKind::kCumulativeRows) {
+    return common + storage_buffer(0, "readonly", storage_type(t), "in0") +
+           storage_buffer(1, "readonly", storage_type(t), "in1") +
+           storage_buffer(2, "writeonly", storage_type(t), "out0") + push.str() + consts +
+           combine(spec.tape[0].op, t) +
+           // One padding slot per 32 values: the threads' runs of P consecutive values
+           // then fall in distinct banks.
+           "shared " + C + " sh[B + B / 32u];\n"
+           "uint pad(uint i) { return i + (i >> 5); }\n"
+           "shared " + C + " part[T];\n"
+           "void main() {\n"
+           "  uint len = pc.c0.x, nb = pc.c1.x, t = gl_LocalInvocationID.x;\n"
+           "  for (uint g = gl_WorkGroupID.x; g < uint(pc.n); g += gl_NumWorkGroups.x) {\n" +
+           block +
+           // Coalesced loads into shared memory; each thread then scans P consecutive ones.
+           "    for (uint k = 0u; k < P; ++k) {\n"
+           "      uint i = t + k * T;\n"
+           "      if (i < count) sh[pad(i)] = " + load("in0", 0, "start + i") + ";\n"
+           "    }\n"
+           "    barrier();\n"
+           "    uint first = t * P;\n"
+           "    uint m = first < count ? min(P, count - first) : 0u;\n"
+           "    " + C + " run = " + C + "(0);\n"
+           "    if (m > 0u) {\n"
+           "      run = sh[pad(first)];\n"
+           "      for (uint k = 1u; k < m; ++k) {\n"
+           "        run = combine(run, sh[pad(first + k)]);\n"
+           "        sh[pad(first + k)] = run;\n"
+           "      }\n"
+           "    }\n"
+           "    part[t] = run;\n"
+           "    barrier();\n"
+           // Hillis-Steele inclusive scan of the thread totals. Threads holding data are a
+           // prefix of the group, so a live thread only ever combines live totals.
+           "    for (uint d = 1u; d < T; d <<= 1) {\n"
+           "      " + C + " before = part[t];\n"
+           "      if (t >= d) before = part[t - d];\n"
+           "      barrier();\n"
+           "      if (t >= d) part[t] = combine(before, part[t]);\n"
+           "      barrier();\n"
+           "    }\n"
+           "    bool has = blk > 0u;\n"
+           "    " + C + " prefix = " + C + "(0);\n"
+           "    if (has) prefix = " + load("in1", 1, "row * nb + blk - 1u") + ";\n"
+           "    if (t > 0u) {\n"
+           "      prefix = has ? combine(prefix, part[t - 1u]) : part[t - 1u];\n"
+           "      has = true;\n"
+           "    }\n"
+           "    if (has) {\n"
+           "      for (uint k = 0u; k < m; ++k) {\n"
+           "        sh[pad(first + k)] = combine(prefix, sh[pad(first + k)]);\n"
+           "      }\n"
+           "    }\n"
+           "    barrier();\n"
+           "    for (uint k = 0u; k < P; ++k) {\n"
+           "      uint i = t + k * T;\n"
+           "      if (i < count) " + store(2, "start + i", "sh[pad(i)]") + "\n"
+           "    }\n"
+           "    barrier();\n"
+           "  }\n"
+           "}\n";
+  }
+  if (spec.kind == KernelKind::kCumulativeLines) {
+    return common + storage_buffer(0, "readonly", storage_type(t), "in0") +
+           storage_buffer(1, "writeonly", storage_type(t), "out0") + push.str() + consts +
+           combine(spec.tape[0].op, t) +
+           "void main() {\n"
+           "  uint len = pc.c0.x, inner = pc.c1.x;\n"
+           "  uint grid = gl_NumWorkGroups.x * T;\n"
+           "  for (uint i = gl_GlobalInvocationID.x; i < uint(pc.n); i += grid) {\n"
+           "    uint o = i / inner, j = i - o * inner;\n"
+           "    uint e = o * len * inner + j;\n"
+           "    " + C + " acc = " + load("in0", 0, "e") + ";\n"
+           "    " + store(1, "e", "acc") + "\n"
+           "    for (uint k = 1u; k < len; ++k) {\n"
+           "      e += inner;\n"
+           "      acc = combine(acc, " + load("in0", 0, "e") + ");\n"
+           "      " + store(1, "e", "acc") + "\n"
+           "    }\n"
+           "  }\n"
+           "}\n";
+  }
+  internal_error("emit_cumulative of a spec of another kind", __FILE__, __LINE__);
+}
+
+}  // namespace vka

@@ -1,0 +1,323 @@
+// The radix sort's library kernels: fixed GLSL around the push-constant block of their spec.
+#include "kernels/lib/sort.h"
+
+#include "base/errors.h"
+#include "kernels/glsl/indexing.h"
+#include "kernels/glsl/writer.h"
+#include "kernels/lib/scan.h"
+
+namespace vka {
+namespace {
+
+std::string header(const KernelSpec& spec) {
+  GlslWriter w;
+  w.line("#version 450");
+  w.line("// " + spec.name());
+  w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require");
+  w.line("#extension GL_EXT_shader_8bit_storage : require");
+  w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require");
+  w.line("#extension GL_EXT_shader_16bit_storage : require");
+  w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require");
+  w.line("layout(local_size_x = " + std::to_string(kSortThreads) + ") in;");
+  GlslWriter push;
+  emit_push_block(spec, push);
+  return w.str() + push.str();
+}
+
+std::string key_type(DType key) { return key == DType::kUInt64 ? "uint64_t" : "uint"; }
+
+// Bits of one component of t (a complex number has two).
+int component_bits(DType t) {
+  return static_cast<int>(is_complex(t) ? itemsize(t) / 2 : itemsize(t)) * 8;
+}
+
+std::string raw_type(int bits) {
+  switch (bits) {
+    case 8: return "uint8_t";
+    case 16: return "uint16_t";
+    case 32: return "uint";
+    default: return "uint64_t";
+  }
+}
+
+std::string hex(uint64_t v, bool wide) {
+  static const char* digits = "0123456789ABCDEF";
+  std::string s;
+  do {
+    s.insert(s.begin(), digits[v & 15]);
+    v >>= 4;
+  } while (v);
+  return "0x" + s + (wide ? "ul" : "u");
+}
+
+// GLSL `KEY key_of(uint j, uint part)`: the order-preserving key of element j.
+std::string key_function(DType t) {
+  const DType key = sort_key_dtype(t);
+  const bool wide = key == DType::kUInt64;
+  const std::string K = key_type(key);
+  const int w = component_bits(t);
+  const uint64_t sign = uint64_t{1} << (w - 1);
+  const uint64_t mask = w == 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
+  const uint64_t expmask = w == 16 ? 0x7C00u : w == 32 ? 0x7F800000u : 0x7FF0000000000000ull;
+  const int comps = is_complex(t) ? 2 : 1;
+  std::string s = K + " component(uint j, uint c) { return " + K + "(in0.v[" +
+                  std::to_string(comps) + "u * j + c]); }\n";
+  if (is_floating(t) || is_complex(t)) {
+    s += "bool is_nan(" + K + " x) { return (x & " + hex(sign - 1, wide) + ") > " +
+         hex(expmask, wide) + "; }\n";
+    s += K + " float_key(" + K + " x) {\n"
+         "  " + K + " mag = x & " + hex(sign - 1, wide) + ";\n"
+         "  if (mag > " + hex(expmask, wide) + ") return " + hex(mask, wide) + ";\n"
+         "  if (mag == " + K + "(0)) return " + hex(sign, wide) + ";\n"
+         "  return (x & " + hex(sign, wide) + ") != " + K + "(0) ? (~x) & " + hex(mask, wide) +
+         " : x | " + hex(sign, wide) + ";\n"
+         "}\n";
+  }
+  s += K + " key_of(uint j, uint part) {\n";
+  if (is_complex(t)) {
+    s += "  if (part == 2u) return " + K + "((is_nan(component(j, 0u)) ? 2u : 0u) + "
+         "(is_nan(component(j, 1u)) ? 1u : 0u));\n"
+         "  return float_key(component(j, part));\n";
+  } else if (is_floating(t)) {
+    s += "  return float_key(component(j, 0u));\n";
+  } else if (is_bool(t)) {
+    s += "  return component(j, 0u) != " + K + "(0) ? " + K + "(1) : " + K + "(0);\n";
+  } else if (is_signed_integer(t)) {
+    s += "  return component(j, 0u) ^ " + hex(sign, wide) + ";\n";
+  } else {
+    s += "  return component(j, 0u);\n";
+  }
+  return s + "}\n";
+}
+
+// GLSL `uint digit(KEY k, uint id)`: the pass's 4-bit digit, of the key or of the row.
+std::string digit_function(const std::string& K) {
+  return "uint digit(" + K + " k, uint id) {\n"
+         "  uint shift = pc.c0.x, rowlen = pc.c1.x;\n"
+         "  return rowlen == 0u ? uint(k >> shift) & 15u : ((id / rowlen) >> shift) & 15u;\n"
+         "}\n";
+}
+
+const std::string kT = std::to_string(kSortThreads), kP = std::to_string(kSortPerThread),
+                  kB = std::to_string(kSortBlock), kD = std::to_string(kSortDigits);
+
+std::string emit_scatter(const KernelSpec& spec) {
+  const std::string K = key_type(spec.inputs[0].dtype);
+  return header(spec) + storage_buffer(0, "readonly", K, "in0") +
+         storage_buffer(1, "readonly", "uint", "in1") +
+         storage_buffer(2, "readonly", "uint", "in2") + storage_buffer(3, "writeonly", K, "out0") +
+         storage_buffer(4, "writeonly", "uint", "out1") + digit_function(K) +
+         "shared " + K + " skey[" + kB + "];\n"
+         "shared uint sidx[" + kB + "];\n"
+         "shared uint cnt[" + kD + " * " + kT + "];\n"  // (digit, thread), digit-major
+         "shared uint part[" + kT + "];\n"
+         "shared uint dstart[" + kD + "];\n"
+         "void main() {\n"
+         "  uint t = gl_LocalInvocationID.x, n = uint(pc.n), nb = pc.c2.x;\n"
+         "  bool keys = pc.c1.x == 0u;\n"
+         "  for (uint b = gl_WorkGroupID.x; b < nb; b += gl_NumWorkGroups.x) {\n"
+         "    uint base = b * " + kB + "u;\n"
+         "    for (uint k = 0u; k < " + kP + "u; ++k) {\n"  // coalesced loads
+         "      uint i = k * " + kT + "u + t;\n"
+         "      if (base + i < n) {\n"
+         "        skey[i] = keys ? in0.v[base + i] : " + K + "(0);\n"
+         "        sidx[i] = in1.v[base + i];\n"
+         "      }\n"
+         "    }\n"
+         "    for (uint d = 0u; d < " + kD + "u; ++d) cnt[d * " + kT + "u + t] = 0u;\n"
+         "    barrier();\n"
+         // Each thread owns elements t*P .. t*P+P-1 of the block, in order: stable ranks.
+         "    uint digs[" + kP + "];\n"
+         "    for (uint k = 0u; k < " + kP + "u; ++k) {\n"
+         "      uint i = t * " + kP + "u + k;\n"
+         "      digs[k] = base + i < n ? digit(skey[i], sidx[i]) : " + kD + "u;\n"
+         "      if (digs[k] < " + kD + "u) cnt[digs[k] * " + kT + "u + t] += 1u;\n"
+         "    }\n"
+         "    barrier();\n"
+         // Exclusive scan of cnt in (digit, thread) order: thread t owns entries t*D..t*D+D-1.
+         "    uint loc[" + kD + "];\n"
+         "    uint sum = 0u;\n"
+         "    for (uint j = 0u; j < " + kD + "u; ++j) {\n"
+         "      loc[j] = cnt[t * " + kD + "u + j];\n"
+         "      sum += loc[j];\n"
+         "    }\n"
+         "    part[t] = sum;\n"
+         "    barrier();\n" +
+         workgroup_inclusive_scan(kT, "    ") +
+         "    uint run = part[t] - sum;\n"
+         "    for (uint j = 0u; j < " + kD + "u; ++j) {\n"
+         "      cnt[t * " + kD + "u + j] = run;\n"
+         "      run += loc[j];\n"
+         "    }\n"
+         "    barrier();\n"
+         "    if (t < " + kD + "u) dstart[t] = cnt[t * " + kT + "u];\n"
+         "    barrier();\n"
+         "    for (uint k = 0u; k < " + kP + "u; ++k) {\n"
+         "      uint d = digs[k];\n"
+         "      if (d >= " + kD + "u) continue;\n"
+         "      uint i = t * " + kP + "u + k;\n"
+         "      uint rank = cnt[d * " + kT + "u + t] - dstart[d];\n"
+         "      cnt[d * " + kT + "u + t] += 1u;\n"
+         "      uint pos = in2.v[d * nb + b] + rank;\n"
+         "      if (keys) out0.v[pos] = skey[i];\n"
+         "      out1.v[pos] = sidx[i];\n"
+         "    }\n"
+         "    barrier();\n"
+         "  }\n"
+         "}\n";
+}
+
+}  // namespace
+
+DType sort_key_dtype(DType data) {
+  return component_bits(data) == 64 ? DType::kUInt64 : DType::kUInt32;
+}
+
+KernelSpec sort_keys_spec(DType t) {
+  return library_spec(KernelKind::kSortKeys, {t}, {sort_key_dtype(t), DType::kUInt32}, 2);
+}
+
+KernelSpec sort_varying_spec(DType key) {
+  return library_spec(KernelKind::kSortVarying, {key}, {DType::kUInt32}, 0);
+}
+
+KernelSpec sort_histogram_spec(DType key) {
+  return library_spec(KernelKind::kSortHistogram, {key, DType::kUInt32}, {DType::kUInt32}, 3);
+}
+
+KernelSpec sort_scatter_spec(DType key) {
+  return library_spec(KernelKind::kSortScatter, {key, DType::kUInt32, DType::kUInt32},
+                   {key, DType::kUInt32}, 3);
+}
+
+KernelSpec segment_sum_spec() {
+  return library_spec(KernelKind::kSegmentSum, {DType::kFloat64, DType::kInt64}, {DType::kFloat64},
+                   0);
+}
+
+std::string emit_sort(const KernelSpec& spec) {
+  const std::string grid = "gl_NumWorkGroups.x * " + kT + "u";
+  switch (spec.kind) {
+    case KernelKind::kSortKeys: {
+      const DType t = spec.inputs[0].dtype;
+      const std::string K = key_type(spec.outputs[0].dtype);
+      return header(spec) + storage_buffer(0, "readonly", raw_type(component_bits(t)), "in0") +
+             storage_buffer(1, "writeonly", K, "out0") + storage_buffer(2, "", "uint", "out1") +
+             key_function(t) +
+             "void main() {\n"
+             "  uint part = pc.c0.x;\n"
+             "  bool first = pc.c1.x != 0u;\n"
+             "  for (uint i = gl_GlobalInvocationID.x; i < uint(pc.n); i += " + grid + ") {\n"
+             "    uint j = first ? i : out1.v[i];\n"
+             "    if (first) out1.v[i] = i;\n"
+             "    out0.v[i] = key_of(j, part);\n"
+             "  }\n"
+             "}\n";
+    }
+    case KernelKind::kSortVarying: {
+      const bool wide = spec.inputs[0].dtype == DType::kUInt64;
+      const std::string K = key_type(spec.inputs[0].dtype);
+      return header(spec) + storage_buffer(0, "readonly", K, "in0") +
+             storage_buffer(1, "", "uint", "out0") +
+             "shared uint lo_s, hi_s;\n"
+             "void main() {\n"
+             "  if (gl_LocalInvocationID.x == 0u) { lo_s = 0u; hi_s = 0u; }\n"
+             "  barrier();\n"
+             "  " + K + " k0 = in0.v[0];\n"
+             "  uint lo = 0u, hi = 0u;\n"
+             "  for (uint i = gl_GlobalInvocationID.x; i < uint(pc.n); i += " + grid + ") {\n"
+             "    " + K + " d = in0.v[i] ^ k0;\n"
+             "    lo |= uint(d);\n" +
+             (wide ? "    hi |= uint(d >> 32);\n" : "") +
+             "  }\n"
+             "  atomicOr(lo_s, lo);\n"
+             "  atomicOr(hi_s, hi);\n"
+             "  barrier();\n"
+             "  if (gl_LocalInvocationID.x == 0u) {\n"
+             "    atomicOr(out0.v[0], lo_s);\n"
+             "    atomicOr(out0.v[1], hi_s);\n"
+             "  }\n"
+             "}\n";
+    }
+    case KernelKind::kSortHistogram: {
+      const std::string K = key_type(spec.inputs[0].dtype);
+      return header(spec) + storage_buffer(0, "readonly", K, "in0") +
+             storage_buffer(1, "readonly", "uint", "in1") +
+             storage_buffer(2, "writeonly", "uint", "out0") +
+             digit_function(K) +
+             "shared uint h[" + kD + "];\n"
+             "void main() {\n"
+             "  uint t = gl_LocalInvocationID.x, n = uint(pc.n), nb = pc.c2.x;\n"
+             "  for (uint b = gl_WorkGroupID.x; b < nb; b += gl_NumWorkGroups.x) {\n"
+             "    if (t < " + kD + "u) h[t] = 0u;\n"
+             "    barrier();\n"
+             "    for (uint k = 0u; k < " + kP + "u; ++k) {\n"
+             "      uint i = b * " + kB + "u + k * " + kT + "u + t;\n"
+             "      if (i < n) atomicAdd(h[digit(pc.c1.x == 0u ? in0.v[i] : " + K +
+             "(0), in1.v[i])], 1u);\n"
+             "    }\n"
+             "    barrier();\n"
+             "    if (t < " + kD + "u) out0.v[t * nb + b] = h[t];\n"
+             "    barrier();\n"
+             "  }\n"
+             "}\n";
+    }
+    case KernelKind::kSortScatter:
+      return emit_scatter(spec);
+    case KernelKind::kSegmentSum:
+      // One workgroup per segment. Up to 4096 elements, thread 0 adds them in input order (the
+      // stable sort keeps it), as numpy does; longer segments are cut into one block per
+      // thread, whose sums meet in a fixed tree: deterministic, and no invocation iterates
+      // more than llvmpipe allows one invocation (65535 loop iterations in all).
+      return header(spec) + storage_buffer(0, "readonly", "double", "in0") +
+             storage_buffer(1, "readonly", "int64_t", "in1") +
+             storage_buffer(2, "writeonly", "double", "out0") +
+             "shared double part[" + kT + "];\n"
+             "void main() {\n"
+             "  uint t = gl_LocalInvocationID.x;\n"
+             "  for (uint k = gl_WorkGroupID.x; k < uint(pc.n); k += gl_NumWorkGroups.x) {\n"
+             "    int64_t lo = in1.v[k], hi = in1.v[k + 1u];\n"
+             "    precise double s = 0.0;\n"
+             "    if (hi - lo <= 4096l) {\n"
+             "      if (t == 0u) for (int64_t i = lo; i < hi; ++i) s += in0.v[uint(i)];\n"
+             "    } else {\n"
+             "      int64_t per = (hi - lo + " + kT + "l - 1l) / " + kT + "l;\n"
+             "      int64_t a = lo + int64_t(t) * per, b = min(hi, a + per);\n"
+             "      for (int64_t i = a; i < b; ++i) s += in0.v[uint(i)];\n"
+             "    }\n"
+             "    part[t] = s;\n"
+             "    barrier();\n"
+             "    for (uint h = " + kT + "u / 2u; h > 0u; h >>= 1) {\n"
+             "      if (t < h) part[t] = part[t] + part[t + h];\n"
+             "      barrier();\n"
+             "    }\n"
+             "    if (t == 0u) out0.v[k] = part[0];\n"
+             "    barrier();\n"
+             "  }\n"
+             "}\n";
+    case KernelKind::kElementwise:
+    case KernelKind::kScanBlocks:
+    case KernelKind::kScanAdd:
+    case KernelKind::kCompact:
+    case KernelKind::kScatterClaim:
+    case KernelKind::kScatterWrite:
+    case KernelKind::kSearchSorted:
+    case KernelKind::kCumulativeReduce:
+    case KernelKind::kCumulativeRows:
+    case KernelKind::kCumulativeLines:
+    case KernelKind::kReduce:
+    case KernelKind::kGemm:
+    case KernelKind::kLuFactor:
+    case KernelKind::kLuSolve:
+    case KernelKind::kCholesky:
+    case KernelKind::kQr:
+    case KernelKind::kSvdJacobi:
+    case KernelKind::kEighJacobi:
+    case KernelKind::kSvdJacobiWide:
+    case KernelKind::kEighJacobiWide:
+      break;
+  }
+  internal_error("emit_sort of a spec that is not a sort kernel", __FILE__, __LINE__);
+}
+
+}  // namespace vka

@@ -1,0 +1,79 @@
+// Library kernel dispatch: the spec's pipeline from the kernel cache, whole-buffer bindings,
+// the push constants of push_layout(), on every replica.
+#include "runtime/library.h"
+
+#include <algorithm>
+
+#include "base/errors.h"
+#include "device/pipeline.h"
+#include "device/stream.h"
+#include "kernels/cache.h"
+#include "kernels/lib/scan.h"
+#include "runtime/realize.h"
+
+namespace vka {
+
+void dispatch_library(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
+                      const Buffers& bufs, int64_t n, uint64_t groups,
+                      const std::vector<Scalar>& slots) {
+  VKA_ASSERT(static_cast<int>(bufs.size()) == spec.num_bindings());
+  if (n == 0) return;
+  LaunchParams p;
+  p.shape = {n};
+  for (size_t i = 0; i < spec.inputs.size(); ++i) p.inputs.push_back(View::contiguous({n}));
+  for (size_t i = 0; i < spec.outputs.size(); ++i) p.outputs.push_back(View::contiguous({n}));
+  p.slots = slots;
+  const std::vector<uint8_t> push = pack_push_constants(spec, push_layout(spec), p);
+  std::vector<bool> writes(bufs.size(), false);
+  for (size_t j = spec.inputs.size(); j < bufs.size(); ++j) writes[j] = true;
+  for (int r = 0; r < ctx->num_replicas(); ++r) {
+    Replica& rep = ctx->replica(r);
+    for (size_t i = 0; i < spec.inputs.size(); ++i) bufs[i]->ensure_valid(r);
+    auto pipeline =
+        KernelCache::instance().get(*rep.device, spec);
+    std::vector<Binding> bindings;
+    for (const auto& b : bufs) bindings.push_back({b->vk_buffer(r), 0, b->nbytes()});
+    rep.stream->dispatch(*pipeline, bindings, writes, push.data(), static_cast<uint32_t>(groups));
+  }
+}
+
+std::shared_ptr<ReplicatedBuffer> scratch_buffer(const std::shared_ptr<Context>& ctx, DType t,
+                                                 int64_t n) {
+  return device_buffer(*allocate_for(ctx, t, {std::max<int64_t>(n, 1)}));
+}
+
+std::shared_ptr<ReplicatedBuffer> exclusive_sums(const std::shared_ptr<Context>& ctx,
+                                                 const std::shared_ptr<ReplicatedBuffer>& input,
+                                                 DType input_dtype, int64_t n,
+                                                 std::shared_ptr<ReplicatedBuffer>* total) {
+  auto make = [&ctx](int64_t count) { return scratch_buffer(ctx, DType::kUInt32, count); };
+  // Each level's block totals are the next level's input, until one block remains.
+  struct Level {
+    std::shared_ptr<ReplicatedBuffer> sums;
+    int64_t n;
+  };
+  std::vector<Level> levels;
+  std::shared_ptr<ReplicatedBuffer> in = input;
+  DType in_type = input_dtype;
+  for (int64_t m = n;;) {
+    const int64_t nb = (m + kScanBlock - 1) / kScanBlock;
+    auto sums = make(m), totals = make(nb);
+    dispatch_library(ctx, scan_blocks_spec(in_type), {in, sums, totals}, m,
+                     static_cast<uint64_t>(nb));
+    levels.push_back({sums, m});
+    if (nb <= 1) {
+      if (total) *total = totals;
+      break;
+    }
+    in = totals;
+    in_type = DType::kUInt32;
+    m = nb;
+  }
+  for (size_t l = levels.size() - 1; l-- > 0;) {
+    dispatch_library(ctx, scan_add_spec(), {levels[l + 1].sums, levels[l].sums}, levels[l].n,
+                     (levels[l].n + kScanThreads - 1) / kScanThreads);
+  }
+  return levels[0].sums;
+}
+
+}  // namespace vka

@@ -1,0 +1,239 @@
+// The evaluation pipeline, one stage a line in realize(); the helpers below keep it that way.
+#include "runtime/realize.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <unordered_set>
+#include <unordered_map>
+
+#include "base/errors.h"
+#include "runtime/debug_schedule.h"
+#include "runtime/launch.h"
+
+namespace vka {
+namespace {
+
+std::atomic<uint64_t> realizations{0};
+
+// Nodes computed earlier, by node id, for as long as their buffers live: an array evaluated
+// once is never recomputed because another lazy expression still refers to its old node.
+class RealizedTable {
+ public:
+  std::shared_ptr<BufferRef> find(const Node& n) {
+    if (auto pinned = n.pinned()) return pinned;
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = table_.find(n.id());
+    return it == table_.end() ? nullptr : it->second.lock();
+  }
+  void add(const NodePtr& node, const std::shared_ptr<BufferRef>& buf) {
+    const Node& n = *node;
+    n.mark_realized();
+    buf->add_producer(node);
+    std::lock_guard<std::mutex> lock(mu_);
+    if (++inserts_ % 4096 == 0) {  // purge entries whose buffers are gone
+      for (auto it = table_.begin(); it != table_.end();) {
+        it = it->second.expired() ? table_.erase(it) : std::next(it);
+      }
+    }
+    table_[n.id()] = buf;
+  }
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<uint64_t, std::weak_ptr<BufferRef>> table_;
+  uint64_t inserts_ = 0;
+};
+
+// VKA_DEBUG=2: how long each stage of one realize() took, on one line.
+class StageTimer {
+ public:
+  StageTimer() : on_(debug_level() >= 2), last_(std::chrono::steady_clock::now()) {}
+  void mark(const char* stage) {
+    if (!on_) return;
+    auto now = std::chrono::steady_clock::now();
+    line_ +=
+        std::string(" ") + stage + " " +
+        std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(now - last_).count()) +
+        " us";
+    last_ = now;
+  }
+  void report(size_t kernels) const {
+    if (on_) std::fprintf(stderr, "[vkarray] realize %zu kernel(s):%s\n", kernels, line_.c_str());
+  }
+
+ private:
+  bool on_;
+  std::chrono::steady_clock::time_point last_;
+  std::string line_;
+};
+
+RealizedTable& realized() {
+  static RealizedTable t;
+  return t;
+}
+
+NodePtr leaf_for(const Node& n, const std::shared_ptr<BufferRef>& buf) {
+  return default_graph().buffer(buf, n.dtype(), View::contiguous(n.shape()));
+}
+
+}  // namespace
+
+bool has_value(const Node& n) {
+  if (!n.was_realized()) return false;
+  std::shared_ptr<BufferRef> buf = realized().find(n);
+  // A value made on some replicas only is still to be computed on the others.
+  return buf != nullptr && device_buffer(*buf)->valid_everywhere();
+}
+
+namespace {
+
+// substitute_realized, except for nodes computed into one of `filling`: buffers this
+// evaluation writes, as when a buffer made on one replica is computed on another.
+std::vector<NodePtr> substitute(const std::vector<NodePtr>& roots,
+                                const std::unordered_set<const BufferRef*>& filling) {
+  const std::vector<NodePtr> order = topological_order(roots);
+  bool any = false;
+  for (const NodePtr& n : order) any = any || (n->was_realized() && !n->is_leaf());
+  if (!any) return roots;  // the common case: nothing under the roots was computed before
+  std::unordered_map<const Node*, NodePtr> done;
+  for (const NodePtr& n : order) {
+    NodePtr out = n;
+    if (!n->is_leaf() && !n->is_constant()) {
+      auto buf = n->was_realized() ? realized().find(*n) : nullptr;
+      if (buf && filling.count(buf.get())) buf = nullptr;
+      if (buf) {
+        out = leaf_for(*n, buf);
+      } else {
+        std::vector<NodePtr> inputs;
+        bool changed = false;
+        for (const NodePtr& in : n->inputs()) {
+          inputs.push_back(done.at(in.get()));
+          changed = changed || inputs.back() != in;
+        }
+        if (changed) out = default_graph().with_inputs(*n, std::move(inputs));
+      }
+    }
+    done[n.get()] = out;
+  }
+  std::vector<NodePtr> result;
+  for (const NodePtr& r : roots) result.push_back(done.at(r.get()));
+  return result;
+}
+
+// After an evaluation on replica `only`: the buffer of `root` holds its value there alone; on
+// another replica it is computed the first time something needs it (ReplicatedBuffer's
+// validity). The fill keeps the expression, which keeps its inputs.
+void mark_made_on(const std::shared_ptr<Context>& context, const NodePtr& root,
+                  const std::shared_ptr<BufferRef>& buf, int only) {
+  std::weak_ptr<BufferRef> weak = buf;
+  auto fill = [context, root, weak](int replica) {
+    std::shared_ptr<BufferRef> ref = weak.lock();
+    VKA_ASSERT(ref != nullptr);
+    realize(context, {root}, replica, {leaf_for(*root, ref)});
+  };
+  device_buffer(*buf)->set_valid_only({only}, fill);
+}
+
+}  // namespace
+
+std::vector<NodePtr> substitute_realized(const std::vector<NodePtr>& roots) {
+  return substitute(roots, {});
+}
+
+std::shared_ptr<ReplicatedBuffer> device_buffer(const BufferRef& ref) {
+  return std::static_pointer_cast<ReplicatedBuffer>(ref.payload());
+}
+
+std::shared_ptr<BufferRef> allocate_for(const std::shared_ptr<Context>& context, DType dtype,
+                                        const Shape& shape, std::string_view op) {
+  // numpy raises ValueError where the byte count overflows, MemoryError where it cannot
+  // allocate what it counted; so does this (the device raises the latter).
+  int64_t bytes = itemsize(dtype);
+  for (int64_t d : shape) {
+    if (d < 0) size(shape);  // ShapeError naming the negative dimension
+    if (__builtin_mul_overflow(bytes, d, &bytes)) {
+      throw ShapeError("[" + std::string(op) + "] array is too big: shape " + to_string(shape) +
+                       " of " + std::string(name(dtype)) + " is more than 2**63 - 1 bytes");
+    }
+  }
+  auto buf = std::make_shared<ReplicatedBuffer>(context, static_cast<uint64_t>(bytes), op);
+  return std::make_shared<BufferRef>(std::move(buf));
+}
+
+Limits limits_of(const Caps& caps) {
+  Limits l;
+  l.max_storage_buffers =
+      static_cast<int>(std::min<uint32_t>(caps.max_per_stage_storage_buffers, 32));
+  l.max_push_constant_bytes = static_cast<int>(caps.max_push_constants_size);
+  l.max_shared_bytes = caps.max_compute_shared_memory_size;
+  return l;
+}
+
+std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
+                             const std::vector<NodePtr>& targets, std::optional<int> replica,
+                             const std::vector<NodePtr>& destinations) {
+  VKA_ASSERT(destinations.empty() || destinations.size() == targets.size());
+  if (replica) context->replica(*replica);  // IndexError before any work
+  ++realizations;
+  StageTimer timer;
+  std::unordered_set<const BufferRef*> filling;
+  for (const NodePtr& d : destinations) {
+    if (d) filling.insert(d->buffer().get());
+  }
+  std::vector<NodePtr> roots = substitute(targets, filling);
+  // A destination is always written by a kernel, even when its value is a buffer already.
+  std::unordered_map<const Node*, NodePtr> dests;
+  for (size_t i = 0; i < destinations.size(); ++i) {
+    if (!destinations[i]) continue;
+    const NodePtr& d = destinations[i];
+    VKA_ASSERT(d->is_leaf() && d->shape() == roots[i]->shape() && d->dtype() == roots[i]->dtype());
+    // A reduction or a product writes a fresh buffer of its own; a copy writes the view.
+    if (roots[i]->is_leaf() || kind(roots[i]->op()) == OpKind::kReduce ||
+        kind(roots[i]->op()) == OpKind::kContract) {
+      roots[i] = default_graph().convert(roots[i], d->dtype(), d->shape());
+    }
+    VKA_ASSERT(!dests.count(roots[i].get()));
+    dests[roots[i].get()] = d;
+  }
+  // A leaf's buffer is made valid where this evaluation reads it; kernels do it for their inputs.
+  for (const NodePtr& r : roots) {
+    if (!r->is_leaf() || dests.count(r.get())) continue;
+    auto buf = device_buffer(*r->buffer());
+    for (int q = 0; q < context->num_replicas(); ++q) {
+      if (!replica || *replica == q) buf->ensure_valid(q);
+    }
+  }
+  timer.mark("substitute");
+  Schedule plan = schedule(roots, limits_of(context->device(0).caps()), dests);
+  timer.mark("schedule");
+  debug_schedule(plan);
+  std::unordered_map<const Node*, std::shared_ptr<BufferRef>> buffers;
+  for (const ScheduledKernel& k : plan.kernels) launch(context, k, buffers, dests, replica);
+  timer.mark("launch");
+  timer.report(plan.kernels.size());
+  std::vector<NodePtr> leaves;
+  for (size_t i = 0; i < roots.size(); ++i) {
+    const NodePtr& r = roots[i];
+    auto d = dests.find(r.get());
+    if (d != dests.end()) {
+      leaves.push_back(d->second);
+      continue;
+    }
+    if (r->is_leaf()) {
+      leaves.push_back(r);
+      continue;
+    }
+    const std::shared_ptr<BufferRef>& buf = buffers.at(r.get());
+    if (replica && context->num_replicas() > 1) mark_made_on(context, r, buf, *replica);
+    realized().add(targets[i], buf);
+    realized().add(r, buf);
+    leaves.push_back(leaf_for(*r, buf));
+  }
+  return leaves;
+}
+
+RealizeStats realize_stats() { return {kernels_launched(), realizations.load()}; }
+
+}  // namespace vka

@@ -1,0 +1,407 @@
+// The scheduler: materialization decisions, kernel grouping, tape building, limit splits.
+#include "schedule/schedule.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "base/errors.h"
+#include "schedule/gemm.h"
+#include "schedule/kernel_layout.h"
+#include "schedule/split.h"
+
+namespace vka {
+namespace {
+
+bool is_computed(const NodePtr& n) { return !n->is_leaf() && !n->is_constant(); }
+bool is_reduce(const Node* n) { return kind(n->op()) == OpKind::kReduce; }
+bool is_product(const Node* n) { return kind(n->op()) == OpKind::kContract; }
+// Nodes computed by a kernel of their own (a reduction, or a GEMM whose epilogue may fuse).
+bool is_alone(const Node* n) { return is_reduce(n) || is_product(n); }
+bool needs_accessor(Op op) {
+  return op == Op::kArange || op == Op::kLinspace || op == Op::kEye || op == Op::kRandomBits ||
+         op == Op::kRandomBelow;
+}
+
+class Scheduler {
+ public:
+  Scheduler(const std::vector<NodePtr>& targets, const Limits& limits,
+            const std::unordered_map<const Node*, NodePtr>& destinations)
+      : targets_(targets),
+        order_(topological_order(targets)),
+        limits_(limits),
+        destinations_(destinations) {}
+
+  Schedule run() {
+    for (const NodePtr& t : targets_) {
+      if (is_computed(t) || t->is_constant()) materialized_.insert(t.get());
+    }
+    // A gather reads its array at computed positions: the array is a buffer written by an
+    // earlier kernel (or a leaf), never a value computed alongside.
+    // A reduction is a kernel of its own: it is always written out.
+    // A product is one too (its elementwise reader may become its epilogue: fuse_epilogues),
+    // and reads its operands as buffers.
+    for (const NodePtr& n : order_) {
+      if (is_alone(n.get())) materialized_.insert(n.get());
+    }
+    for (const NodePtr& n : order_) {
+      if (n->op() != Op::kGather && !is_product(n.get())) continue;
+      for (std::size_t i = 0; i < (is_product(n.get()) ? 2 : 1); ++i) {
+        const NodePtr& x = n->inputs()[i];
+        if (!x->is_leaf()) {
+          materialized_.insert(x.get());
+          forced_.insert(x.get());
+        }
+      }
+    }
+    for (;;) {
+      settle_shared();
+      Schedule s;
+      bool split = false;
+      for (const Group& g : make_groups()) {
+        Built b = build(g);
+        std::string why = over_limit(b.k.spec);
+        if (!why.empty()) {
+          split_one(g, b, why);
+          split = true;
+          break;
+        }
+        for (const NodePtr& o : g.outputs) {
+          auto r = reasons_.find(o.get());
+          if (r == reasons_.end()) continue;
+          b.k.reason += (b.k.reason.empty() ? "" : "; ") + r->second;
+        }
+        s.kernels.push_back(std::move(b.k));
+      }
+      if (!split) {
+        fuse_epilogues(s, targets_, destinations_,
+                       [this](const KernelSpec& spec) { return over_limit(spec).empty(); });
+        return s;
+      }
+    }
+  }
+
+ private:
+  struct Group {
+    int stage;
+    Shape shape;
+    int partition;
+    std::vector<NodePtr> outputs;
+  };
+  struct Built {
+    ScheduledKernel k;
+    std::vector<NodePtr> interior;  // computed tape nodes that are not outputs: split points
+    std::unordered_map<const Node*, int> tape_index;
+  };
+
+  bool is_input(const Node* n, const std::unordered_set<const Node*>& in_group) const {
+    return n->is_leaf() || (is_computed_raw(n) && materialized_.count(n) && !in_group.count(n));
+  }
+  static bool is_computed_raw(const Node* n) { return !n->is_leaf() && !n->is_constant(); }
+
+  // Rule 3: a non-materialized computed node reached from materialized roots of two different
+  // shapes becomes materialized. Iterated to a fixpoint: each addition changes reachability.
+  // When every computed node has one shape (the common case: no broadcasting inside the
+  // expression), no node can be reached from two shapes, and there is nothing to settle.
+  void settle_shared() {
+    if (single_shape()) return;
+    for (bool changed = true; changed;) {
+      changed = false;
+      const std::vector<NodePtr>& order = order_;
+      std::unordered_map<const Node*, std::set<KernelKey>> reach;
+      for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        const Node* n = it->get();
+        if (materialized_.count(n)) reach[n] = {kernel_key(n)};
+        for (const NodePtr& in : n->inputs()) {
+          if (!is_computed(in) || materialized_.count(in.get())) continue;
+          reach[in.get()].insert(reach[n].begin(), reach[n].end());
+        }
+      }
+      // Users before their inputs: materializing the shared node nearest the kernels often
+      // leaves the nodes under it reached from one kernel only.
+      for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        const NodePtr& n = *it;
+        if (is_computed(n) && !materialized_.count(n.get()) && reach[n.get()].size() > 1) {
+          materialized_.insert(n.get());
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
+
+  // The kernel a materialized node is computed in: elementwise ones by shape; a reduction's
+  // input is computed in the reduction's own kernel, over the input's shape.
+  using KernelKey = std::pair<Shape, const Node*>;
+  static KernelKey kernel_key(const Node* n) {
+    if (is_reduce(n)) return {n->inputs()[0]->shape(), n};
+    if (is_product(n)) return {n->shape(), n};
+    return {n->shape(), nullptr};
+  }
+
+  bool single_shape() const {
+    const Shape& shape = targets_.front()->shape();
+    for (const NodePtr& n : order_) {
+      if (is_alone(n.get())) return false;
+      if (is_computed_raw(n.get()) && n->shape() != shape) return false;
+    }
+    return true;
+  }
+
+  // Materialized computed nodes the kernel body of `root` reads.
+  std::vector<const Node*> frontier(const NodePtr& root) const {
+    std::vector<const Node*> out;
+    std::unordered_set<const Node*> seen;
+    std::vector<const Node*> stack;
+    for (const NodePtr& in : root->inputs()) stack.push_back(in.get());
+    while (!stack.empty()) {
+      const Node* n = stack.back();
+      stack.pop_back();
+      if (!seen.insert(n).second) continue;
+      if (is_computed_raw(n) && materialized_.count(n)) {
+        out.push_back(n);
+        continue;
+      }
+      for (const NodePtr& in : n->inputs()) stack.push_back(in.get());
+    }
+    return out;
+  }
+
+  // Rule 2. A node reading a materialized node of another shape, or one a limit split off,
+  // runs a stage later; one of the same shape shares its kernel (computed inline, written).
+  // A reduction has a kernel of its own, a stage after whatever it reads; its readers run a
+  // stage after it.
+  std::vector<Group> make_groups() const {
+    std::unordered_map<const Node*, int> stage;
+    std::map<std::tuple<int, Shape, int>, std::size_t> index;
+    std::vector<Group> groups;
+    for (const NodePtr& n : order_) {
+      if (!materialized_.count(n.get())) continue;
+      int st = 0;
+      for (const Node* d : frontier(n)) {
+        bool later =
+            d->shape() != n->shape() || forced_.count(d) || is_alone(d) || is_alone(n.get());
+        st = std::max(st, stage[d] + (later ? 1 : 0));
+      }
+      stage[n.get()] = st;
+      auto p = partition_.find(n.get());
+      int part = p == partition_.end() ? 0 : p->second;
+      if (is_alone(n.get())) part = -static_cast<int>(groups.size()) - 1;  // alone
+      auto key = std::make_tuple(st, n->shape(), part);
+      auto it = index.find(key);
+      if (it == index.end()) {
+        it = index.emplace(key, groups.size()).first;
+        groups.push_back(Group{st, n->shape(), std::get<2>(key), {}});
+      }
+      groups[it->second].outputs.push_back(n);
+    }
+    std::stable_sort(groups.begin(), groups.end(),
+                     [](const Group& a, const Group& b) { return a.stage < b.stage; });
+    return groups;
+  }
+
+  void add_slots(const Scalar& v, KernelSpec& spec, std::vector<Scalar>& values) {
+    for (int i = 0; i < Scalar::slot_count(v.dtype()); ++i) spec.slots.push_back(v.dtype());
+    values.push_back(v);
+  }
+
+  Built build(const Group& g) {
+    Built b;
+    if (is_product(g.outputs[0].get())) {
+      b.k = gemm_kernel(g.outputs[0]);
+      return b;
+    }
+    ScheduledKernel& k = b.k;
+    KernelSpec& spec = k.spec;
+    // A reduction's kernel computes its input's expression (no node of the group is in the
+    // tape) and reduces it.
+    const bool reduction = is_reduce(g.outputs[0].get());
+    const std::vector<NodePtr> roots = reduction ? g.outputs[0]->inputs() : g.outputs;
+    std::unordered_set<const Node*> in_group;
+    if (!reduction) {
+      for (const NodePtr& o : g.outputs) in_group.insert(o.get());
+    }
+    std::vector<View> in_views, src_views;
+    std::vector<Scalar> slot_values;
+    bool gather_index64 = false;
+
+    // Post-order DFS (iterative: chains can be long) so operands precede their users.
+    std::vector<std::pair<NodePtr, std::size_t>> stack;
+    // A gather's array is bound as a buffer, not a tape value: the walk starts at its indices.
+    auto first_input = [](const NodePtr& n) -> std::size_t { return n->op() == Op::kGather; };
+    std::vector<bool> gathered;  // per input accessor: read by a gather
+    for (const NodePtr& root : roots) {
+      stack.push_back({root, first_input(root)});
+      while (!stack.empty()) {
+        NodePtr node = stack.back().first;
+        bool input = is_input(node.get(), in_group);
+        std::size_t& next = stack.back().second;
+        if (b.tape_index.count(node.get())) {
+          stack.pop_back();
+          continue;
+        }
+        if (!input && next < node->inputs().size()) {
+          NodePtr in = node->inputs()[next++];
+          stack.push_back({in, first_input(in)});
+          continue;
+        }
+        stack.pop_back();
+        TapeEntry e{node->op(), node->dtype()};
+        if (input) {
+          e.op = Op::kBuffer;
+          e.accessor = static_cast<int32_t>(spec.inputs.size());
+          spec.inputs.push_back(Accessor{node->dtype(), Layout::kStrided});
+          k.inputs.push_back(node);
+          in_views.push_back(node->is_leaf() ? node->view() : View::contiguous(node->shape()));
+          gathered.push_back(false);
+        } else if (node->op() == Op::kGather) {
+          const NodePtr& x = node->inputs()[0];
+          GatherInfo gi = gather_info(*node);
+          e.accessor = static_cast<int32_t>(spec.inputs.size());
+          spec.inputs.push_back(Accessor{x->dtype(), Layout::kStrided});
+          k.inputs.push_back(x);
+          in_views.push_back(gi.base);
+          gathered.push_back(true);
+          const View xv = x->is_leaf() ? x->view() : View::contiguous(x->shape());
+          auto [lo, hi] = xv.extent();
+          gather_index64 = gather_index64 || lo < INT32_MIN || hi > INT32_MAX;
+          e.slot = static_cast<int32_t>(spec.slots.size());
+          for (size_t a = 0; a < gi.axes.size(); ++a) {
+            e.args[a] = b.tape_index.at(node->inputs()[a + 1].get());
+            add_slots(Scalar::of_int(xv.strides[gi.axes[a]], DType::kInt64), spec, slot_values);
+            add_slots(Scalar::of_int(xv.shape[gi.axes[a]], DType::kInt64), spec, slot_values);
+          }
+        } else if (kind(node->op()) == OpKind::kSource) {
+          if (needs_accessor(node->op())) {
+            e.accessor = static_cast<int32_t>(spec.sources.size());
+            spec.sources.push_back(Layout::kStrided);
+            src_views.push_back(View::contiguous(node->shape()));
+          }
+          e.slot = static_cast<int32_t>(spec.slots.size());
+          for (const Scalar& v : node->params()) add_slots(v, spec, slot_values);
+        } else {
+          for (std::size_t i = 0; i < node->inputs().size(); ++i) {
+            e.args[i] = b.tape_index.at(node->inputs()[i].get());
+          }
+          if (!in_group.count(node.get())) b.interior.push_back(node);
+        }
+        b.tape_index[node.get()] = static_cast<int>(spec.tape.size());
+        spec.tape.push_back(e);
+      }
+    }
+    if (reduction) {
+      k.outputs.push_back(g.outputs[0]);
+      lay_out_reduction(k, *g.outputs[0], b.tape_index.at(g.outputs[0]->inputs()[0].get()),
+                        {in_views, {}, src_views, gathered, gather_index64}, slot_values);
+      if (g.outputs[0]->op() == Op::kMean) {
+        const DType real = real_dtype(spec.reduce.acc);
+        spec.reduce.divisor_slot = static_cast<int32_t>(spec.slots.size());
+        add_slots(Scalar::of_double(reduce_info(*g.outputs[0]).divisor).astype(real), spec,
+                  k.params.slots);
+      }
+      return b;
+    }
+    std::vector<View> out_views;
+    for (const NodePtr& o : g.outputs) {
+      spec.outputs.push_back(Accessor{o->dtype(), Layout::kContiguous});
+      spec.results.push_back(b.tape_index.at(o.get()));
+      k.outputs.push_back(o);
+      auto d = destinations_.find(o.get());
+      out_views.push_back(d == destinations_.end() ? View::contiguous(g.shape) : d->second->view());
+    }
+
+    lay_out_elementwise(k, g.shape, {in_views, out_views, src_views, gathered, gather_index64},
+                        slot_values);
+    return b;
+  }
+
+  std::string over_limit(const KernelSpec& spec) const {
+    if (spec.num_bindings() > limits_.max_storage_buffers) {
+      return "needs " + std::to_string(spec.num_bindings()) +
+             " storage buffers > max_storage_buffers " +
+             std::to_string(limits_.max_storage_buffers);
+    }
+    uint32_t pc = push_layout(spec).size;
+    if (static_cast<int>(pc) > limits_.max_push_constant_bytes) {
+      return "needs " + std::to_string(pc) + " push-constant bytes > max_push_constant_bytes " +
+             std::to_string(limits_.max_push_constant_bytes);
+    }
+    if (spec.kind == KernelKind::kGemm && !spec.gemm.coop &&
+        gemm_shared_bytes(spec) > limits_.max_shared_bytes) {
+      return "needs " + std::to_string(gemm_shared_bytes(spec)) +
+             " bytes of shared memory > max_shared_bytes " +
+             std::to_string(limits_.max_shared_bytes);
+    }
+    if (static_cast<int>(spec.tape.size()) > limits_.max_tape) {
+      return "has " + std::to_string(spec.tape.size()) + " SSA values > max_tape " +
+             std::to_string(limits_.max_tape);
+    }
+    return "";
+  }
+
+  // Rule 5: divide the outputs when there are several; otherwise materialize the interior
+  // node whose subtree is closest to half the kernel, as an earlier kernel.
+  void split_one(const Group& g, const Built& b, const std::string& why) {
+    std::string from = "split from " + b.k.spec.name() + ": " + why;
+    if (g.outputs.size() > 1) {
+      int part = ++next_partition_;
+      for (std::size_t i = g.outputs.size() / 2; i < g.outputs.size(); ++i) {
+        partition_[g.outputs[i].get()] = part;
+        reasons_[g.outputs[i].get()] = from + "; outputs divided between two kernels";
+      }
+      return;
+    }
+    if (b.interior.empty()) {
+      throw DeviceError("[schedule] kernel " + b.k.spec.name() + " " + why +
+                        ", and a single operation cannot be split further");
+    }
+    int half = static_cast<int>(b.k.spec.tape.size()) / 2;
+    const std::vector<int> sizes = tape_subtree_sizes(b.k.spec.tape, b.tape_index);
+    NodePtr best;
+    int best_score = INT32_MAX;
+    for (const NodePtr& c : b.interior) {
+      int score = std::abs(sizes[b.tape_index.at(c.get())] - half);
+      if (score < best_score) {
+        best_score = score;
+        best = c;
+      }
+    }
+    materialized_.insert(best.get());
+    forced_.insert(best.get());
+    reasons_[best.get()] = from + "; materialized %" + std::to_string(best->id()) + " (" +
+                           std::string(name(best->op())) + ") as its own kernel";
+  }
+
+  std::vector<NodePtr> targets_;
+  std::vector<NodePtr> order_;  // every node under the targets, inputs first (fixed per run)
+  Limits limits_;
+  const std::unordered_map<const Node*, NodePtr>& destinations_;
+  std::unordered_set<const Node*> materialized_;
+  std::unordered_set<const Node*> forced_;
+  std::unordered_map<const Node*, int> partition_;
+  int next_partition_ = 0;
+  std::unordered_map<const Node*, std::string> reasons_;
+};
+
+}  // namespace
+
+std::string Schedule::to_string() const {
+  std::string s;
+  for (const ScheduledKernel& k : kernels) {
+    s += k.spec.name() + " shape=" + vka::to_string(k.params.shape) + " writes";
+    for (const NodePtr& o : k.outputs) s += " %" + std::to_string(o->id());
+    if (!k.reason.empty()) s += " [" + k.reason + "]";
+    s += "\n";
+  }
+  return s;
+}
+
+Schedule schedule(const std::vector<NodePtr>& targets, const Limits& limits,
+                  const std::unordered_map<const Node*, NodePtr>& destinations) {
+  return Scheduler(targets, limits, destinations).run();
+}
+
+}  // namespace vka

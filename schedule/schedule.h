@@ -1,0 +1,59 @@
+// Cuts a graph of elementwise nodes into kernels (KernelSpec + LaunchParams each).
+//
+// The rules, in order:
+//  1. Every requested node (target) that is not a leaf is written by some kernel.
+//  2. Materialized nodes (targets, and the nodes rule 3 or a limit adds) are grouped into
+//     one kernel per (stage, shape): all outputs of a kernel share its iteration shape, and a
+//     kernel only reads values materialized by kernels of an earlier stage.
+//  3. Shared values: inside a kernel every node is computed once (the graph hash-conses, the
+//     tape has one entry per node). A non-target node that two kernels would both compute is
+//     materialized instead (written by the kernel of its own shape, read by the others).
+//     A node used by one kernel is fused into it even across a broadcast (recomputed per
+//     output element, which is cheaper than a round trip through memory for elementwise ops).
+//  4. Leaves (buffers) are read in place through their views: broadcasting and strides cost
+//     no copy. Constants (full) are push constants, never buffers.
+//  5. Limits: a kernel over a limit materializes one of its interior nodes as an earlier
+//     kernel and tries again; each split records why (ScheduledKernel::reason).
+//  6. A matrix product (kMatmul) is a GEMM kernel of its own over its materialized operands.
+//     When one elementwise kernel over the product's shape is its only reader (the product is
+//     no target and no other kernel reads it), that kernel's tape runs as the GEMM's epilogue
+//     and the product is never written (schedule/gemm.h).
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/graph.h"
+#include "ir/kernel_spec.h"
+
+namespace vka {
+
+// Device limits that stop fusion. Defaults are Vulkan's guaranteed minimums where one exists.
+struct Limits {
+  int max_storage_buffers = 4;        // maxPerStageDescriptorStorageBuffers (minimum 4)
+  int max_push_constant_bytes = 128;  // maxPushConstantsSize (minimum 128)
+  int max_tape = 512;                 // SSA values per kernel (compile time, registers)
+  uint32_t max_shared_bytes = 16384;  // maxComputeSharedMemorySize (minimum 16384): GEMMs
+};
+
+struct ScheduledKernel {
+  KernelSpec spec;
+  LaunchParams params;
+  std::vector<NodePtr> inputs;   // bound as inputs, in binding order (leaves or materialized)
+  std::vector<NodePtr> outputs;  // the nodes this kernel writes, in binding order
+  std::string reason;            // why this kernel was split off; empty when it wasn't
+};
+
+struct Schedule {
+  std::vector<ScheduledKernel> kernels;  // in execution order
+  // One line per kernel: "ew_f32_2in_1out_contig shape=(1000,) writes %7 [split: ...]".
+  std::string to_string() const;
+};
+
+// `destinations`: targets written into an existing buffer through the leaf's view (same
+// shape and dtype) instead of a fresh contiguous buffer.
+Schedule schedule(const std::vector<NodePtr>& targets, const Limits& limits = Limits(),
+                  const std::unordered_map<const Node*, NodePtr>& destinations = {});
+
+}  // namespace vka

@@ -1,0 +1,66 @@
+// The scheduler's split point (schedule/schedule.cc, rule 5): subtree sizes over a kernel's tape.
+#include "schedule/split.h"
+
+#include <cstdint>
+#include <utility>
+
+namespace vka {
+
+std::vector<int> tape_subtree_sizes(const std::vector<TapeEntry>& tape,
+                                    const std::unordered_map<const Node*, int>& tape_index) {
+  constexpr std::size_t kMaxExact = 8192;
+  const std::size_t n = tape.size();
+  std::vector<int> sizes(n);
+  if (n > kMaxExact) {
+    for (std::size_t i = 0; i < n; ++i) sizes[i] = static_cast<int>(i) + 1;
+    return sizes;
+  }
+  std::vector<const Node*> at(n, nullptr);
+  for (const auto& [node, i] : tape_index) at[i] = node;
+  // The tape positions of each entry's inputs in this kernel (none for buffer entries).
+  std::vector<std::vector<std::size_t>> ins(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (at[i] == nullptr || tape[i].op == Op::kBuffer) continue;
+    for (const NodePtr& in : at[i]->inputs()) {
+      auto it = tape_index.find(in.get());
+      if (it != tape_index.end()) ins[i].push_back(static_cast<std::size_t>(it->second));
+    }
+  }
+  // Inputs before users (a gather's operands need not precede it in the tape).
+  std::vector<std::size_t> order;
+  std::vector<char> state(n, 0);  // 0 new, 1 on the stack, 2 done
+  for (std::size_t r = 0; r < n; ++r) {
+    if (state[r]) continue;
+    std::vector<std::pair<std::size_t, std::size_t>> stack{{r, 0}};
+    state[r] = 1;
+    while (!stack.empty()) {
+      auto& [x, next] = stack.back();
+      if (next < ins[x].size()) {
+        const std::size_t y = ins[x][next++];
+        if (!state[y]) {
+          state[y] = 1;
+          stack.push_back({y, 0});
+        }
+        continue;
+      }
+      state[x] = 2;
+      order.push_back(x);
+      stack.pop_back();
+    }
+  }
+  const std::size_t words = (n + 63) / 64;
+  std::vector<uint64_t> bits(n * words, 0);
+  for (std::size_t i : order) {
+    uint64_t* row = &bits[i * words];
+    row[i / 64] |= uint64_t{1} << (i % 64);
+    for (std::size_t k : ins[i]) {
+      for (std::size_t w = 0; w < words; ++w) row[w] |= bits[k * words + w];
+    }
+    int count = 0;
+    for (std::size_t w = 0; w < words; ++w) count += __builtin_popcountll(row[w]);
+    sizes[i] = count;
+  }
+  return sizes;
+}
+
+}  // namespace vka

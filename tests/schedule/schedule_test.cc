@@ -1,0 +1,206 @@
+// The scheduler: kernel counts for the fusion cases of issue 3, shared values, limits, and
+// the KernelSpec's independence from sizes and scalar values.
+#include "schedule/schedule.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "base/errors.h"
+#include "ir/node_ops.h"
+
+namespace vka {
+namespace {
+
+NodePtr leaf(Graph& g, DType t, Shape s) {
+  return g.buffer(std::make_shared<BufferRef>(), t, View::contiguous(s));
+}
+WeakScalar f(double v) { return WeakScalar::of_float(v); }
+
+// sqrt(abs(2*a+b)+1)*exp(-b)-a
+NodePtr chain(Graph& g, NodePtr a, NodePtr b) {
+  NodePtr t = apply(g, Op::kAdd, {apply(g, Op::kMultiply, {f(2), a}), b});
+  t = apply(g, Op::kSqrt, {apply(g, Op::kAdd, {apply(g, Op::kAbs, {t}), f(1)})});
+  t = apply(g, Op::kMultiply, {t, apply(g, Op::kExp, {apply(g, Op::kNegative, {b})})});
+  return apply(g, Op::kSubtract, {t, a});
+}
+
+TEST(Schedule, MulAddIsOneKernel) {
+  Graph g;
+  NodePtr a = leaf(g, DType::kFloat32, {1000}), b = leaf(g, DType::kFloat32, {1000}),
+          c = leaf(g, DType::kFloat32, {1000});
+  Schedule s = schedule({apply(g, Op::kAdd, {apply(g, Op::kMultiply, {a, b}), c})});
+  ASSERT_EQ(s.kernels.size(), 1u) << s.to_string();
+  const KernelSpec& k = s.kernels[0].spec;
+  EXPECT_EQ(k.name(), "ew_f32_3in_1out_contig");
+  EXPECT_EQ(k.tape.size(), 5u);
+  EXPECT_EQ(s.kernels[0].params.shape, (Shape{1000}));
+}
+
+TEST(Schedule, SixOpChainIsOneKernel) {
+  Graph g;
+  NodePtr a = leaf(g, DType::kFloat32, {64, 64}), b = leaf(g, DType::kFloat32, {64, 64});
+  Schedule s = schedule({chain(g, a, b)});
+  ASSERT_EQ(s.kernels.size(), 1u) << s.to_string();
+  EXPECT_EQ(s.kernels[0].spec.inputs.size(), 2u);
+  EXPECT_EQ(s.kernels[0].spec.rank, 1);           // contiguous 2-d collapses to 1-d
+  EXPECT_EQ(s.kernels[0].spec.slots.size(), 2u);  // the constants 2 and 1
+}
+
+TEST(Schedule, TwoOutputsOfOneExpressionShareAKernel) {
+  Graph g;
+  NodePtr a = leaf(g, DType::kFloat32, {100}), b = leaf(g, DType::kFloat32, {100});
+  NodePtr common = apply(g, Op::kExp, {apply(g, Op::kAdd, {a, b})});
+  NodePtr y1 = apply(g, Op::kMultiply, {common, f(3)});
+  NodePtr y2 = apply(g, Op::kSubtract, {common, a});
+  Schedule s = schedule({y1, y2});
+  ASSERT_EQ(s.kernels.size(), 1u) << s.to_string();
+  const KernelSpec& k = s.kernels[0].spec;
+  EXPECT_EQ(k.outputs.size(), 2u);
+  // The shared exp is computed once inside the kernel.
+  int exps = 0;
+  for (const TapeEntry& e : k.tape) exps += e.op == Op::kExp;
+  EXPECT_EQ(exps, 1);
+}
+
+TEST(Schedule, BroadcastAndStridedInputsAreReadInPlace) {
+  Graph g;
+  auto buf = std::make_shared<BufferRef>();
+  View rows = slice(View::contiguous({8, 10}), 1, {std::nullopt, std::nullopt, 2});  // (8, 5)
+  NodePtr a = g.buffer(buf, DType::kFloat32, rows);
+  NodePtr bias = leaf(g, DType::kFloat32, {5});
+  NodePtr s0 = leaf(g, DType::kFloat32, {});
+  Schedule s = schedule({apply(g, Op::kMultiply, {apply(g, Op::kAdd, {a, bias}), s0})});
+  ASSERT_EQ(s.kernels.size(), 1u);
+  const KernelSpec& k = s.kernels[0].spec;
+  EXPECT_EQ(k.inputs[0].layout, Layout::kStrided);
+  EXPECT_EQ(k.inputs[1].layout, Layout::kStrided);  // broadcast rows: stride 0
+  EXPECT_EQ(k.inputs[2].layout, Layout::kScalar);
+  EXPECT_EQ(k.outputs[0].layout, Layout::kContiguous);
+  EXPECT_EQ(k.name(), "ew_f32_3in_1out_strided");
+  const LaunchParams& p = s.kernels[0].params;
+  EXPECT_EQ(p.shape, (Shape{8, 5}));
+  EXPECT_EQ(p.inputs[0].strides, (std::vector<int64_t>{10, 2}));
+  EXPECT_EQ(p.inputs[1].strides, (std::vector<int64_t>{0, 1}));
+}
+
+TEST(Schedule, ValueSharedByKernelsOfDifferentShapesIsMaterializedOnce) {
+  Graph g;
+  NodePtr x = leaf(g, DType::kFloat32, {5}), m = leaf(g, DType::kFloat32, {3, 5});
+  NodePtr shared = apply(g, Op::kSin, {x});
+  NodePtr small = apply(g, Op::kAdd, {shared, f(1)});  // shape (5,)
+  NodePtr big = apply(g, Op::kMultiply, {shared, m});  // shape (3, 5)
+  Schedule s = schedule({small, big});
+  ASSERT_EQ(s.kernels.size(), 2u) << s.to_string();
+  // The (5,) kernel writes both `small` and the shared sin; the (3, 5) kernel reads it.
+  const auto& outs = s.kernels[0].outputs;
+  ASSERT_EQ(outs.size(), 2u);
+  EXPECT_TRUE((outs[0] == shared && outs[1] == small) || (outs[0] == small && outs[1] == shared));
+  EXPECT_EQ(s.kernels[1].inputs[0], shared);
+  for (const TapeEntry& e : s.kernels[1].spec.tape) EXPECT_NE(e.op, Op::kSin);
+}
+
+TEST(Schedule, LimitSplitsAndSaysWhy) {
+  Graph g;
+  std::vector<NodePtr> in;
+  for (int i = 0; i < 6; ++i) in.push_back(leaf(g, DType::kFloat32, {32}));
+  NodePtr sum = in[0];
+  for (int i = 1; i < 6; ++i) sum = apply(g, Op::kAdd, {sum, in[i]});
+  Limits lim;
+  lim.max_storage_buffers = 4;  // 6 inputs + 1 output do not fit
+  Schedule s = schedule({sum}, lim);
+  ASSERT_GE(s.kernels.size(), 2u) << s.to_string();
+  bool said = false;
+  for (const ScheduledKernel& k : s.kernels) {
+    EXPECT_LE(k.spec.num_bindings(), 4) << s.to_string();
+    said = said || k.reason.find("storage buffers > max_storage_buffers 4") != std::string::npos;
+  }
+  EXPECT_TRUE(said) << s.to_string();
+  // With 5 bindings one split suffices: (a+b+c) as a kernel, then that + 3 inputs + 1 out.
+  lim.max_storage_buffers = 5;
+  Schedule two = schedule({sum}, lim);
+  EXPECT_EQ(two.kernels.size(), 2u) << two.to_string();
+}
+
+TEST(Schedule, TapeLimitSplits) {
+  Graph g;
+  NodePtr x = leaf(g, DType::kFloat32, {32});
+  for (int i = 0; i < 20; ++i) x = apply(g, Op::kSin, {x});
+  Limits lim;
+  lim.max_tape = 12;
+  Schedule s = schedule({x}, lim);
+  ASSERT_EQ(s.kernels.size(), 2u) << s.to_string();
+  EXPECT_NE(s.kernels[0].reason.find("SSA values > max_tape 12"), std::string::npos)
+      << s.to_string();
+  EXPECT_TRUE(s.kernels[1].reason.empty());
+}
+
+TEST(Schedule, ImpossibleLimitIsAClearError) {
+  Graph g;
+  NodePtr w = apply(
+      g, Op::kWhere,
+      {leaf(g, DType::kBool, {4}), leaf(g, DType::kFloat32, {4}), leaf(g, DType::kFloat32, {4})});
+  Limits lim;
+  lim.max_storage_buffers = 3;
+  EXPECT_THROW(schedule({w}, lim), DeviceError);
+}
+
+TEST(KernelSpec, IndependentOfSizesAndScalarValues) {
+  Graph g;
+  auto spec_for = [&](int64_t n, double k) {
+    NodePtr a = leaf(g, DType::kFloat32, {n}), b = leaf(g, DType::kFloat32, {n});
+    return schedule({apply(g, Op::kAdd, {apply(g, Op::kMultiply, {a, f(k)}), b})}).kernels.at(0);
+  };
+  ScheduledKernel k1 = spec_for(10, 2.0), k2 = spec_for(12345, -7.5);
+  EXPECT_EQ(k1.spec, k2.spec);
+  EXPECT_EQ(k1.spec.hash(), k2.spec.hash());
+  EXPECT_NE(k1.params.shape, k2.params.shape);
+  EXPECT_NE(k1.params.slots[0], k2.params.slots[0]);
+  // Different structure: other dtype, other op.
+  NodePtr a = leaf(g, DType::kFloat64, {10}), b = leaf(g, DType::kFloat64, {10});
+  KernelSpec other =
+      schedule({apply(g, Op::kAdd, {apply(g, Op::kMultiply, {a, f(2)}), b})}).kernels[0].spec;
+  EXPECT_NE(other, k1.spec);
+  EXPECT_NE(other.hash(), k1.spec.hash());
+  EXPECT_EQ(other.name(), "ew_f64_2in_1out_contig");
+}
+
+TEST(KernelSpec, PushConstantsPackTheLayout) {
+  Graph g;
+  auto buf = std::make_shared<BufferRef>();
+  NodePtr a = g.buffer(buf, DType::kFloat32, transpose(View::contiguous({3, 4}, 5)));
+  ScheduledKernel k = schedule({apply(g, Op::kAdd, {a, f(0.5)})}).kernels.at(0);
+  PushLayout L = push_layout(k.spec);
+  // n, dim0, dim1, off0, st0_0, st0_1, off1 (the output, contiguous), then the slot at 32.
+  ASSERT_EQ(L.fields.size(), 8u);
+  EXPECT_EQ(L.fields.back().name, "c0");
+  EXPECT_EQ(L.fields.back().offset, 32u);
+  EXPECT_EQ(L.size, 40u);
+  std::vector<uint8_t> bytes = pack_push_constants(k.spec, L, k.params);
+  auto i32 = [&](int at) {
+    int32_t v;
+    std::memcpy(&v, bytes.data() + at, 4);
+    return v;
+  };
+  EXPECT_EQ(i32(0), 12);  // n
+  EXPECT_EQ(i32(4), 4);   // dim0
+  EXPECT_EQ(i32(8), 3);   // dim1
+  EXPECT_EQ(i32(12), 5);  // off0
+  EXPECT_EQ(i32(16), 1);  // st0_0
+  EXPECT_EQ(i32(20), 4);  // st0_1
+  float half;
+  std::memcpy(&half, bytes.data() + 32, 4);
+  EXPECT_EQ(half, 0.5f);
+}
+
+TEST(KernelSpec, HugeArraysUse64BitIndexMath) {
+  Graph g;
+  NodePtr a = leaf(g, DType::kUInt8, {int64_t{3} << 30});
+  ScheduledKernel k = schedule({apply(g, Op::kAdd, {a, WeakScalar::of_int(1)})}).kernels.at(0);
+  EXPECT_TRUE(k.spec.index64);
+  EXPECT_EQ(k.spec.name(), "ew_u8_1in_1out_contig_i64");
+  EXPECT_EQ(push_layout(k.spec).fields[0].bytes, 8u);
+}
+
+}  // namespace
+}  // namespace vka
