@@ -70,13 +70,13 @@ void add_complex_templates(Templates* m) {
 )"}},
       // numpy's nc_pow: integer exponents |n| < 100 by repeated squaring (n = 1, 2, 3
       // unrolled), others glibc's cpow, e^(b log a).
-      {"cpow", {"cmul cdiv cexp clog", R"(C vka_cpow_F(C a, C b) {
+      {"cpow", {"cmul cdiv cexp clog trunc", R"(C vka_cpow_F(C a, C b) {
   if (b.x == T(0) && b.y == T(0)) return C(1, 0);
   if (a.x == T(0) && a.y == T(0)) {
     if (b.x > T(0) && b.y == T(0)) return C(0);
     return C(NAN, NAN);
   }
-  if (b.y == T(0) && abs(b.x) < 100.0$ && trunc(b.x) == b.x) {
+  if (b.y == T(0) && abs(b.x) < 100.0$ && vka_trunc_F(b.x) == b.x) {
     int n = int(b.x);
     if (n == 1) return a;
     if (n == 2) return vka_cmul_F(a, a);
@@ -115,6 +115,11 @@ void add_complex_templates(Templates* m) {
   T s = vka_twosum_F(T(1), p, e2);
   T h = sqrt(s + (e1 + e2));
   return h * larger;
+}
+)"}},
+      // Round half to even, each part (numpy's complex rint and round).
+      {"crint", {"rint", R"(C vka_crint_F(C z) {
+  return C(vka_rint_F(z.x), vka_rint_F(z.y));
 }
 )"}},
       // numpy 2's sign: z / |z|; for infinite |z|, the unit vector along the infinite part
@@ -328,7 +333,7 @@ std::string emit_complex_op(Op op, DType t, const std::vector<std::string>& a, H
       return wide ? in_double("catanh") : call("catanh", z);
     case Op::kRound:
     case Op::kRint:
-      return "roundEven(" + z + ")";
+      return call("crint", z);
     case Op::kIsnan:
       return "any(isnan(" + z + "))";
     case Op::kIsinf:

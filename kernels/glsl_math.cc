@@ -97,6 +97,7 @@ const Precision& precision(DType t) {
                               {"TANH_BIG", "12.0"},
                               {"RECIP_EPS", "16777216.0"},  // 2^24
                               {"HUGE", "4096.0"},
+                              {"INT_EXACT", "8388608.0"},  // 2^23: from here on, integers
                               {"BITS_HI", "floatBitsToUint(x)"}}};
   static const Precision f64{"double",
                              "f64",
@@ -150,6 +151,7 @@ const Precision& precision(DType t) {
                               {"TANH_BIG", "22.0"},
                               {"RECIP_EPS", "9007199254740992.0"},  // 2^53
                               {"HUGE", "268435456.0"},
+                              {"INT_EXACT", "4503599627370496.0"},  // 2^52
                               {"BITS_HI", "unpackDouble2x32(x).y"}}};
   VKA_ASSERT(t == DType::kFloat32 || t == DType::kFloat64);
   return t == DType::kFloat32 ? f32 : f64;
@@ -162,6 +164,46 @@ void add_basic_templates(Templates* m) {
       {"signbit", {"", "bool vka_signbit_F(T x) { return (@BITS_HI@ >> 31) != 0u; }\n"}},
       {"copysign",
        {"signbit", "T vka_copysign_F(T x, T y) { return vka_signbit_F(y) ? -abs(x) : abs(x); }\n"}},
+      // Rounding to integers without GLSL's roundEven/trunc/floor/ceil, whose lowering is the
+      // driver's and may depend on the host CPU: lavapipe (Mesa 22.3) rounds float64 vectors of
+      // 512 bits with the CPU's round instruction only when it has AVX-512, and otherwise through
+      // a conversion to integer that rounds 1.5 to 1 and -0.5 to +0.0 (its float32 fallback,
+      // without SSE4.1, loses -0.0 too). For |x| < INT_EXACT = 2^52 (2^23), |x| + 2^52 lies in
+      // [2^52, 2^53), whose ulp is 1: the addition rounds |x| to an integer, ties to even, and
+      // the subtraction is exact (both in precise locals, so neither is folded away). Larger
+      // values, infinities and NaN are returned as they are; the sign is copied back, so that
+      // -0.0 and -0.4 round to -0.0 as numpy's do. floor, ceil and trunc adjust that integer
+      // by one where it went the wrong way (exact: it is below 2^53).
+      {"rint", {"copysign", R"(T vka_rint_F(T x) {
+  T a = abs(x);
+  if (!(a < @INT_EXACT@$)) return x;
+  T s = a + @INT_EXACT@$;
+  T r = s - @INT_EXACT@$;
+  return vka_copysign_F(r, x);
+}
+)"}},
+      {"trunc", {"rint", R"(T vka_trunc_F(T x) {
+  T a = abs(x);
+  if (!(a < @INT_EXACT@$)) return x;
+  T r = vka_rint_F(a);
+  if (r > a) r -= T(1);
+  return vka_copysign_F(r, x);
+}
+)"}},
+      {"floor", {"rint", R"(T vka_floor_F(T x) {
+  if (!(abs(x) < @INT_EXACT@$)) return x;
+  T r = vka_rint_F(x);
+  if (r > x) r -= T(1);
+  return vka_copysign_F(r, x);
+}
+)"}},
+      {"ceil", {"rint", R"(T vka_ceil_F(T x) {
+  if (!(abs(x) < @INT_EXACT@$)) return x;
+  T r = vka_rint_F(x);
+  if (r < x) r += T(1);
+  return vka_copysign_F(r, x);
+}
+)"}},
       // Error-free transformations: a + b = s + err and a * b = p + err exactly (Knuth,
       // Dekker; no fma needed, so no reliance on the driver fusing it). twoprod needs
       // |a|, |b| < SPLIT_SAFE.
@@ -244,13 +286,13 @@ T vka_twoprod_F(T a, T b, out T err) {
 }
 )"}},
       // numpy's npy_divmod (npymath): the quotient is rounded from (a - fmod(a, b)) / b.
-      {"floordiv", {"fmod copysign div", R"(T vka_floordiv_F(T a, T b) {
+      {"floordiv", {"fmod copysign div floor", R"(T vka_floordiv_F(T a, T b) {
   if (b == T(0)) return a / b;
   T mod = vka_fmod_F(a, b);
   T div = vka_div_F(a - mod, b);
   if (mod != T(0) && ((b < T(0)) != (mod < T(0)))) div -= T(1);
   if (div == T(0)) return vka_copysign_F(T(0), a / b);
-  T fl = floor(div);
+  T fl = vka_floor_F(div);
   if (div - fl > 0.5$) fl += T(1);
   return fl;
 }
