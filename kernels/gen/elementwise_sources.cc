@@ -80,7 +80,7 @@ std::string source_value(const KernelSpec& s_, const TapeEntry& e, int base, Hel
   std::string stop = slot_compute(c, e.slot + 2 * w), last = slot_index(s_, e.slot + 3 * w);
   std::string val = "((" + f + ") == " + last + " ? " + stop + " : " + start + " + " + step +
                     " * " + std::string(compute_type(math_dtype(c))) + "(" + f + "))";
-  if (is_integer(t) || is_bool(t)) val = "floor(" + val + ")";
+  if (is_integer(t) || is_bool(t)) val = math_function("floor", math_dtype(c), h) + "(" + val + ")";
   return c == t ? val : emit_cast(c, t, val, h);
 }
 

@@ -70,13 +70,13 @@ void add_complex_templates(Templates* m) {
 )"}},
       // numpy's nc_pow: integer exponents |n| < 100 by repeated squaring (n = 1, 2, 3
       // unrolled), others glibc's cpow, e^(b log a).
-      {"cpow", {"cmul cdiv cexp clog", R"(C vka_cpow_F(C a, C b) {
+      {"cpow", {"cmul cdiv cexp clog trunc", R"(C vka_cpow_F(C a, C b) {
   if (b.x == T(0) && b.y == T(0)) return C(1, 0);
   if (a.x == T(0) && a.y == T(0)) {
     if (b.x > T(0) && b.y == T(0)) return C(0);
     return C(NAN, NAN);
   }
-  if (b.y == T(0) && abs(b.x) < 100.0$ && trunc(b.x) == b.x) {
+  if (b.y == T(0) && abs(b.x) < 100.0$ && vka_trunc_F(b.x) == b.x) {
     int n = int(b.x);
     if (n == 1) return a;
     if (n == 2) return vka_cmul_F(a, a);
@@ -95,26 +95,15 @@ void add_complex_templates(Templates* m) {
   return vka_cexp_F(vka_cmul_F(b, vka_clog_F(a)));
 }
 )"}},
-      // numpy's complex abs on x86 with AVX512F (its SIMD loop, used for whole arrays):
-      // larger * sqrt(fma(r, r, 1)), r = smaller / larger, after mapping inf + nan to inf.
-      // (Hosts without AVX512F use glibc's hypot instead: the answer is platform-defined.)
-      // Not glibc's correctly rounded hypot, and differs from it by an ulp at times.
-      {"cabs", {"inf twosum", R"(T vka_cabs_F(C z) {
-  T re = abs(z.x);
-  T im = abs(z.y);
-  if (isinf(re) || isinf(im)) return INF;
-  if (isnan(re) || isnan(im)) return re + im;
-  T larger = max(re, im);
-  T smaller = min(re, im);
-  if (larger == T(0)) return T(0);
-  T ratio = smaller / larger;
-  // fma(ratio, ratio, 1) rounded once, without trusting fma(): lavapipe does not fuse it.
-  T e1;
-  T e2;
-  T p = vka_twoprod_F(ratio, ratio, e1);
-  T s = vka_twosum_F(T(1), p, e2);
-  T h = sqrt(s + (e1 + e2));
-  return h * larger;
+      // numpy's complex abs: npy_cabs, glibc's hypot (wide_abs below says why not the
+      // formula of numpy 1.24's AVX512F loop).
+      {"cabs", {"hypot", R"(T vka_cabs_F(C z) {
+  return vka_hypot_F(z.x, z.y);
+}
+)"}},
+      // Round half to even, each part (numpy's complex rint and round).
+      {"crint", {"rint", R"(C vka_crint_F(C z) {
+  return C(vka_rint_F(z.x), vka_rint_F(z.y));
 }
 )"}},
       // numpy 2's sign: z / |z|; for infinite |z|, the unit vector along the infinite part
@@ -138,45 +127,34 @@ void add_complex_templates(Templates* m) {
 
 namespace {
 
+// numpy's complex64 abs: npy_cabsf is glibc's hypotf, the sum of the squares in double (the
+// products are exact) and its square root rounded to float; infinite when a part is, even with
+// a NaN beside it, else NaN with a NaN. numpy 1.24's AVX512F loop computes larger *
+// sqrt(1 + (smaller / larger)^2) instead, an ulp away for about a quarter of random inputs:
+// vkarray gives hypot's answer whatever the host (docs/accuracy.md).
 std::string wide_abs(HelperSet* h) {
   if (!h->has("cabs_wide")) {
-    // numpy's algorithm (larger * sqrt(fma(ratio, ratio, 1)), every step rounded once), with
-    // the division and the square root computed in double and rounded to float: correctly
-    // rounded float results, whatever the precision of the device's float div and sqrt.
     h->add("cabs_wide", R"(float vka_cabs_wide(vec2 z) {
-  float re = abs(z.x);
-  float im = abs(z.y);
-  if (isinf(re) || isinf(im)) return uintBitsToFloat(0x7f800000u);
-  if (isnan(re) || isnan(im)) return re + im;
-  float larger = max(re, im);
-  float smaller = min(re, im);
-  if (larger == 0.0) return 0.0;
-  precise float ratio = float(double(smaller) / double(larger));
-  precise double sq = double(ratio) * double(ratio) + 1.0;
-  precise float s = float(sq);
-  precise float root = float(sqrt(double(s)));
-  precise float r = root * larger;
-  return r;
+  if (isinf(z.x) || isinf(z.y)) return uintBitsToFloat(0x7f800000u);
+  if (isnan(z.x) || isnan(z.y)) return uintBitsToFloat(0x7fc00000u);
+  precise double s = double(z.x) * double(z.x) + double(z.y) * double(z.y);
+  precise float h = float(sqrt(s));
+  return h;
 }
 )");
   }
   return "vka_cabs_wide";
 }
 
-// numpy 2's sign, z / hypot(re, im), with the hypot rounded once and each part divided in
+// numpy 2's sign, z / hypot(re, im), with the hypot as abs computes it and each part divided in
 // double (a float quotient of two floats, computed in double and rounded once, is the correctly
 // rounded one).
 std::string wide_sign(HelperSet* h) {
   if (!h->has("csign_wide")) {
+    std::string cabs = wide_abs(h);
     h->add("csign_wide", R"(vec2 vka_csign_wide(vec2 z) {
-  // hypot's rules: infinite when a part is, even with a NaN beside it; else NaN with a NaN.
-  float a = uintBitsToFloat(0x7f800000u);
-  if (!isinf(z.x) && !isinf(z.y)) {
-    if (isnan(z.x) || isnan(z.y)) return vec2(uintBitsToFloat(0x7fc00000u));
-    precise double s = double(z.x) * double(z.x) + double(z.y) * double(z.y);
-    precise float h = float(sqrt(s));
-    a = h;
-  }
+  float a = )" + cabs + R"((z);
+  if (isnan(a)) return vec2(uintBitsToFloat(0x7fc00000u));
   if (isinf(a)) {
     if (isinf(z.x)) return isinf(z.y) ? vec2(uintBitsToFloat(0x7fc00000u))
                                       : vec2(z.x > 0.0 ? 1.0 : -1.0, 0.0);
@@ -328,7 +306,7 @@ std::string emit_complex_op(Op op, DType t, const std::vector<std::string>& a, H
       return wide ? in_double("catanh") : call("catanh", z);
     case Op::kRound:
     case Op::kRint:
-      return "roundEven(" + z + ")";
+      return call("crint", z);
     case Op::kIsnan:
       return "any(isnan(" + z + "))";
     case Op::kIsinf:

@@ -97,6 +97,7 @@ const Precision& precision(DType t) {
                               {"TANH_BIG", "12.0"},
                               {"RECIP_EPS", "16777216.0"},  // 2^24
                               {"HUGE", "4096.0"},
+                              {"INT_EXACT", "8388608.0"},  // 2^23: from here on, integers
                               {"BITS_HI", "floatBitsToUint(x)"}}};
   static const Precision f64{"double",
                              "f64",
@@ -150,6 +151,7 @@ const Precision& precision(DType t) {
                               {"TANH_BIG", "22.0"},
                               {"RECIP_EPS", "9007199254740992.0"},  // 2^53
                               {"HUGE", "268435456.0"},
+                              {"INT_EXACT", "4503599627370496.0"},  // 2^52
                               {"BITS_HI", "unpackDouble2x32(x).y"}}};
   VKA_ASSERT(t == DType::kFloat32 || t == DType::kFloat64);
   return t == DType::kFloat32 ? f32 : f64;
@@ -162,6 +164,46 @@ void add_basic_templates(Templates* m) {
       {"signbit", {"", "bool vka_signbit_F(T x) { return (@BITS_HI@ >> 31) != 0u; }\n"}},
       {"copysign",
        {"signbit", "T vka_copysign_F(T x, T y) { return vka_signbit_F(y) ? -abs(x) : abs(x); }\n"}},
+      // Rounding to integers without GLSL's roundEven/trunc/floor/ceil, whose lowering is the
+      // driver's and may depend on the host CPU: lavapipe (Mesa 22.3) rounds float64 vectors of
+      // 512 bits with the CPU's round instruction only when it has AVX-512, and otherwise through
+      // a conversion to integer that rounds 1.5 to 1 and -0.5 to +0.0 (its float32 fallback,
+      // without SSE4.1, loses -0.0 too). For |x| < INT_EXACT = 2^52 (2^23), |x| + 2^52 lies in
+      // [2^52, 2^53), whose ulp is 1: the addition rounds |x| to an integer, ties to even, and
+      // the subtraction is exact (both in precise locals, so neither is folded away). Larger
+      // values, infinities and NaN are returned as they are; the sign is copied back, so that
+      // -0.0 and -0.4 round to -0.0 as numpy's do. floor, ceil and trunc adjust that integer
+      // by one where it went the wrong way (exact: it is below 2^53).
+      {"rint", {"copysign", R"(T vka_rint_F(T x) {
+  T a = abs(x);
+  if (!(a < @INT_EXACT@$)) return x;
+  T s = a + @INT_EXACT@$;
+  T r = s - @INT_EXACT@$;
+  return vka_copysign_F(r, x);
+}
+)"}},
+      {"trunc", {"rint", R"(T vka_trunc_F(T x) {
+  T a = abs(x);
+  if (!(a < @INT_EXACT@$)) return x;
+  T r = vka_rint_F(a);
+  if (r > a) r -= T(1);
+  return vka_copysign_F(r, x);
+}
+)"}},
+      {"floor", {"rint", R"(T vka_floor_F(T x) {
+  if (!(abs(x) < @INT_EXACT@$)) return x;
+  T r = vka_rint_F(x);
+  if (r > x) r -= T(1);
+  return vka_copysign_F(r, x);
+}
+)"}},
+      {"ceil", {"rint", R"(T vka_ceil_F(T x) {
+  if (!(abs(x) < @INT_EXACT@$)) return x;
+  T r = vka_rint_F(x);
+  if (r < x) r += T(1);
+  return vka_copysign_F(r, x);
+}
+)"}},
       // Error-free transformations: a + b = s + err and a * b = p + err exactly (Knuth,
       // Dekker; no fma needed, so no reliance on the driver fusing it). twoprod needs
       // |a|, |b| < SPLIT_SAFE.
@@ -190,8 +232,12 @@ T vka_twoprod_F(T a, T b, out T err) {
   return p;
 }
 )"}},
-      // sqrt(x^2 + y^2) from the exact double-word sum of squares plus one correction step:
-      // correctly rounded but for near-ties, like glibc's hypot (numpy's complex abs).
+      // sqrt(x^2 + y^2). float32: from the exact double-word sum of squares plus one correction
+      // step, correctly rounded but for near-ties, like glibc's hypotf (which rounds the square
+      // root of the sum in double). float64: glibc's own algorithm (2.35 on, without fma:
+      // Borges' correction of sqrt(ax^2 + ay^2), within 0.8 ulp), bit for bit: numpy's hypot and
+      // complex abs are glibc's, and no more accurate algorithm gives the same bits. Its
+      // scalings and thresholds are powers of two: 2^511, 2^-54, 2^-600, 2^-459.
       {"hypot", {"twosum", R"(T vka_hypot_F(T x, T y) {
   if (isinf(x) || isinf(y)) return INF;
   if (isnan(x) || isnan(y)) return NAN;
@@ -215,6 +261,43 @@ T vka_twoprod_F(T a, T b, out T err) {
   T d = ((sh - rh) - rl) + slo;
   T res = r + d / (T(2) * r);
   return ldexp(res, e);
+}
+)",
+                 false, R"(T vka_hypotk_F(T ax, T ay) {
+  T h = sqrt(ax * ax + ay * ay);
+  T t1;
+  T t2;
+  if (h <= T(2) * ay) {
+    T delta = h - ay;
+    t1 = ax * (T(2) * delta - ax);
+    t2 = (delta - T(2) * (ax - ay)) * delta;
+  } else {
+    T delta = h - ax;
+    t1 = T(2) * delta * (ax - T(2) * ay);
+    t2 = (T(4) * delta - ay) * ay + delta * delta;
+  }
+  T r = h - (t1 + t2) / (T(2) * h);
+  return r;
+}
+T vka_hypot_F(T x, T y) {
+  if (isinf(x) || isinf(y)) return INF;
+  if (isnan(x) || isnan(y)) return NAN;
+  T ax = max(abs(x), abs(y));
+  T ay = min(abs(x), abs(y));
+  T scale = 2.40991986510288412e-181$;
+  T eps = 5.55111512312578270e-17$;
+  if (ax > 6.70390396497129855e+153$) {
+    if (ay <= ax * eps) return ax + ay;
+    T big = vka_hypotk_F(ax * scale, ay * scale) / scale;
+    return big;
+  }
+  if (ay < 6.71787610756708875e-139$) {
+    if (ax >= ay / eps) return ax + ay;
+    T tiny = vka_hypotk_F(ax / scale, ay / scale) * scale;
+    return tiny;
+  }
+  if (ay <= ax * eps) return ax + ay;
+  return vka_hypotk_F(ax, ay);
 }
 )"}},
       // C's fmod, exact: long division, each step subtracting y * 2^j with y * 2^j <= x <
@@ -244,13 +327,13 @@ T vka_twoprod_F(T a, T b, out T err) {
 }
 )"}},
       // numpy's npy_divmod (npymath): the quotient is rounded from (a - fmod(a, b)) / b.
-      {"floordiv", {"fmod copysign div", R"(T vka_floordiv_F(T a, T b) {
+      {"floordiv", {"fmod copysign div floor", R"(T vka_floordiv_F(T a, T b) {
   if (b == T(0)) return a / b;
   T mod = vka_fmod_F(a, b);
   T div = vka_div_F(a - mod, b);
   if (mod != T(0) && ((b < T(0)) != (mod < T(0)))) div -= T(1);
   if (div == T(0)) return vka_copysign_F(T(0), a / b);
-  T fl = floor(div);
+  T fl = vka_floor_F(div);
   if (div - fl > 0.5$) fl += T(1);
   return fl;
 }
@@ -361,7 +444,8 @@ std::string math_function(std::string_view fn, DType t, HelperSet* helpers) {
       if (end > start) math_function(deps.substr(start, end - start), t, helpers);
       start = end + 1;
     }
-    helpers->add(key, tmpl.shared ? std::string(tmpl.code) : instantiate(tmpl.code, p));
+    const char* code = t == DType::kFloat64 && tmpl.code_f64 ? tmpl.code_f64 : tmpl.code;
+    helpers->add(key, tmpl.shared ? std::string(code) : instantiate(code, p));
   }
   return "vka_" + std::string(fn) + (tmpl.shared ? "" : "_" + std::string(p.sfx));
 }

@@ -32,7 +32,9 @@ class HelperSet {
 // Adds math function `fn` (and what it calls) for `t` (kFloat32 or kFloat64) and returns the
 // GLSL function name, e.g. math_function("exp", kFloat64, h) == "vka_exp_f64".
 // Functions: exp exp2 expm1 log log2 log10 log1p sin cos tan arcsin arccos arctan arctan2
-// sinh cosh tanh arcsinh arccosh arctanh hypot power copysign signbit inf nan.
+// sinh cosh tanh arcsinh arccosh arctanh hypot power copysign signbit inf nan, and rounding to
+// integers: rint (ties to even) trunc floor ceil, which generated code uses instead of GLSL's
+// built-ins (glsl_math.cc says why).
 std::string math_function(std::string_view fn, DType t, HelperSet* helpers);
 
 }  // namespace vka

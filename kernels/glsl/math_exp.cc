@@ -22,20 +22,20 @@ T vka_scale_F(T p, int k) {
   return ldexp(ldexp(p, k / 2), k - k / 2);
 }
 )"}},
-      {"exp", {"expcore", R"(T vka_exp_F(T x) {
+      {"exp", {"expcore rint", R"(T vka_exp_F(T x) {
   if (isnan(x)) return x;
   if (x > @EXP_MAX@$) return INF;
   if (x < @EXP_MIN@$) return T(0);
-  T k = roundEven(x * 1.4426950408889634$);
+  T k = vka_rint_F(x * 1.4426950408889634$);
   T r = (x - k * @LN2_HI@$) - k * @LN2_LO@$;
   return vka_scale_F(vka_expcore_F(r), int(k));
 }
 )"}},
-      {"exp2", {"expcore", R"(T vka_exp2_F(T x) {
+      {"exp2", {"expcore rint", R"(T vka_exp2_F(T x) {
   if (isnan(x)) return x;
   if (x >= @EXP2_MAX@$) return INF;
   if (x < @EXP2_MIN@$) return T(0);
-  T k = roundEven(x);
+  T k = vka_rint_F(x);
   T r = (x - k) * 0.6931471805599453$;
   return vka_scale_F(vka_expcore_F(r), int(k));
 }
@@ -50,10 +50,10 @@ T vka_scale_F(T p, int k) {
 )"}},
       // e^(h + l) for a double-word argument (|l| <= ulp(h)): the reduced argument keeps the
       // rounding errors of the reduction as a tail, e^(r + t) = e^r + e^r * t.
-      {"expx", {"expcore twosum", R"(T vka_expx_F(T h, T l) {
+      {"expx", {"expcore twosum rint", R"(T vka_expx_F(T h, T l) {
   if (h > @EXP_MAX@$) return INF;
   if (h < @EXP_MIN@$) return T(0);
-  T k = roundEven(h * 1.4426950408889634$);
+  T k = vka_rint_F(h * 1.4426950408889634$);
   T r1 = h - k * @LN2_HI@$;
   T e1;
   T e2;
@@ -251,11 +251,11 @@ T vka_logcore_F(T x, out int e) {
       // C99 pow special cases (what numpy's float power follows), then e^(y * log|x|) with
       // log|x| and the product in double-word arithmetic: y * log|x| reaches 700, where one
       // rounding of a plain product is already 60 ulp of the result.
-      {"power", {"exp expx logx copysign", R"(T vka_power_F(T x, T y) {
+      {"power", {"exp expx logx copysign trunc", R"(T vka_power_F(T x, T y) {
   if (y == T(0) || x == T(1)) return T(1);
   if (isnan(x) || isnan(y)) return NAN;
-  bool yint = !isinf(y) && trunc(y) == y;
-  bool yodd = yint && abs(y) < 9007199254740992.0$ && mod(y, 2.0$) == T(1);
+  bool yint = !isinf(y) && vka_trunc_F(y) == y;
+  bool yodd = yint && abs(y) < 9007199254740992.0$ && vka_trunc_F(y * 0.5$) != y * 0.5$;
   if (isinf(y)) {
     T ax = abs(x);
     if (ax == T(1)) return T(1);

@@ -23,6 +23,9 @@ struct Template {
   const char* deps;  // space-separated functions this one calls
   const char* code;
   bool shared = false;  // precision-independent code (no T, _F): added once per shader
+  // float64's code where its algorithm differs from float32's (same name, same deps): where
+  // numpy's answer is glibc's double algorithm, which a float32 version has no use for.
+  const char* code_f64 = nullptr;
 };
 
 using Templates = std::map<std::string, Template>;

@@ -102,12 +102,12 @@ int vka_ph_core(uint mh, uint ml, int E, int n, out uint f0, out uint f1, out ui
       {"twoopi", twoopi},
       {"ph_core", ph},
       // x - k*pi/2 = hi + lo, k mod 4 in q.
-      {"reduce", {"twosum ph_core", R"(T vka_reduce_F(T x, out T lo, out int q) {
+      {"reduce", {"twosum ph_core rint floor", R"(T vka_reduce_F(T x, out T lo, out int q) {
   T a = abs(x);
   T h;
   T l;
   if (a < @CW_MAX@$) {
-    T k = roundEven(a * 0.63661977236758134$);
+    T k = vka_rint_F(a * 0.63661977236758134$);
     T r1 = a - k * @PIO2_1@$;
     T e1;
     T e2;
@@ -120,7 +120,7 @@ int vka_ph_core(uint mh, uint ml, int E, int n, out uint f0, out uint f1, out ui
   } else {
     int e;
     T mf = ldexp(frexp(a, e), @MANT_BITS@);
-    uint mh = uint(floor(mf * 2.3283064365386963e-10$));
+    uint mh = uint(vka_floor_F(mf * 2.3283064365386963e-10$));
     uint ml = uint(mf - T(mh) * 4294967296.0$);
     uint f0, f1, f2, f3;
     int z;

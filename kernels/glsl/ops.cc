@@ -191,12 +191,13 @@ std::string from_compute(DType t, const std::string& e, HelperSet* h) {
   // The float16 quantum at x is 2^(e - 10) for float16 normals (float32 biased exponent e
   // >= 113) and 2^-24 below: x / quantum rounded to an integer (ties to even) times the
   // quantum is the nearest float16, exactly representable, so the final conversion is exact.
+  const std::string rint = math_function("rint", DType::kFloat32, h);
   h->add("vka_f16",
          "float16_t vka_f16(float x) {\n"
          "  uint b = floatBitsToUint(x) & 0x7fffffffu;\n"
          "  if (b >= 0x7f800000u) return float16_t(x);\n"
          "  uint qe = max(b >> 23, 113u) - 10u;\n"
-         "  float r = roundEven(x * uintBitsToFloat((254u - qe) << 23)) * "
+         "  float r = " + rint + "(x * uintBitsToFloat((254u - qe) << 23)) * "
          "uintBitsToFloat(qe << 23);\n"
          "  return abs(r) > 65504.0 ? float16_t(sign(x) * uintBitsToFloat(0x7f800000u)) "
          ": float16_t(r);\n"
@@ -244,7 +245,8 @@ std::string emit_cast(DType from, DType to, const std::string& x, HelperSet* h) 
     return "((" + v + " >= " + F + "(0) && " + v + " < " + F + "(4294967296.0)) ? uint" + v +
            " : (" + v + " < " + F + "(0) && " + v + " >= " + F + "(-2147483648.0)) ? uint(int" + v +
            ") : (abs" + v + " < " + F + "(9223372036854775808.0)) ? uint(" + v + " - " + F +
-           "(4294967296.0) * floor(" + v + " / " + F + "(4294967296.0))) : 0u)";
+           "(4294967296.0) * " + math_function("floor", math_dtype(from), h) + "(" + v + " / " +
+           F + "(4294967296.0))) : 0u)";
   }
   // int8/16/32 and uint8/16: through int32, then wrapped by the narrowing conversion.
   std::string i32 = "((isnan" + v + " || " + v + " >= " + F + "(2147483648.0) || " + v + " < " + F +
@@ -381,15 +383,17 @@ std::string emit_op(Op op, DType t, const std::vector<std::string>& a, HelperSet
       return math("hypot");
     case Op::kCopysign:
       return math("copysign");
+    // The math library's rounding, not GLSL's built-ins, whose lowering may depend on the host
+    // CPU (glsl_math.cc). round and rint: half to even, as numpy.
     case Op::kFloor:
-      return is_f ? "floor(" + a[0] + ")" : a[0];
+      return is_f ? math("floor") : a[0];
     case Op::kCeil:
-      return is_f ? "ceil(" + a[0] + ")" : a[0];
+      return is_f ? math("ceil") : a[0];
     case Op::kTrunc:
-      return is_f ? "trunc(" + a[0] + ")" : a[0];
+      return is_f ? math("trunc") : a[0];
     case Op::kRound:
     case Op::kRint:
-      return is_f ? "roundEven(" + a[0] + ")" : a[0];  // half to even, as numpy
+      return is_f ? math("rint") : a[0];
     case Op::kIsnan:
       return is_f ? "isnan(" + a[0] + ")" : "false";
     case Op::kIsinf:

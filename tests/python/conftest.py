@@ -1,10 +1,56 @@
 """Shared fixtures for the Python API tests: contexts with 1, 2 and 3 replicas on lavapipe
-(several logical devices on one physical device) and one that forces the staging path."""
+(several logical devices on one physical device) and one that forces the staging path; and the
+device and host CPU named in every failure report (numpy's answers and lavapipe's code both
+depend on the CPU: docs/accuracy.md)."""
+
+import functools
+import os
 
 import numpy as np
 import pytest
 
 import vkarray as vk
+
+
+@functools.lru_cache(maxsize=None)
+def host_cpu():
+    """The CPU model and the SIMD levels that change results: lavapipe's lowering (and
+    GALLIUM_OVERRIDE_CPU_CAPS, which caps it) and numpy's dispatch (NPY_DISABLE_CPU_FEATURES)."""
+    model, flags = "unknown CPU", set()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() == "model name" and model == "unknown CPU":
+                    model = value.strip()
+                elif key.strip() == "flags" and not flags:
+                    flags = set(value.split())
+    except OSError:
+        pass
+    simd = ", ".join(f"{f} {'yes' if f in flags else 'no'}" for f in ("avx2", "avx512f"))
+    core = np._core if hasattr(np, "_core") else np.core  # numpy 2 renamed it
+    numpy_avx512f = core._multiarray_umath.__cpu_features__.get("AVX512F")
+    env = "".join(f", {k}={os.environ[k]}" for k in
+                  ("GALLIUM_OVERRIDE_CPU_CAPS", "LP_NATIVE_VECTOR_WIDTH",
+                   "NPY_DISABLE_CPU_FEATURES") if k in os.environ)
+    return f"{model} ({simd}; numpy AVX512F loops {'on' if numpy_avx512f else 'off'}{env})"
+
+
+def pytest_report_header(config):
+    return f"host CPU: {host_cpu()}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = (yield).get_result()
+    if report.failed:
+        try:
+            d = vk.context().devices[0]
+            device = f"{d['name']}, {d['driver']}"
+        except Exception as e:  # the failure may be the device's own
+            device = f"unavailable ({e})"
+        report.sections.append(("device and host CPU",
+                                f"device: {device}\nhost CPU: {host_cpu()}"))
 
 
 @pytest.fixture(scope="session")
