@@ -34,7 +34,7 @@ class HelperSet {
 // Functions: exp exp2 expm1 log log2 log10 log1p sin cos tan arcsin arccos arctan arctan2
 // sinh cosh tanh arcsinh arccosh arctanh hypot power copysign signbit inf nan, and rounding to
 // integers: rint (ties to even) trunc floor ceil, which generated code uses instead of GLSL's
-// built-ins (glsl_math.cc says why).
+// built-ins (math.cc says why).
 std::string math_function(std::string_view fn, DType t, HelperSet* helpers);
 
 }  // namespace vka

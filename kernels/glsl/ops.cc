@@ -384,7 +384,7 @@ std::string emit_op(Op op, DType t, const std::vector<std::string>& a, HelperSet
     case Op::kCopysign:
       return math("copysign");
     // The math library's rounding, not GLSL's built-ins, whose lowering may depend on the host
-    // CPU (glsl_math.cc). round and rint: half to even, as numpy.
+    // CPU (math.cc). round and rint: half to even, as numpy.
     case Op::kFloor:
       return is_f ? math("floor") : a[0];
     case Op::kCeil:

@@ -1,7 +1,7 @@
 """A kernel's result must not depend on the host's CPU. lavapipe compiles kernels for the CPU it
 runs on: Mesa 22.3 lowered float64 roundEven and trunc through a conversion to integer on CPUs
 without AVX-512 (1.5 → 1, -0.5 → +0.0), and float32's too without SSE4.1, which vkarray no longer
-relies on (kernels/glsl_math.cc). GALLIUM_OVERRIDE_CPU_CAPS caps the CPU features Mesa sees, so
+relies on (kernels/glsl/math.cc). GALLIUM_OVERRIDE_CPU_CAPS caps the CPU features Mesa sees, so
 this machine stands in for those CPUs: each level runs in a fresh process (Mesa reads the caps
 once), and its results must equal numpy's bit for bit, and those computed here, with the host's
 own features."""
