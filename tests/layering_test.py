@@ -65,7 +65,7 @@ def source_files():
     for layer in LAYERS:
         for f in (ROOT / layer).glob("*"):
             if f.is_file() and (f.suffix in (".h", ".cc", ".c") or f.name == "BUILD"):
-                files[str(f.relative_to(ROOT))] = f.read_text()
+                files[str(f.relative_to(ROOT))] = f.read_text(encoding="utf-8")
     return files
 
 

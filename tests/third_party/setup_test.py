@@ -30,7 +30,7 @@ def tracked_files():
 
 def setup_packages():
     """The package names of setup.sh's `packages=( ... )` array."""
-    text = (ROOT / "third_party/setup.sh").read_text()
+    text = (ROOT / "third_party/setup.sh").read_text(encoding="utf-8")
     body = re.search(r"packages=\((.*?)\n\)", text, re.S).group(1)
     names = []
     for line in body.splitlines():
@@ -98,7 +98,7 @@ def system_headers(files):
     names = set()
     for f in files:
         if f.suffix in (".cc", ".h", ".c") and f.exists():
-            names |= set(re.findall(r"#include <([^>]+)>", f.read_text(errors="replace")))
+            names |= set(re.findall(r"#include <([^>]+)>", f.read_text(encoding="utf-8", errors="replace")))
     dirs = include_dirs()
     found = []
     for n in sorted(names):
@@ -112,7 +112,7 @@ def linked_libraries(files):
     libs = set()
     for f in files:
         if f.name == "BUILD" or f.suffix == ".bzl":
-            libs |= set(re.findall(r'"-l([A-Za-z0-9_+-]+)"', f.read_text()))
+            libs |= set(re.findall(r'"-l([A-Za-z0-9_+-]+)"', f.read_text(encoding="utf-8")))
     found = []
     for lib in sorted(libs - {"pthread", "dl", "m"}):
         cands = [f"/usr/lib/x86_64-linux-gnu/lib{lib}.{ext}" for ext in ("a", "so")]
@@ -126,7 +126,7 @@ def named_usr_paths(files):
     paths = set()
     for f in files:
         if f.name in BUILD_NAMES or f.suffix in (".bzl", ".sh", ".py") or f.parent.name == ".ci":
-            for p in USR_PATH.findall(f.read_text(errors="replace")):
+            for p in USR_PATH.findall(f.read_text(encoding="utf-8", errors="replace")):
                 if os.path.exists(p):  # templates and GPU-machine paths do not exist here
                     paths.add(p)
     return sorted(paths)
@@ -140,7 +140,7 @@ def imported_modules(files):
         if f.suffix != ".py" or not f.exists():
             continue
         try:
-            tree = ast.parse(f.read_text())
+            tree = ast.parse(f.read_text(encoding="utf-8"))
         except SyntaxError:
             continue
         optional = set()
