@@ -98,7 +98,8 @@ def system_headers(files):
     names = set()
     for f in files:
         if f.suffix in (".cc", ".h", ".c") and f.exists():
-            names |= set(re.findall(r"#include <([^>]+)>", f.read_text(encoding="utf-8", errors="replace")))
+            text = f.read_text(encoding="utf-8", errors="replace")
+            names |= set(re.findall(r"#include <([^>]+)>", text))
     dirs = include_dirs()
     found = []
     for n in sorted(names):
