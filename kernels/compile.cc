@@ -30,8 +30,10 @@ std::string numbered_source(const std::string& source) {
 }
 
 std::vector<uint32_t> compile_glsl(const std::string& source, const std::string& name) {
-  // A shaderc::Compiler is cheap to create and not safe to share between threads.
-  shaderc::Compiler compiler;
+  // A shaderc::Compiler is not safe to share between threads, and one per thread that lives as
+  // long as the thread keeps glslang's built-in symbol tables: the last Compiler to go tears
+  // them down, and the next compile would build them again (~60 ms on lavapipe's host).
+  thread_local shaderc::Compiler compiler;
   shaderc::CompileOptions options;
   options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_2);
   options.SetTargetSpirv(shaderc_spirv_version_1_5);
