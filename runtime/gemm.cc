@@ -273,7 +273,7 @@ GemmSpec gemm_tiling(const std::shared_ptr<Context>& ctx, DType t, bool a_m_fast
 
 void launch_gemm(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
                  const std::vector<const ReplicatedBuffer*>& args, std::optional<int> only) {
-  const KernelSpec& spec = k.spec;
+  KernelSpec spec = k.spec;
   const GemmLimits l = limits(ctx);
   for (const ReplicatedBuffer* b : args) {
     if (b->nbytes() > l.max_range) {
@@ -301,6 +301,7 @@ void launch_gemm(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
   const uint32_t gz = static_cast<uint32_t>(std::min<uint64_t>(batch, l.groups[2]));
   std::vector<Window> whole;  // GEMM kernels bind every buffer whole
   for (const ReplicatedBuffer* b : args) whole.push_back({0, b->nbytes()});
+  choose_interface(ctx, spec, args);  // an epilogue's constants may need an argument buffer
   dispatch_spec(ctx, spec, args, whole, k.params, only,
                 [&](const Caps&) { return std::array<uint64_t, 3>{gx, gy, gz}; });
 }

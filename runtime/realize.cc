@@ -1,6 +1,7 @@
 // The evaluation pipeline, one stage a line in realize(); the helpers below keep it that way.
 #include "runtime/realize.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -164,10 +165,9 @@ std::shared_ptr<BufferRef> allocate_for(const std::shared_ptr<Context>& context,
 
 Limits limits_of(const Caps& caps) {
   Limits l;
-  l.max_storage_buffers =
-      static_cast<int>(std::min<uint32_t>(caps.max_per_stage_storage_buffers, 32));
-  l.max_push_constant_bytes = static_cast<int>(caps.max_push_constants_size);
   l.max_shared_bytes = caps.max_compute_shared_memory_size;
+  l.max_gemm_bindings =
+      static_cast<int>(std::min(caps.max_per_stage_storage_buffers, caps.max_push_descriptors)) - 1;
   return l;
 }
 

@@ -233,6 +233,15 @@ class Scheduler {
     // A gather's array is bound as a buffer, not a tape value: the walk starts at its indices.
     auto first_input = [](const NodePtr& n) -> std::size_t { return n->op() == Op::kGather; };
     std::vector<bool> gathered;  // per input accessor: read by a gather
+    // One binding per storage and dtype: a leaf's buffer, or a materialized node's own.
+    std::map<std::pair<const void*, DType>, int32_t> binding_of;
+    auto bind = [&](const NodePtr& n) {
+      const void* storage = n->is_leaf() ? static_cast<const void*>(n->buffer().get())
+                                         : static_cast<const void*>(n.get());
+      auto it = binding_of.emplace(std::make_pair(storage, n->dtype()),
+                                   static_cast<int32_t>(binding_of.size()));
+      spec.input_bindings.push_back(it.first->second);
+    };
     for (const NodePtr& root : roots) {
       stack.push_back({root, first_input(root)});
       while (!stack.empty()) {
@@ -255,6 +264,7 @@ class Scheduler {
           e.accessor = static_cast<int32_t>(spec.inputs.size());
           spec.inputs.push_back(Accessor{node->dtype(), Layout::kStrided});
           k.inputs.push_back(node);
+          bind(node);
           in_views.push_back(node->is_leaf() ? node->view() : View::contiguous(node->shape()));
           gathered.push_back(false);
         } else if (node->op() == Op::kGather) {
@@ -263,6 +273,7 @@ class Scheduler {
           e.accessor = static_cast<int32_t>(spec.inputs.size());
           spec.inputs.push_back(Accessor{x->dtype(), Layout::kStrided});
           k.inputs.push_back(x);
+          bind(x);
           in_views.push_back(gi.base);
           gathered.push_back(true);
           const View xv = x->is_leaf() ? x->view() : View::contiguous(x->shape());
@@ -292,6 +303,8 @@ class Scheduler {
         spec.tape.push_back(e);
       }
     }
+    // Every accessor its own binding: the plain numbering, which needs no table.
+    if (binding_of.size() == spec.inputs.size()) spec.input_bindings.clear();
     if (reduction) {
       k.outputs.push_back(g.outputs[0]);
       lay_out_reduction(k, *g.outputs[0], b.tape_index.at(g.outputs[0]->inputs()[0].get()),
@@ -319,15 +332,9 @@ class Scheduler {
   }
 
   std::string over_limit(const KernelSpec& spec) const {
-    if (spec.num_bindings() > limits_.max_storage_buffers) {
-      return "needs " + std::to_string(spec.num_bindings()) +
-             " storage buffers > max_storage_buffers " +
-             std::to_string(limits_.max_storage_buffers);
-    }
-    uint32_t pc = push_layout(spec).size;
-    if (static_cast<int>(pc) > limits_.max_push_constant_bytes) {
-      return "needs " + std::to_string(pc) + " push-constant bytes > max_push_constant_bytes " +
-             std::to_string(limits_.max_push_constant_bytes);
+    if (spec.kind == KernelKind::kGemm && spec.num_operand_bindings() > limits_.max_gemm_bindings) {
+      return "needs " + std::to_string(spec.num_operand_bindings()) +
+             " bindings > max_gemm_bindings " + std::to_string(limits_.max_gemm_bindings);
     }
     if (spec.kind == KernelKind::kGemm && !spec.gemm.coop &&
         gemm_shared_bytes(spec) > limits_.max_shared_bytes) {

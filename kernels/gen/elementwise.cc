@@ -53,7 +53,6 @@ class Emitter {
     } else {
       emit_main(body);
     }
-    int n_in = static_cast<int>(s_.inputs.size());
 
     GlslWriter w;
     w.line("#version 450");
@@ -63,7 +62,7 @@ class Emitter {
     for (const Accessor& a : s_.outputs) f_.note(a.dtype);
     for (const TapeEntry& e : s_.tape) f_.note(e.dtype);
     for (DType t : s_.slots) f_.note(t);
-    f_.int64 = f_.int64 || s_.index64;
+    f_.int64 = f_.int64 || s_.index64 || s_.addressing == Addressing::kAddresses;
     if (f_.int8) {
       w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require");
       w.line("#extension GL_EXT_shader_8bit_storage : require");
@@ -76,18 +75,7 @@ class Emitter {
     if (s_.kind != KernelKind::kGemm) {
       w.line("layout(local_size_x = " + std::to_string(opt_.workgroup_size) + ") in;");
     }
-    for (std::size_t i = 0; i < s_.inputs.size(); ++i) {
-      w.line("layout(std430, set = 0, binding = " + std::to_string(i) + ") readonly buffer In" +
-             std::to_string(i) + " { " + declared_type(s_.inputs[i].dtype) + " v[]; } in" +
-             std::to_string(i) + ";");
-    }
-    for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
-      w.line("layout(std430, set = 0, binding = " + std::to_string(n_in + j) +
-             ") writeonly buffer Out" + std::to_string(j) + " { " +
-             (s_.kind == KernelKind::kReduce ? std::string(storage_type(s_.outputs[j].dtype))
-                                             : declared_type(s_.outputs[j].dtype)) +
-             " v[]; } out" + std::to_string(j) + ";");
-    }
+    emit_operand_buffers(w);
     emit_push_block(s_, w);
     w.raw(h_.str());
     w.raw(body.str());
@@ -141,6 +129,64 @@ class Emitter {
       emit_vector_loops(body);
     }
     body.close();
+  }
+
+  // The operands' buffers. Input accessor a is read as in{a} and output j written as out{j};
+  // accessors that share a binding (views of one storage) name one buffer, declared once per
+  // binding. With Addressing::kBindings each binding is a storage-buffer descriptor; with
+  // kAddresses a buffer reference made from the binding's address in the argument block
+  // (a cast: it costs nothing).
+  void emit_operand_buffers(GlslWriter& w) const {
+    const bool addressed = s_.addressing == Addressing::kAddresses;
+    if (addressed) w.line("#extension GL_EXT_buffer_reference : require");
+    const int n_bind = s_.num_input_bindings();
+    std::vector<int> first(static_cast<size_t>(n_bind), -1);  // an accessor of each binding
+    for (int a = 0; a < static_cast<int>(s_.inputs.size()); ++a) {
+      int& f = first[static_cast<size_t>(s_.input_binding(a))];
+      if (f < 0) f = a;
+    }
+    auto declare = [&](int binding, const std::string& access, const std::string& type,
+                       const std::string& name) {
+      const std::string B = std::to_string(binding);
+      if (!addressed) {
+        w.line("layout(std430, set = 0, binding = " + B + ") " + access + " buffer " + name +
+               "T { " + type + " v[]; } " + name + ";");
+        return;
+      }
+      w.line("layout(buffer_reference, std430, buffer_reference_align = " +
+             std::to_string(reference_align(type)) + ") " + access + " buffer " + name + "T { " +
+             type + " v[]; };");
+      w.line("#define " + name + " " + name + "T(pc.a" + B + ")");
+    };
+    for (int b = 0; b < n_bind; ++b) {
+      const int a = first[static_cast<size_t>(b)];
+      VKA_ASSERT(a >= 0);
+      declare(b, "readonly", declared_type(s_.inputs[a].dtype), "inb" + std::to_string(b));
+    }
+    for (int a = 0; a < static_cast<int>(s_.inputs.size()); ++a) {
+      w.line("#define in" + std::to_string(a) + " inb" + std::to_string(s_.input_binding(a)));
+    }
+    for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
+      declare(n_bind + static_cast<int>(j), "writeonly",
+              s_.kind == KernelKind::kReduce ? std::string(storage_type(s_.outputs[j].dtype))
+                                             : declared_type(s_.outputs[j].dtype),
+              "out" + std::to_string(j));
+    }
+  }
+
+  // A buffer reference's alignment: its element's size, as the arrays' elements are aligned.
+  static int reference_align(const std::string& type) {
+    static const std::pair<const char*, int> kSizes[] = {
+        {"uint8_t", 1},   {"int8_t", 1},   {"uint16_t", 2},  {"int16_t", 2},  {"float16_t", 2},
+        {"uint", 4},      {"int", 4},      {"float", 4},     {"uint64_t", 8}, {"int64_t", 8},
+        {"double", 8},    {"vec2", 8},     {"uvec2", 8},     {"dvec2", 16},   {"vec4", 16},
+        {"ivec4", 16},    {"uvec4", 16},   {"f16vec4", 8},   {"i16vec4", 8},  {"u16vec4", 8},
+        {"u8vec4", 4},    {"i8vec4", 4},   {"dvec4", 32},    {"i64vec4", 32}, {"u64vec4", 32},
+    };
+    for (const auto& [name, size] : kSizes) {
+      if (type == name) return size;
+    }
+    return 4;
   }
 
   // The element type in a storage buffer, or its 4-vector in the vectorized variant.

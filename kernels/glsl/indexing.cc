@@ -8,10 +8,25 @@ std::string index_type(const KernelSpec& spec) { return spec.index64 ? "int64_t"
 void emit_push_block(const KernelSpec& spec, GlslWriter& w) {
   PushLayout L = push_layout(spec);
   std::string it = index_type(spec);
-  w.open("layout(push_constant, std430) uniform Push");
+  // Binding after the operands' (none when they are addressed): ir/kernel_spec.h, ArgBlock.
+  const std::string binding = std::to_string(
+      spec.addressing == Addressing::kBindings ? spec.num_operand_bindings() : 0);
+  switch (spec.args) {
+    case ArgBlock::kPush:
+      w.open("layout(push_constant, std430) uniform Push");
+      break;
+    case ArgBlock::kUniform:  // std140 places these 4- and 8-byte members as std430 does
+      w.open("layout(std140, set = 0, binding = " + binding + ") uniform Args");
+      break;
+    case ArgBlock::kStorage:
+      w.open("layout(std430, set = 0, binding = " + binding + ") readonly buffer Args");
+      break;
+  }
   for (const PushField& f : L.fields) {
-    std::string type = f.kind == PushField::kSlot ? "uvec2" : it;
-    w.line("layout(offset = " + std::to_string(f.offset) + ") " + type + " " + f.name + ";");
+    const std::string type = f.kind == PushField::kSlot      ? "uvec2"
+                             : f.kind == PushField::kAddress ? "uint64_t"
+                                                             : it;
+    w.line("layout(offset = " + std::to_string(f.offset) + ") " + type + " " + f.name() + ";");
   }
   w.close(" pc;");
 }

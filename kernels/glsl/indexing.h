@@ -12,8 +12,9 @@ namespace vka {
 // "int" or "int64_t": the type of element indices in a spec's kernel.
 std::string index_type(const KernelSpec& spec);
 
-// Writes the push-constant block declaration (the layout of ir/kernel_spec.h's
-// push_layout(), with explicit offsets so host packing and GLSL agree by construction).
+// Writes the argument block's declaration as `pc` (the layout of ir/kernel_spec.h's
+// push_layout(), with explicit offsets so host packing and GLSL agree by construction): push
+// constants, or a uniform or storage buffer bound after the operands (spec.args).
 void emit_push_block(const KernelSpec& spec, GlslWriter& w);
 
 // Opens the grid-stride loop over i in [0, pc.n): the dispatch may have fewer invocations
