@@ -167,7 +167,8 @@ Limits limits_of(const Caps& caps) {
   Limits l;
   l.max_shared_bytes = caps.max_compute_shared_memory_size;
   l.max_gemm_bindings =
-      static_cast<int>(std::min(caps.max_per_stage_storage_buffers, caps.max_push_descriptors)) - 1;
+      static_cast<int>(std::min(caps.max_per_stage_storage_buffers, caps.max_push_descriptors));
+  l.max_push_constant_bytes = static_cast<int>(caps.max_push_constants_size);
   return l;
 }
 

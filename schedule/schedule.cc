@@ -332,9 +332,14 @@ class Scheduler {
   }
 
   std::string over_limit(const KernelSpec& spec) const {
-    if (spec.kind == KernelKind::kGemm && spec.num_operand_bindings() > limits_.max_gemm_bindings) {
-      return "needs " + std::to_string(spec.num_operand_bindings()) +
-             " bindings > max_gemm_bindings " + std::to_string(limits_.max_gemm_bindings);
+    if (spec.kind == KernelKind::kGemm) {
+      const int bindings =
+          spec.num_operand_bindings() +
+          (static_cast<int>(push_layout(spec).size) > limits_.max_push_constant_bytes);
+      if (bindings > limits_.max_gemm_bindings) {
+        return "needs " + std::to_string(bindings) + " bindings > max_gemm_bindings " +
+               std::to_string(limits_.max_gemm_bindings);
+      }
     }
     if (spec.kind == KernelKind::kGemm && !spec.gemm.coop &&
         gemm_shared_bytes(spec) > limits_.max_shared_bytes) {

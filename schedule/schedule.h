@@ -38,10 +38,12 @@ struct Limits {
   // and register pressure (docs/DESIGN.md, "Fusion limits", has the measurements).
   int max_tape = kMaxTape;
   uint32_t max_shared_bytes = 16384;  // maxComputeSharedMemorySize (minimum 16384): GEMMs
-  // Descriptors a GEMM kernel may bind (its operands are never addressed): an epilogue that
-  // would need more stays a kernel of its own. maxPerStageDescriptorStorageBuffers and
-  // maxPushDescriptors, less one for an argument buffer.
-  int max_gemm_bindings = 3;
+  // Descriptors a GEMM kernel may bind (its operands are never addressed), counting an argument
+  // buffer when its block exceeds push constants: an epilogue that would need more stays a
+  // kernel of its own. The least of maxPerStageDescriptorStorageBuffers and maxPushDescriptors,
+  // and maxPushConstantsSize.
+  int max_gemm_bindings = 4;
+  int max_push_constant_bytes = 128;
   static constexpr int kMaxTape = 512;
 };
 

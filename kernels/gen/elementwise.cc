@@ -146,31 +146,36 @@ class Emitter {
       if (f < 0) f = a;
     }
     auto declare = [&](int binding, const std::string& access, const std::string& type,
-                       const std::string& name) {
+                       const std::string& block, const std::string& name) {
       const std::string B = std::to_string(binding);
       if (!addressed) {
-        w.line("layout(std430, set = 0, binding = " + B + ") " + access + " buffer " + name +
-               "T { " + type + " v[]; } " + name + ";");
+        w.line("layout(std430, set = 0, binding = " + B + ") " + access + " buffer " + block +
+               " { " + type + " v[]; } " + name + ";");
         return;
       }
       w.line("layout(buffer_reference, std430, buffer_reference_align = " +
-             std::to_string(reference_align(type)) + ") " + access + " buffer " + name + "T { " +
+             std::to_string(reference_align(type)) + ") " + access + " buffer " + block + " { " +
              type + " v[]; };");
-      w.line("#define " + name + " " + name + "T(pc.a" + B + ")");
+      w.line("#define " + name + " " + block + "(pc.a" + B + ")");
     };
+    // Accessor a names binding a's buffer unless views share bindings (then inb{b}, aliased).
+    const bool shared = !s_.input_bindings.empty();
     for (int b = 0; b < n_bind; ++b) {
       const int a = first[static_cast<size_t>(b)];
       VKA_ASSERT(a >= 0);
-      declare(b, "readonly", declared_type(s_.inputs[a].dtype), "inb" + std::to_string(b));
+      const std::string B = std::to_string(b);
+      declare(b, "readonly", declared_type(s_.inputs[a].dtype), "In" + B,
+              (shared ? "inb" : "in") + B);
     }
-    for (int a = 0; a < static_cast<int>(s_.inputs.size()); ++a) {
+    for (int a = 0; shared && a < static_cast<int>(s_.inputs.size()); ++a) {
       w.line("#define in" + std::to_string(a) + " inb" + std::to_string(s_.input_binding(a)));
     }
     for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
+      const std::string J = std::to_string(j);
       declare(n_bind + static_cast<int>(j), "writeonly",
               s_.kind == KernelKind::kReduce ? std::string(storage_type(s_.outputs[j].dtype))
                                              : declared_type(s_.outputs[j].dtype),
-              "out" + std::to_string(j));
+              "Out" + J, "out" + J);
     }
   }
 
