@@ -422,6 +422,9 @@ bool row_vectors_fit(const KernelSpec& spec, const LaunchParams& p) {
 }  // namespace
 
 int choose_vector_width(const KernelSpec& spec, const LaunchParams& params) {
+  // The vector variant repeats the tape for 4 lanes and a scalar tail: 5 copies. Long tapes
+  // compute more than they load, and 5 copies of them only cost compile time.
+  if (static_cast<int>(spec.tape.size()) > kMaxVectorTape) return 1;
   if (spec.rank > 1) return row_vectors_fit(spec, params) ? 4 : 1;
   if (params.count() < 4) return 1;
   auto fits = [](const Accessor& a, const View& v) {

@@ -257,6 +257,8 @@ struct PushLayout {
 // st{a}_{d}; then c{s} per slot; then, when addressed, a{b} per operand binding.
 PushLayout push_layout(const KernelSpec& spec);
 
+// Tapes longer than this run one element at a time (choose_vector_width).
+inline constexpr int kMaxVectorTape = 256;
 // The widest vector_width a launch allows (see KernelSpec::vector_width): 4 or 1. Decided per
 // launch because offsets are launch values; it enters the spec, so both variants are cached.
 int choose_vector_width(const KernelSpec& spec, const LaunchParams& params);

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <unordered_set>
 #include <unordered_map>
@@ -165,6 +166,10 @@ std::shared_ptr<BufferRef> allocate_for(const std::shared_ptr<Context>& context,
 
 Limits limits_of(const Caps& caps) {
   Limits l;
+  // VKA_MAX_TAPE: another tape limit, for measuring compile time against kernel size.
+  if (const char* e = std::getenv("VKA_MAX_TAPE")) {
+    if (*e) l.max_tape = std::max(1, std::atoi(e));
+  }
   l.max_shared_bytes = caps.max_compute_shared_memory_size;
   l.max_gemm_bindings =
       static_cast<int>(std::min(caps.max_per_stage_storage_buffers, caps.max_push_descriptors));

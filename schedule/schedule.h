@@ -44,7 +44,7 @@ struct Limits {
   // and maxPushConstantsSize.
   int max_gemm_bindings = 4;
   int max_push_constant_bytes = 128;
-  static constexpr int kMaxTape = 512;
+  static constexpr int kMaxTape = 4096;
 };
 
 struct ScheduledKernel {
