@@ -276,10 +276,11 @@ void launch_gemm(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
   KernelSpec spec = k.spec;
   const GemmLimits l = limits(ctx);
   for (const ReplicatedBuffer* b : args) {
-    if (b->nbytes() > l.max_range) {
+    if (b->nbytes() > l.max_range && spec.gemm.coop) {
       throw DeviceError("[matmul] an operand of " + std::to_string(b->nbytes()) +
                         " bytes exceeds the device's maxStorageBufferRange (" +
-                        std::to_string(l.max_range) + "); not supported yet");
+                        std::to_string(l.max_range) +
+                        "), which the cooperative-matrix kernel binds whole");
     }
   }
   // Slots hold two int32 values each (kernels/gen/gemm.h): c0 (M, N), c1 (K, batch).
@@ -299,9 +300,11 @@ void launch_gemm(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
   const uint32_t gx = static_cast<uint32_t>(std::min<uint64_t>(tiles_n, l.groups[0]));
   const uint32_t gy = static_cast<uint32_t>(std::min<uint64_t>(tiles_m, l.groups[1]));
   const uint32_t gz = static_cast<uint32_t>(std::min<uint64_t>(batch, l.groups[2]));
-  std::vector<Window> whole;  // GEMM kernels bind every buffer whole
+  // Operands past a binding are addressed, and an epilogue's constants may need an argument
+  // buffer. GEMM kernels reach every buffer whole (matmul refuses 2^31 elements).
+  choose_interface(ctx, spec, args);
+  std::vector<Window> whole;
   for (const ReplicatedBuffer* b : args) whole.push_back({0, b->nbytes()});
-  choose_interface(ctx, spec, args);  // an epilogue's constants may need an argument buffer
   dispatch_spec(ctx, spec, args, whole, k.params, only,
                 [&](const Caps&) { return std::array<uint64_t, 3>{gx, gy, gz}; });
 }

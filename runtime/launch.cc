@@ -68,7 +68,9 @@ void choose_interface(const std::shared_ptr<Context>& ctx, KernelSpec& spec,
                       const BindingBuffers& args) {
   VKA_ASSERT(static_cast<int>(args.size()) == spec.num_operand_bindings());
   const InterfaceLimits l = interface_limits(ctx);
-  const bool generated = spec.kind == KernelKind::kElementwise || spec.kind == KernelKind::kReduce;
+  // Kernels declare their operands with operand_buffer (kernels/glsl/indexing.h), which
+  // addresses them; the cooperative-matrix GEMMs bind theirs (uvec4 views of one binding).
+  const bool generated = !(spec.kind == KernelKind::kGemm && spec.gemm.coop);
   bool big = false;
   for (const ReplicatedBuffer* b : args) big = big || b->nbytes() > l.max_range;
   // One descriptor more for an argument buffer, which a long block may need.

@@ -39,8 +39,8 @@ inline bool binds_whole_vectors(const ReplicatedBuffer& b) {
 using BindingBuffers = std::vector<const ReplicatedBuffer*>;
 
 // Chooses how a launch of `spec` over `args` reaches its operands and its argument block on
-// `ctx`'s devices (ir/kernel_spec.h: Addressing, ArgBlock). Generated elementwise and reduction
-// kernels take buffer device addresses when their bindings and argument block would exceed the
+// `ctx`'s devices (ir/kernel_spec.h: Addressing, ArgBlock). Generated kernels (elementwise,
+// reductions, matrix products but the cooperative-matrix ones) take buffer device addresses when their bindings and argument block would exceed the
 // descriptors a dispatch may push (maxPerStageDescriptorStorageBuffers, maxPushDescriptors), or
 // an operand exceeds maxStorageBufferRange. The block travels as push constants while it fits
 // maxPushConstantsSize, else in a uniform buffer (up to maxUniformBufferRange), else in a

@@ -137,61 +137,32 @@ class Emitter {
   // kAddresses a buffer reference made from the binding's address in the argument block
   // (a cast: it costs nothing).
   void emit_operand_buffers(GlslWriter& w) const {
-    const bool addressed = s_.addressing == Addressing::kAddresses;
-    if (addressed) w.line("#extension GL_EXT_buffer_reference : require");
+    w.raw(address_extensions(s_));
     const int n_bind = s_.num_input_bindings();
     std::vector<int> first(static_cast<size_t>(n_bind), -1);  // an accessor of each binding
     for (int a = 0; a < static_cast<int>(s_.inputs.size()); ++a) {
       int& f = first[static_cast<size_t>(s_.input_binding(a))];
       if (f < 0) f = a;
     }
-    auto declare = [&](int binding, const std::string& access, const std::string& type,
-                       const std::string& block, const std::string& name) {
-      const std::string B = std::to_string(binding);
-      if (!addressed) {
-        w.line("layout(std430, set = 0, binding = " + B + ") " + access + " buffer " + block +
-               " { " + type + " v[]; } " + name + ";");
-        return;
-      }
-      w.line("layout(buffer_reference, std430, buffer_reference_align = " +
-             std::to_string(reference_align(type)) + ") " + access + " buffer " + block + " { " +
-             type + " v[]; };");
-      w.line("#define " + name + " " + block + "(pc.a" + B + ")");
-    };
     // Accessor a names binding a's buffer unless views share bindings (then inb{b}, aliased).
     const bool shared = !s_.input_bindings.empty();
     for (int b = 0; b < n_bind; ++b) {
       const int a = first[static_cast<size_t>(b)];
       VKA_ASSERT(a >= 0);
       const std::string B = std::to_string(b);
-      declare(b, "readonly", declared_type(s_.inputs[a].dtype), "In" + B,
-              (shared ? "inb" : "in") + B);
+      w.raw(operand_buffer(s_, b, "readonly", declared_type(s_.inputs[a].dtype), "In" + B,
+                           (shared ? "inb" : "in") + B));
     }
     for (int a = 0; shared && a < static_cast<int>(s_.inputs.size()); ++a) {
       w.line("#define in" + std::to_string(a) + " inb" + std::to_string(s_.input_binding(a)));
     }
     for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
       const std::string J = std::to_string(j);
-      declare(n_bind + static_cast<int>(j), "writeonly",
-              s_.kind == KernelKind::kReduce ? std::string(storage_type(s_.outputs[j].dtype))
-                                             : declared_type(s_.outputs[j].dtype),
-              "Out" + J, "out" + J);
+      w.raw(operand_buffer(s_, n_bind + static_cast<int>(j), "writeonly",
+                           s_.kind == KernelKind::kReduce ? std::string(storage_type(s_.outputs[j].dtype))
+                                                          : declared_type(s_.outputs[j].dtype),
+                           "Out" + J, "out" + J));
     }
-  }
-
-  // A buffer reference's alignment: its element's size, as the arrays' elements are aligned.
-  static int reference_align(const std::string& type) {
-    static const std::pair<const char*, int> kSizes[] = {
-        {"uint8_t", 1},   {"int8_t", 1},   {"uint16_t", 2},  {"int16_t", 2},  {"float16_t", 2},
-        {"uint", 4},      {"int", 4},      {"float", 4},     {"uint64_t", 8}, {"int64_t", 8},
-        {"double", 8},    {"vec2", 8},     {"uvec2", 8},     {"dvec2", 16},   {"vec4", 16},
-        {"ivec4", 16},    {"uvec4", 16},   {"f16vec4", 8},   {"i16vec4", 8},  {"u16vec4", 8},
-        {"u8vec4", 4},    {"i8vec4", 4},   {"dvec4", 32},    {"i64vec4", 32}, {"u64vec4", 32},
-    };
-    for (const auto& [name, size] : kSizes) {
-      if (type == name) return size;
-    }
-    return 4;
   }
 
   // The element type in a storage buffer, or its 4-vector in the vectorized variant.

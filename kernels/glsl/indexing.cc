@@ -31,6 +31,48 @@ void emit_push_block(const KernelSpec& spec, GlslWriter& w) {
   w.close(" pc;");
 }
 
+namespace {
+
+// A buffer reference's alignment: its element's size, which the arrays' elements are aligned to.
+int reference_align(const std::string& type) {
+  static const std::pair<const char*, int> kSizes[] = {
+      {"uint8_t", 1},  {"int8_t", 1},  {"uint16_t", 2}, {"int16_t", 2}, {"float16_t", 2},
+      {"uint", 4},     {"int", 4},     {"float", 4},    {"uint64_t", 8}, {"int64_t", 8},
+      {"double", 8},   {"vec2", 8},    {"uvec2", 8},    {"dvec2", 16},  {"vec4", 16},
+      {"ivec4", 16},   {"uvec4", 16},  {"f16vec4", 8},  {"i16vec4", 8}, {"u16vec4", 8},
+      {"u8vec4", 4},   {"i8vec4", 4},  {"dvec4", 32},   {"i64vec4", 32}, {"u64vec4", 32},
+  };
+  for (const auto& [name, size] : kSizes) {
+    if (type == name) return size;
+  }
+  return 4;
+}
+
+}  // namespace
+
+std::string operand_buffer(const KernelSpec& spec, int binding, std::string_view access,
+                           std::string_view type, std::string_view block, std::string_view name) {
+  const std::string b = std::to_string(binding), a(access), t(type), k(block), n(name);
+  if (spec.addressing == Addressing::kBindings) {
+    return "layout(std430, set = 0, binding = " + b + ") " + a + " buffer " + k + " { " + t +
+           " v[]; } " + n + ";\n";
+  }
+  return "layout(buffer_reference, std430, buffer_reference_align = " +
+         std::to_string(reference_align(t)) + ") " + a + " buffer " + k + " { " + t +
+         " v[]; };\n#define " + n + " " + k + "(pc.a" + b + ")\n";
+}
+
+std::string operand_buffer(const KernelSpec& spec, int binding, std::string_view access,
+                           std::string_view type, std::string_view name) {
+  return operand_buffer(spec, binding, access, type, "B" + std::to_string(binding), name);
+}
+
+std::string address_extensions(const KernelSpec& spec) {
+  if (spec.addressing == Addressing::kBindings) return "";
+  return "#extension GL_EXT_buffer_reference : require\n"
+         "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n";
+}
+
 void open_grid_loop(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w) {
   std::string it = index_type(spec);
   w.line(it + " grid = " + it + "(gl_NumWorkGroups.x) * " + it + "(" +

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "ir/kernel_spec.h"
 #include "kernels/glsl/writer.h"
@@ -16,6 +17,19 @@ std::string index_type(const KernelSpec& spec);
 // push_layout(), with explicit offsets so host packing and GLSL agree by construction): push
 // constants, or a uniform or storage buffer bound after the operands (spec.args).
 void emit_push_block(const KernelSpec& spec, GlslWriter& w);
+
+// Declares an operand's buffer `name` (binding `binding` of the spec, elements of `type`;
+// `access`: "readonly" or "writeonly"), read and written as name.v[i]: a storage-buffer
+// descriptor, or with Addressing::kAddresses a buffer reference made from the binding's
+// address in the argument block (a cast, which costs nothing). `block` names its block type.
+// Addressed kernels need GL_EXT_buffer_reference and 64-bit integers (address_extensions).
+std::string operand_buffer(const KernelSpec& spec, int binding, std::string_view access,
+                           std::string_view type, std::string_view block, std::string_view name);
+// The same with block type B{binding}.
+std::string operand_buffer(const KernelSpec& spec, int binding, std::string_view access,
+                           std::string_view type, std::string_view name);
+// The extensions addressed operands need; "" for a spec with bindings.
+std::string address_extensions(const KernelSpec& spec);
 
 // Opens the grid-stride loop over i in [0, pc.n): the dispatch may have fewer invocations
 // than elements (maxComputeWorkGroupCount), so each invocation strides by the grid size.

@@ -149,3 +149,15 @@ def test_reductions_and_products_of_operands_past_a_binding(dtype):
     np.testing.assert_allclose(float(vk.sum(av)), a.sum(dtype=np.float64), rtol=tol)
     np.testing.assert_allclose(np.asarray(vk.sum(av * 2 + 1, axis=0)),
                                (a * 2 + 1).sum(axis=0, dtype=np.float64), rtol=tol, atol=tol)
+
+
+def test_a_matrix_product_with_a_240_mb_operand():
+    rng = np.random.default_rng(7)
+    a = rng.uniform(-1, 1, (30_000, 1_000))
+    b = rng.uniform(-1, 1, (1_000, 16))
+    got = np.asarray(vk.asarray(a) @ vk.asarray(b))
+    np.testing.assert_allclose(got, a @ b, rtol=1e-10, atol=1e-10)
+    # Its transpose read in place, with an epilogue.
+    c = rng.uniform(-1, 1, (30_000, 16))
+    got = np.asarray(vk.maximum(vk.asarray(a).T @ vk.asarray(c) + 1.0, 0.0))
+    np.testing.assert_allclose(got, np.maximum(a.T @ c + 1.0, 0.0), rtol=1e-10, atol=1e-10)
