@@ -325,8 +325,9 @@ std::vector<uint8_t> pack_push_constants(const KernelSpec& spec, const PushLayou
   const size_t n_in = p.inputs.size(), n_out = p.outputs.size();
   auto view = [&](int32_t a) -> const View& {
     const size_t i = static_cast<size_t>(a);
-    return i < n_in ? p.inputs[i] : i < n_in + n_out ? p.outputs[i - n_in]
-                                                     : p.sources[i - n_in - n_out];
+    return i < n_in           ? p.inputs[i]
+           : i < n_in + n_out ? p.outputs[i - n_in]
+                              : p.sources[i - n_in - n_out];
   };
   // Slot s's 64 bits: the scalars' words in slot order (a complex128 fills two slots).
   std::vector<uint64_t> slots;

@@ -80,9 +80,10 @@ constexpr TunedTiling kTuned[] = {
     {"NVIDIA H200", 8, {128, 128, 8, 8, 8}},
 };
 
-// The default tiling: kTuned's for the device and word size (real dtypes) if it has one, else 128 x 128 tiles of 8 x 8 per
-// invocation for 4-byte accumulators on a GPU (256 invocations, 8 KiB of shared memory per K
-// slice of 8), 64 x 64 of 4 x 4 for 8- and 16-byte ones (fewer registers per invocation);
+// The default tiling: kTuned's for the device and word size (real dtypes) if it has one, else
+// 128 x 128 tiles of 8 x 8 per invocation for 4-byte accumulators on a GPU (256 invocations,
+// 8 KiB of shared memory per K slice of 8), 64 x 64 of 4 x 4 for 8- and 16-byte ones (fewer
+// registers per invocation);
 // small tiles on CPU drivers, where a workgroup's invocations run in turn and big tiles only
 // add padding work.
 GemmConfig default_config(DType t, const GemmLimits& l) {

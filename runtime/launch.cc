@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 
+#include "base/debug.h"
 #include "base/errors.h"
 #include "device/pipeline.h"
 #include "device/stream.h"
@@ -80,6 +82,24 @@ void choose_interface(const std::shared_ptr<Context>& ctx, KernelSpec& spec,
   spec.args = block <= l.push_bytes      ? ArgBlock::kPush
               : block <= l.uniform_bytes ? ArgBlock::kUniform
                                          : ArgBlock::kStorage;
+  if (debug_level() >= 1 &&
+      (spec.args != ArgBlock::kPush || spec.addressing != Addressing::kBindings)) {
+    std::string why;
+    if (spec.addressing == Addressing::kAddresses) {
+      why += big ? " operands addressed (an operand exceeds maxStorageBufferRange " +
+                       std::to_string(l.max_range) + ")"
+                 : " operands addressed (" + std::to_string(spec.num_operand_bindings()) +
+                       " bindings and an argument buffer exceed " + std::to_string(l.descriptors) +
+                       " descriptors)";
+    }
+    if (spec.args != ArgBlock::kPush) {
+      why += std::string(" arguments in a ") +
+             (spec.args == ArgBlock::kUniform ? "uniform" : "storage") + " buffer (" +
+             std::to_string(block) + " bytes > maxPushConstantsSize " +
+             std::to_string(l.push_bytes) + ")";
+    }
+    std::fprintf(stderr, "[vkarray] %s:%s\n", spec.name().c_str(), why.c_str());
+  }
   const uint32_t needed = static_cast<uint32_t>(spec.num_bindings());
   if (needed > l.descriptors) {
     throw DeviceError("[" + spec.name() + "] needs " + std::to_string(needed) +
@@ -121,10 +141,9 @@ void dispatch_spec(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
       bindings.push_back(rep.stream->upload_arguments(block.data(), block.size()));
     }
     const std::array<uint64_t, 3> g = groups(rep.device->caps());
-    rep.stream->dispatch(*pipeline, bindings, writes,
-                         spec.args == ArgBlock::kPush ? block.data() : nullptr,
-                         static_cast<uint32_t>(g[0]), static_cast<uint32_t>(g[1]),
-                         static_cast<uint32_t>(g[2]));
+    rep.stream->dispatch(
+        *pipeline, bindings, writes, spec.args == ArgBlock::kPush ? block.data() : nullptr,
+        static_cast<uint32_t>(g[0]), static_cast<uint32_t>(g[1]), static_cast<uint32_t>(g[2]));
   }
   ++kernels_dispatched;
 }
@@ -138,12 +157,15 @@ std::vector<Window> windows(const std::shared_ptr<Context>& ctx, const KernelSpe
   const size_t n_in_b = static_cast<size_t>(spec.num_input_bindings());
   // The accessors (input or output index into the views) of each binding.
   std::vector<std::vector<size_t>> of(args.size());
-  for (size_t a = 0; a < n_in; ++a) of[static_cast<size_t>(spec.input_binding(int(a)))].push_back(a);
+  for (size_t a = 0; a < n_in; ++a)
+    of[static_cast<size_t>(spec.input_binding(int(a)))].push_back(a);
   for (size_t j = 0; j < spec.outputs.size(); ++j) of[n_in_b + j].push_back(n_in + j);
   auto view = [&](size_t a) -> View& {
     return a < n_in ? params.inputs[a] : params.outputs[a - n_in];
   };
-  auto dtype = [&](size_t a) { return a < n_in ? spec.inputs[a].dtype : spec.outputs[a - n_in].dtype; };
+  auto dtype = [&](size_t a) {
+    return a < n_in ? spec.inputs[a].dtype : spec.outputs[a - n_in].dtype;
+  };
   std::vector<Window> out(args.size());
   for (size_t b = 0; b < args.size(); ++b) {
     const ReplicatedBuffer& buf = *args[b];

@@ -40,11 +40,12 @@ using BindingBuffers = std::vector<const ReplicatedBuffer*>;
 
 // Chooses how a launch of `spec` over `args` reaches its operands and its argument block on
 // `ctx`'s devices (ir/kernel_spec.h: Addressing, ArgBlock). Generated kernels (elementwise,
-// reductions, matrix products but the cooperative-matrix ones) take buffer device addresses when their bindings and argument block would exceed the
-// descriptors a dispatch may push (maxPerStageDescriptorStorageBuffers, maxPushDescriptors), or
-// an operand exceeds maxStorageBufferRange. The block travels as push constants while it fits
-// maxPushConstantsSize, else in a uniform buffer (up to maxUniformBufferRange), else in a
-// storage buffer. DeviceError, naming the numbers, when a device can do neither.
+// reductions, matrix products but the cooperative-matrix ones) take buffer device addresses when
+// their bindings and argument block would exceed the descriptors a dispatch may push
+// (maxPerStageDescriptorStorageBuffers, maxPushDescriptors), or an operand exceeds
+// maxStorageBufferRange. The block travels as push constants while it fits maxPushConstantsSize,
+// else in a uniform buffer (up to maxUniformBufferRange), else in a storage buffer. DeviceError,
+// naming the numbers, when a device can do neither.
 void choose_interface(const std::shared_ptr<Context>& ctx, KernelSpec& spec,
                       const BindingBuffers& args);
 

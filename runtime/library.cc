@@ -18,9 +18,9 @@ namespace {
 // Library kernels that loop over their elements (or blocks) by the grid's size: their launch
 // may take fewer workgroups than items, up to the device's maxComputeWorkGroupCount.
 bool grid_stride(KernelKind k) {
-  return k == KernelKind::kScanBlocks || k == KernelKind::kScanAdd ||
-         k == KernelKind::kCompact || k == KernelKind::kScatterClaim ||
-         k == KernelKind::kScatterWrite || k == KernelKind::kSearchSorted;
+  return k == KernelKind::kScanBlocks || k == KernelKind::kScanAdd || k == KernelKind::kCompact ||
+         k == KernelKind::kScatterClaim || k == KernelKind::kScatterWrite ||
+         k == KernelKind::kSearchSorted;
 }
 
 }  // namespace

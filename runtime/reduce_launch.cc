@@ -112,8 +112,8 @@ bool vectors_fit(const KernelSpec& spec, const LaunchParams& p, const BindingBuf
 }  // namespace
 
 void launch_reduction(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
-                      const BindingBuffers& inputs,
-                      const std::shared_ptr<ReplicatedBuffer>& output, std::optional<int> only) {
+                      const BindingBuffers& inputs, const std::shared_ptr<ReplicatedBuffer>& output,
+                      std::optional<int> only) {
   LaunchParams p = k.params;
   const int64_t m = p.reduce_m;
   if (m == 0) return;

@@ -333,9 +333,8 @@ class Scheduler {
 
   std::string over_limit(const KernelSpec& spec) const {
     if (spec.kind == KernelKind::kGemm) {
-      const int bindings =
-          spec.num_operand_bindings() +
-          (static_cast<int>(push_layout(spec).size) > limits_.max_push_constant_bytes);
+      const int bindings = spec.num_operand_bindings() + (static_cast<int>(push_layout(spec).size) >
+                                                          limits_.max_push_constant_bytes);
       if (bindings > limits_.max_gemm_bindings) {
         return "needs " + std::to_string(bindings) + " bindings > max_gemm_bindings " +
                std::to_string(limits_.max_gemm_bindings);
@@ -370,7 +369,31 @@ class Scheduler {
       throw DeviceError("[schedule] kernel " + b.k.spec.name() + " " + why +
                         ", and a single operation cannot be split further");
     }
-    int half = static_cast<int>(b.k.spec.tape.size()) / 2;
+    auto materialize = [&](const NodePtr& c) {
+      materialized_.insert(c.get());
+      forced_.insert(c.get());
+      reasons_[c.get()] = from + "; materialized %" + std::to_string(c->id()) + " (" +
+                          std::string(name(c->op())) + ") as its own kernel";
+    };
+    const int n = static_cast<int>(b.k.spec.tape.size());
+    if (n > 2 * limits_.max_tape) {
+      // A long tape (a chain of many operations) is cut every 3/4 max_tape entries at once:
+      // one cut per round would rebuild the kernel once per cut, quadratic in its length.
+      const int step = std::max(1, limits_.max_tape * 3 / 4);
+      std::vector<std::pair<int, NodePtr>> by_position;
+      for (const NodePtr& c : b.interior) by_position.push_back({b.tape_index.at(c.get()), c});
+      std::sort(by_position.begin(), by_position.end(),
+                [](const auto& x, const auto& y) { return x.first < y.first; });
+      int next = step, cuts = 0;
+      for (const auto& [position, c] : by_position) {
+        if (position < next || position > n - step / 2) continue;
+        materialize(c);
+        next = position + step;
+        ++cuts;
+      }
+      if (cuts > 0) return;
+    }
+    const int half = n / 2;
     const std::vector<int> sizes = tape_subtree_sizes(b.k.spec.tape, b.tape_index);
     NodePtr best;
     int best_score = INT32_MAX;
@@ -381,10 +404,7 @@ class Scheduler {
         best = c;
       }
     }
-    materialized_.insert(best.get());
-    forced_.insert(best.get());
-    reasons_[best.get()] = from + "; materialized %" + std::to_string(best->id()) + " (" +
-                           std::string(name(best->op())) + ") as its own kernel";
+    materialize(best);
   }
 
   std::vector<NodePtr> targets_;

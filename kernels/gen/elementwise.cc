@@ -159,8 +159,9 @@ class Emitter {
     for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
       const std::string J = std::to_string(j);
       w.raw(operand_buffer(s_, n_bind + static_cast<int>(j), "writeonly",
-                           s_.kind == KernelKind::kReduce ? std::string(storage_type(s_.outputs[j].dtype))
-                                                          : declared_type(s_.outputs[j].dtype),
+                           s_.kind == KernelKind::kReduce
+                               ? std::string(storage_type(s_.outputs[j].dtype))
+                               : declared_type(s_.outputs[j].dtype),
                            "Out" + J, "out" + J));
     }
   }

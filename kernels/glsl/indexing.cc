@@ -9,8 +9,8 @@ void emit_push_block(const KernelSpec& spec, GlslWriter& w) {
   PushLayout L = push_layout(spec);
   std::string it = index_type(spec);
   // Binding after the operands' (none when they are addressed): ir/kernel_spec.h, ArgBlock.
-  const std::string binding = std::to_string(
-      spec.addressing == Addressing::kBindings ? spec.num_operand_bindings() : 0);
+  const std::string binding =
+      std::to_string(spec.addressing == Addressing::kBindings ? spec.num_operand_bindings() : 0);
   switch (spec.args) {
     case ArgBlock::kPush:
       w.open("layout(push_constant, std430) uniform Push");
@@ -36,11 +36,11 @@ namespace {
 // A buffer reference's alignment: its element's size, which the arrays' elements are aligned to.
 int reference_align(const std::string& type) {
   static const std::pair<const char*, int> kSizes[] = {
-      {"uint8_t", 1},  {"int8_t", 1},  {"uint16_t", 2}, {"int16_t", 2}, {"float16_t", 2},
-      {"uint", 4},     {"int", 4},     {"float", 4},    {"uint64_t", 8}, {"int64_t", 8},
-      {"double", 8},   {"vec2", 8},    {"uvec2", 8},    {"dvec2", 16},  {"vec4", 16},
-      {"ivec4", 16},   {"uvec4", 16},  {"f16vec4", 8},  {"i16vec4", 8}, {"u16vec4", 8},
-      {"u8vec4", 4},   {"i8vec4", 4},  {"dvec4", 32},   {"i64vec4", 32}, {"u64vec4", 32},
+      {"uint8_t", 1}, {"int8_t", 1}, {"uint16_t", 2}, {"int16_t", 2},  {"float16_t", 2},
+      {"uint", 4},    {"int", 4},    {"float", 4},    {"uint64_t", 8}, {"int64_t", 8},
+      {"double", 8},  {"vec2", 8},   {"uvec2", 8},    {"dvec2", 16},   {"vec4", 16},
+      {"ivec4", 16},  {"uvec4", 16}, {"f16vec4", 8},  {"i16vec4", 8},  {"u16vec4", 8},
+      {"u8vec4", 4},  {"i8vec4", 4}, {"dvec4", 32},   {"i64vec4", 32}, {"u64vec4", 32},
   };
   for (const auto& [name, size] : kSizes) {
     if (type == name) return size;

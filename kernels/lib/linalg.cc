@@ -91,7 +91,8 @@ std::string linalg_preamble(const KernelSpec& spec, int threads) {
     s += operand_buffer(spec, b, "readonly", type(spec.inputs[i].dtype), "in" + std::to_string(i));
   }
   for (size_t i = 0; i < spec.outputs.size(); ++i, ++b) {
-    s += operand_buffer(spec, b, "coherent", type(spec.outputs[i].dtype), "out" + std::to_string(i));
+    s += operand_buffer(spec, b, "coherent", type(spec.outputs[i].dtype),
+                        "out" + std::to_string(i));
   }
   GlslWriter push;
   emit_push_block(spec, push);

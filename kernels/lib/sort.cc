@@ -106,7 +106,8 @@ std::string emit_scatter(const KernelSpec& spec) {
   const std::string K = key_type(spec.inputs[0].dtype);
   return header(spec) + operand_buffer(spec, 0, "readonly", K, "in0") +
          operand_buffer(spec, 1, "readonly", "uint", "in1") +
-         operand_buffer(spec, 2, "readonly", "uint", "in2") + operand_buffer(spec, 3, "writeonly", K, "out0") +
+         operand_buffer(spec, 2, "readonly", "uint", "in2") +
+         operand_buffer(spec, 3, "writeonly", K, "out0") +
          operand_buffer(spec, 4, "writeonly", "uint", "out1") + digit_function(K) +
          "shared " + K + " skey[" + kB + "];\n"
          "shared uint sidx[" + kB + "];\n"
@@ -202,8 +203,10 @@ std::string emit_sort(const KernelSpec& spec) {
     case KernelKind::kSortKeys: {
       const DType t = spec.inputs[0].dtype;
       const std::string K = key_type(spec.outputs[0].dtype);
-      return header(spec) + operand_buffer(spec, 0, "readonly", raw_type(component_bits(t)), "in0") +
-             operand_buffer(spec, 1, "writeonly", K, "out0") + operand_buffer(spec, 2, "", "uint", "out1") +
+      return header(spec) +
+             operand_buffer(spec, 0, "readonly", raw_type(component_bits(t)), "in0") +
+             operand_buffer(spec, 1, "writeonly", K, "out0") +
+             operand_buffer(spec, 2, "", "uint", "out1") +
              key_function(t) +
              "void main() {\n"
              "  uint part = pc.c0.x;\n"
