@@ -92,7 +92,7 @@ std::string_view short_name(DType t) {
 
 bool KernelSpec::operator==(const KernelSpec& o) const {
   return kind == o.kind && rank == o.rank && index64 == o.index64 &&
-         vector_width == o.vector_width && inputs == o.inputs && outputs == o.outputs &&
+         vector_width == o.vector_width && unroll == o.unroll && inputs == o.inputs && outputs == o.outputs &&
          sources == o.sources && tape == o.tape && results == o.results && slots == o.slots &&
          stride_of == o.stride_of && reduce == o.reduce && gemm == o.gemm &&
          input_bindings == o.input_bindings && args == o.args && addressing == o.addressing;
@@ -115,6 +115,7 @@ std::size_t KernelSpec::hash() const {
   mix(h, rank);
   mix(h, index64);
   mix(h, vector_width);
+  mix(h, static_cast<std::size_t>(unroll) + 17);
   for (const Accessor& a : inputs) mix(h, static_cast<int>(a.dtype) * 8 + int(a.layout));
   mix(h, 0xfeed);
   for (const Accessor& a : outputs) mix(h, static_cast<int>(a.dtype) * 8 + int(a.layout));
@@ -232,6 +233,7 @@ std::string KernelSpec::name() const {
   s += any_strided(*this) ? "_strided" : "_contig";
   if (index64) s += "_i64";
   if (vector_width > 1) s += "_v" + std::to_string(vector_width);
+  if (unroll > 1) s += "_u" + std::to_string(unroll);
   return s + interface_suffix(*this);
 }
 
@@ -426,7 +428,10 @@ int choose_vector_width(const KernelSpec& spec, const LaunchParams& params) {
   // The vector variant repeats the tape for 4 lanes and a scalar tail: 5 copies. Long tapes
   // compute more than they load, and 5 copies of them only cost compile time.
   if (static_cast<int>(spec.tape.size()) > kMaxVectorTape) return 1;
-  if (spec.rank > 1) return row_vectors_fit(spec, params) ? 4 : 1;
+  if (spec.rank > 1) {
+    const bool rows = any_strided(spec) && static_cast<int>(spec.tape.size()) <= kMaxRowModeTape;
+    return rows && row_vectors_fit(spec, params) ? 4 : 1;
+  }
   if (params.count() < 4) return 1;
   auto fits = [](const Accessor& a, const View& v) {
     if (is_complex(a.dtype)) return false;

@@ -157,6 +157,10 @@ struct KernelSpec {
   // a broadcast scalar in a 1-d iteration space, contiguous offsets divisible by 4); the tape
   // runs once per lane and a scalar loop does the n % 4 tail. 1: one element at a time.
   int vector_width = 1;
+  // Flat strided kernels (rank >= 2, not in row mode, vector_width 1): elements each
+  // invocation computes per step as independent copies of the tape (kernels/glsl/indexing.h:
+  // flat_unroll); chosen per launch (runtime/launch.cc) like vector_width.
+  int unroll = 1;
   std::vector<Accessor> inputs;   // read through binding input_binding(i)
   std::vector<Accessor> outputs;  // binding num_input_bindings() + j
   // Per input accessor: its binding. Views of one storage (of one dtype) share a binding, so a
@@ -259,6 +263,9 @@ PushLayout push_layout(const KernelSpec& spec);
 
 // Tapes longer than this run one element at a time (choose_vector_width).
 inline constexpr int kMaxVectorTape = 256;
+// Strided kernels of rank >= 2 with tapes longer than this run flat, not in row mode
+// (kernels/glsl/indexing.h: uses_rows).
+inline constexpr int kMaxRowModeTape = 64;
 // The widest vector_width a launch allows (see KernelSpec::vector_width): 4 or 1. Decided per
 // launch because offsets are launch values; it enters the spec, so both variants are cached.
 int choose_vector_width(const KernelSpec& spec, const LaunchParams& params);

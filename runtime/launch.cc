@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "base/debug.h"
 #include "base/errors.h"
@@ -19,6 +21,8 @@ namespace {
 // Row mode's target workgroup count (measured on an H200: fewer, longer-lived workgroups beat
 // one per row; see benchmarks/results/nvidia-h200/indexing.md).
 constexpr uint64_t kRowModeGroups = 4096;
+// The longest tape a CPU device's flat strided kernels unroll (compile time grows with it).
+constexpr int kMaxCpuUnrollTape = 1024;
 
 std::atomic<uint64_t> kernels_dispatched{0};
 
@@ -64,6 +68,26 @@ std::vector<bool> gathered_inputs(const KernelSpec& spec) {
 
 std::string bytes_text(uint64_t n) { return std::to_string(n) + " bytes"; }
 
+// VKA_INTERFACE: interfaces every launch takes even where it need not, so tests run each path
+// on any device: "addresses" (operands addressed), "uniform" or "storage" (the argument block
+// in a buffer), comma-separated. Read once.
+struct Forced {
+  bool addresses = false;
+  ArgBlock args = ArgBlock::kPush;
+};
+const Forced& forced_interface() {
+  static const Forced f = [] {
+    Forced r;
+    const char* e = std::getenv("VKA_INTERFACE");
+    const std::string v = e ? e : "";
+    r.addresses = v.find("addresses") != std::string::npos;
+    if (v.find("uniform") != std::string::npos) r.args = ArgBlock::kUniform;
+    if (v.find("storage") != std::string::npos) r.args = ArgBlock::kStorage;
+    return r;
+  }();
+  return f;
+}
+
 }  // namespace
 
 void choose_interface(const std::shared_ptr<Context>& ctx, KernelSpec& spec,
@@ -77,11 +101,15 @@ void choose_interface(const std::shared_ptr<Context>& ctx, KernelSpec& spec,
   for (const ReplicatedBuffer* b : args) big = big || b->nbytes() > l.max_range;
   // One descriptor more for an argument buffer, which a long block may need.
   const bool many = static_cast<uint32_t>(spec.num_operand_bindings()) + 1 > l.descriptors;
-  if (generated && (big || many) && l.addresses) spec.addressing = Addressing::kAddresses;
+  const Forced& forced = forced_interface();
+  if (generated && (big || many || forced.addresses) && l.addresses) {
+    spec.addressing = Addressing::kAddresses;
+  }
   const uint32_t block = push_layout(spec).size;
   spec.args = block <= l.push_bytes      ? ArgBlock::kPush
               : block <= l.uniform_bytes ? ArgBlock::kUniform
                                          : ArgBlock::kStorage;
+  spec.args = std::max(spec.args, forced.args);
   if (debug_level() >= 1 &&
       (spec.args != ArgBlock::kPush || spec.addressing != Addressing::kBindings)) {
     std::string why;
@@ -241,6 +269,14 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
       if (!binds_whole_vectors(*b)) spec.vector_width = 1;
     }
   }
+  // Independent copies of the tape interleave their dependency chains: worth their code size
+  // on CPU devices (lavapipe), which have few threads to hide latency with, for tapes up to
+  // kMaxCpuUnrollTape; on GPUs, where warps hide it, for short tapes only.
+  if (unrolls(spec)) {
+    const bool cpu = ctx->device(0).caps().is_cpu;
+    const int tape = static_cast<int>(spec.tape.size());
+    spec.unroll = tape <= kMaxVectorTape || (cpu && tape <= kMaxCpuUnrollTape) ? 4 : 1;
+  }
   if (k.params.count() == 0) return;
   choose_interface(ctx, spec, args);
   LaunchParams params = k.params;
@@ -260,7 +296,8 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
     }
     // One invocation per vector of `vector_width` elements: more would only start
     // workgroups that find nothing to do.
-    const int64_t items = (n + spec.vector_width - 1) / spec.vector_width;
+    const int64_t per = spec.vector_width * flat_unroll(spec);
+    const int64_t items = (n + per - 1) / per;
     return std::array<uint64_t, 3>{
         std::min<uint64_t>((items + kWorkgroupSize - 1) / kWorkgroupSize, max_x), 1, 1};
   });

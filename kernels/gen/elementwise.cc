@@ -83,7 +83,10 @@ class Emitter {
   }
 
  private:
-  enum class Mode { kScalar, kLane, kTail };
+  // kScalar: one element; kLane: lane lane_ of a 4-vector; kTail: the vector loop's scalar
+  // tail; kUnrolled: copy lane_ of flat_unroll()'s independent elements, results kept in
+  // o{j}[lane_] (store index x{j}[lane_]) and stored after every copy has run.
+  enum class Mode { kScalar, kLane, kTail, kUnrolled };
 
   // The tape for a reduction's element (kernels/gen/reduce.h), or with `stores` a GEMM
   // epilogue's element: the tape, then the outputs' stores (kernels/gen/gemm.h).
@@ -120,6 +123,8 @@ class Emitter {
       }
       body.close();
       body.close();
+    } else if (s_.vector_width == 1 && flat_unroll(s_) > 1) {
+      emit_unrolled_loop(body);
     } else if (s_.vector_width == 1) {
       open_grid_loop(s_, opt_.workgroup_size, body);
       emit_nd_index(s_, body);
@@ -201,11 +206,57 @@ class Emitter {
                   " = uint8_t(1);");
       } else if (mode_ == Mode::kLane) {
         body.line("o" + std::to_string(j) + "[" + std::to_string(lane_) + "] = " + val + ";");
+      } else if (mode_ == Mode::kUnrolled) {
+        const std::string J = std::to_string(j), L = std::to_string(lane_);
+        body.line("o" + J + "[" + L + "] = " + val + ";");
+        body.line("x" + J + "[" + L + "] = " +
+                  element_offset(s_, n_in + static_cast<int>(j), out.layout) + ";");
       } else {
         std::string idx = element_index(s_, n_in + static_cast<int>(j), out.layout);
         body.line(element("out" + std::to_string(j), idx) + " = " + val + ";");
       }
     }
+  }
+
+  // Flat strided kernels (kernels/glsl/indexing.h: flat_unroll): each invocation computes U
+  // elements a grid apart as independent straight-line copies of the tape (their indices
+  // clamped into range, so no branch separates them), then stores those in range. The copies'
+  // dependency chains interleave, which hides arithmetic latency where one chain would stall.
+  void emit_unrolled_loop(GlslWriter& body) {
+    const std::string it = index_type(s_);
+    const int u_count = flat_unroll(s_);
+    const std::string U = std::to_string(u_count);
+    body.line(it + " grid = " + it + "(gl_NumWorkGroups.x) * " + it + "(" +
+              std::to_string(opt_.workgroup_size) + ");");
+    body.open("for (" + it + " i0 = " + it + "(gl_GlobalInvocationID.x); i0 < pc.n; i0 += grid * " +
+              it + "(" + U + "))");
+    for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
+      body.line(std::string(storage_type(s_.outputs[j].dtype)) + " o" + std::to_string(j) + "[" +
+                U + "];");
+      body.line(it + " x" + std::to_string(j) + "[" + U + "];");
+    }
+    mode_ = Mode::kUnrolled;
+    for (lane_ = 0; lane_ < u_count; ++lane_) {
+      body.open("");
+      body.line(it + " i = min(i0 + " + it + "(" + std::to_string(lane_) + ") * grid, pc.n - " +
+                it + "(1));");
+      emit_nd_index(s_, body);
+      emit_element(body);
+      body.close();
+    }
+    mode_ = Mode::kScalar;
+    for (int u = 0; u < u_count; ++u) {
+      const std::string L = std::to_string(u);
+      body.open("if (i0 + " + it + "(" + L + ") * grid < pc.n)");
+      for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
+        const std::string J = std::to_string(j);
+        body.line(element("out" + J, s_.index64 ? "uint(x" + J + "[" + L + "])"
+                                                : "x" + J + "[" + L + "]") +
+                  " = o" + J + "[" + L + "];");
+      }
+      body.close();
+    }
+    body.close();
   }
 
   // vector_width 4: a grid-stride loop over 4-element groups (whole-vector loads and stores,

@@ -80,7 +80,23 @@ void open_grid_loop(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter&
   w.open("for (" + it + " i = " + it + "(gl_GlobalInvocationID.x); i < pc.n; i += grid)");
 }
 
-bool uses_rows(const KernelSpec& spec) { return spec.rank >= 2 && any_strided(spec); }
+bool uses_rows(const KernelSpec& spec) {
+  return spec.rank >= 2 && any_strided(spec) &&
+         static_cast<int>(spec.tape.size()) <= kMaxRowModeTape;
+}
+
+bool unrolls(const KernelSpec& spec) {
+  if (spec.kind != KernelKind::kElementwise || spec.rank < 2 || !any_strided(spec) ||
+      uses_rows(spec) || spec.vector_width != 1) {
+    return false;
+  }
+  for (const Accessor& a : spec.outputs) {
+    if (a.layout == Layout::kScalar) return false;
+  }
+  return true;
+}
+
+int flat_unroll(const KernelSpec& spec) { return unrolls(spec) ? spec.unroll : 1; }
 
 int row_unroll(const KernelSpec& spec) {
   return spec.vector_width == 4 || spec.tape.size() <= 64 ? 4 : 1;

@@ -41,7 +41,10 @@ void emit_nd_index(const KernelSpec& spec, GlslWriter& w);
 
 // Row mode: strided kernels of rank >= 2 run a 2-d dispatch, workgroups along y walking rows
 // (every index but the last) and invocations along x walking the last index, so the N-d index
-// needs no division per element. `uses_rows` decides it for both the emitter and the launch.
+// needs no division per element. `uses_rows` decides it for both the emitter and the launch:
+// kernels whose tape exceeds kMaxRowModeTape (ir/kernel_spec.h) compute far more per element
+// than the division costs, and run flat, every invocation busy (row mode leaves invocations
+// idle on rows shorter than a workgroup's columns).
 // With vector_width 4 (ir/kernel_spec.h: every operand along rows with stride 1), each
 // invocation handles 4 adjacent columns: a scalar head up to out0's 16-byte alignment, then
 // aligned vector stores, inputs loaded as two aligned vectors and shifted, then a scalar tail.
@@ -50,6 +53,12 @@ bool uses_rows(const KernelSpec& spec);
 // adjacent columns; otherwise 4 columns `workgroup size × grid` apart, so every load stays
 // coalesced (independent loads in flight per invocation; 1 for large tapes).
 int row_unroll(const KernelSpec& spec);
+// True for the flat strided kernels that may unroll: elementwise, rank >= 2, not in row mode,
+// one element at a time, no scalar (broadcast) output.
+bool unrolls(const KernelSpec& spec);
+// Elements each invocation of such a kernel computes per step of the grid loop (spec.unroll),
+// 1 for every other kernel.
+int flat_unroll(const KernelSpec& spec);
 // Opens row mode's loop over rows (declaring rows, cgrid and i0..i{rank-2}); the caller
 // walks the columns and closes it.
 void open_rows(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w);
