@@ -7,10 +7,9 @@
 
 #include "array/array.h"
 #include "base/errors.h"
-#include "device/stream.h"
-#include "kernels/cache.h"
 #include "kernels/lib/cumulative.h"
 #include "kernels/lib/scan.h"
+#include "runtime/launch.h"
 #include "runtime/realize.h"
 
 namespace vka {
@@ -46,56 +45,31 @@ Span span_of(const Array& a) {
   return {leaf->buffer(), device_buffer(*leaf->buffer()), leaf->view().offset, a.size()};
 }
 
-// One launch of a scan kernel on every replica: `spans` are the spec's inputs then outputs.
-// A buffer past maxStorageBufferRange is bound as the window its span touches.
+// One launch of a scan kernel on every replica through the one dispatch path
+// (runtime/launch.h): `spans` are the spec's inputs then outputs. A buffer past
+// maxStorageBufferRange is addressed, and bound windows cover what each span touches.
 void launch(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
             const std::vector<Span>& spans, int64_t n, uint64_t groups, int64_t c0, int64_t c1) {
-  VKA_ASSERT(static_cast<int>(spans.size()) == spec.num_bindings());
-  const uint64_t isz = itemsize(spec.outputs[0].dtype);
-  uint64_t max_range = UINT64_MAX, align = 1;
-  for (int d = 0; d < ctx->num_devices(); ++d) {
-    const Caps& c = ctx->device(d).caps();
-    max_range = std::min<uint64_t>(max_range, c.max_storage_buffer_range);
-    align = std::max<uint64_t>(align, c.min_storage_buffer_offset_alignment);
-  }
+  VKA_ASSERT(static_cast<int>(spans.size()) == spec.num_operand_bindings());
   LaunchParams p;
   p.shape = {n};
-  std::vector<std::pair<uint64_t, uint64_t>> windows;
+  BindingBuffers args;
   for (size_t i = 0; i < spans.size(); ++i) {
     const Span& s = spans[i];
-    uint64_t start = 0, range = s.buf->nbytes();
-    int64_t offset = s.offset;
-    if (range > max_range) {
-      start = static_cast<uint64_t>(s.offset) * isz / align * align;
-      range = static_cast<uint64_t>(s.offset + s.count) * isz - start;
-      offset -= static_cast<int64_t>(start / isz);
-      if (range > max_range) {
-        throw DeviceError("[" + spec.name() + "] an operand spans " + std::to_string(range) +
-                          " bytes, more than the device's maxStorageBufferRange (" +
-                          std::to_string(max_range) + "); scans this large are not supported "
-                          "yet on this device");
-      }
-    }
-    windows.push_back({start, range});
-    View v = View::contiguous({n}, offset);
+    args.push_back(s.buf.get());
+    // The elements the kernel reaches: [offset, offset + count) (its index arithmetic adds
+    // the view's offset to positions below count).
+    View v = View::contiguous({std::max<int64_t>(s.count, 1)}, s.offset);
     if (i < spec.inputs.size()) p.inputs.push_back(v); else p.outputs.push_back(v);
   }
   p.slots = {Scalar::of_int(c0), Scalar::of_int(c1)};
-  const std::vector<uint8_t> push = pack_push_constants(spec, push_layout(spec), p);
-  std::vector<bool> writes(spans.size(), false);
-  for (size_t j = spec.inputs.size(); j < spans.size(); ++j) writes[j] = true;
-  groups = std::max<uint64_t>(1, std::min(groups, kMaxGroups));
-  for (int r = 0; r < ctx->num_replicas(); ++r) {
-    Replica& rep = ctx->replica(r);
-    for (size_t i = 0; i < spec.inputs.size(); ++i) spans[i].buf->ensure_valid(r);
-    auto pipeline =
-        KernelCache::instance().get(*rep.device, spec);
-    std::vector<Binding> bindings;
-    for (size_t i = 0; i < spans.size(); ++i) {
-      bindings.push_back({spans[i].buf->vk_buffer(r), windows[i].first, windows[i].second});
-    }
-    rep.stream->dispatch(*pipeline, bindings, writes, push.data(), static_cast<uint32_t>(groups));
-  }
+  KernelSpec k = spec;
+  choose_interface(ctx, k, args);
+  const std::vector<Window> win = windows(ctx, k, args, p);
+  p.shape = {n};
+  dispatch_spec(ctx, k, args, win, p, std::nullopt, [&](const Caps&) {
+    return std::array<uint64_t, 3>{std::max<uint64_t>(1, std::min(groups, kMaxGroups)), 1, 1};
+  });
 }
 
 // The total of each block of each row. Sums of whole blocks are row sums of a (blocks, block)

@@ -18,7 +18,9 @@ struct Caps {
   uint64_t max_storage_buffer_range = 0;
   uint64_t min_storage_buffer_offset_alignment = 0;
   uint32_t max_push_constants_size = 0;
+  uint32_t max_uniform_buffer_range = 0;
   uint32_t max_per_stage_storage_buffers = 0;
+  uint32_t max_push_descriptors = 0;  // VK_KHR_push_descriptor: descriptors one dispatch binds
   uint32_t max_compute_work_group_count[3] = {0, 0, 0};
   uint32_t max_compute_work_group_size[3] = {0, 0, 0};
   uint32_t max_compute_work_group_invocations = 0;

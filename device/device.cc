@@ -123,7 +123,13 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
     sm.pNext = props.pNext;
     props.pNext = &sm;
   }
+  // Push descriptors are required (checked with the features below).
+  VkPhysicalDevicePushDescriptorPropertiesKHR push_desc{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
+  push_desc.pNext = props.pNext;
+  props.pNext = &push_desc;
   vkGetPhysicalDeviceProperties2(physical, &props);
+  caps_.max_push_descriptors = push_desc.maxPushDescriptors;
   caps_.external_memory_host = has_host_import;
   caps_.min_imported_host_pointer_alignment =
       has_host_import ? host_import.minImportedHostPointerAlignment : 0;
@@ -144,6 +150,7 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
   caps_.max_storage_buffer_range = lim.maxStorageBufferRange;
   caps_.min_storage_buffer_offset_alignment = lim.minStorageBufferOffsetAlignment;
   caps_.max_push_constants_size = lim.maxPushConstantsSize;
+  caps_.max_uniform_buffer_range = lim.maxUniformBufferRange;
   caps_.max_per_stage_storage_buffers = lim.maxPerStageDescriptorStorageBuffers;
   for (int i = 0; i < 3; ++i) {
     caps_.max_compute_work_group_count[i] = lim.maxComputeWorkGroupCount[i];

@@ -134,6 +134,8 @@ Allocation allocate(Device& device, uint64_t size, MemoryUse use, std::string_vi
   bci.size = alloc_size;
   bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
               VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  // Staging memory also holds kernels' argument blocks (Stream::upload_arguments).
+  if (use == MemoryUse::kStaging) bci.usage |= VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
   const bool bda = caps.buffer_device_address && use == MemoryUse::kDevice;
   if (bda) bci.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
   device.share_across_families(bci);

@@ -9,19 +9,22 @@ namespace vka {
 
 Pipeline::Pipeline(Device& device, const std::vector<uint32_t>& spirv, uint32_t num_bindings,
                    uint32_t push_constant_bytes, std::string name, VkPipelineCache cache,
-                   const SpecConstants* spec)
+                   const SpecConstants* spec, bool uniform_last)
     : device_(&device),
       name_(std::move(name)),
       num_bindings_(num_bindings),
-      push_constant_bytes_(push_constant_bytes) {
+      push_constant_bytes_(push_constant_bytes),
+      uniform_last_(uniform_last) {
+  VKA_ASSERT(!uniform_last || num_bindings > 0);
   const Caps& caps = device.caps();
   if (push_constant_bytes > caps.max_push_constants_size) {
     throw DeviceError("[" + name_ + "] push constants of " + std::to_string(push_constant_bytes) +
                       " bytes exceed the device limit of " +
                       std::to_string(caps.max_push_constants_size));
   }
-  if (num_bindings > caps.max_per_stage_storage_buffers) {
-    throw DeviceError("[" + name_ + "] " + std::to_string(num_bindings) +
+  const uint32_t storage = num_bindings - (uniform_last ? 1 : 0);
+  if (storage > caps.max_per_stage_storage_buffers) {
+    throw DeviceError("[" + name_ + "] " + std::to_string(storage) +
                       " storage buffers exceed the device limit of " +
                       std::to_string(caps.max_per_stage_storage_buffers) + " per stage");
   }
@@ -30,7 +33,9 @@ Pipeline::Pipeline(Device& device, const std::vector<uint32_t>& spirv, uint32_t 
   std::vector<VkDescriptorSetLayoutBinding> bindings(num_bindings);
   for (uint32_t i = 0; i < num_bindings; ++i) {
     bindings[i].binding = i;
-    bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    bindings[i].descriptorType = uniform_last && i + 1 == num_bindings
+                                     ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                     : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     bindings[i].descriptorCount = 1;
     bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
   }

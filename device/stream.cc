@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 #include "base/errors.h"
@@ -164,8 +165,7 @@ void Stream::fill(VkBuffer dst, uint64_t offset, uint64_t size, uint32_t value) 
 void Stream::dispatch(const Pipeline& pipeline, const std::vector<Binding>& bindings,
                       const std::vector<bool>& writes, const void* push_constants, uint32_t gx,
                       uint32_t gy, uint32_t gz) {
-  VKA_ASSERT(!transfer_only_ && bindings.size() == pipeline.num_bindings());
-  VKA_ASSERT(writes.size() == bindings.size());
+  VKA_ASSERT(!transfer_only_ && writes.size() == bindings.size());
   VKA_ASSERT(&pipeline.device() == device_);
   const Caps& caps = device_->caps();
   if (gx > caps.max_compute_work_group_count[0] || gy > caps.max_compute_work_group_count[1] ||
@@ -178,15 +178,23 @@ void Stream::dispatch(const Pipeline& pipeline, const std::vector<Binding>& bind
                       std::to_string(caps.max_compute_work_group_count[2]) + ")");
   }
   std::vector<VkBuffer> reads, written;
-  std::vector<VkDescriptorBufferInfo> infos(bindings.size());
-  std::vector<VkWriteDescriptorSet> sets(bindings.size());
+  std::vector<VkDescriptorBufferInfo> infos;
+  infos.reserve(bindings.size());
   for (size_t i = 0; i < bindings.size(); ++i) {
-    (writes[i] ? written : reads).push_back(bindings[i].buffer);
-    infos[i] = {bindings[i].buffer, bindings[i].offset, bindings[i].range};
+    if (!bindings[i].arguments) (writes[i] ? written : reads).push_back(bindings[i].buffer);
+    if (!bindings[i].addressed) {
+      infos.push_back({bindings[i].buffer, bindings[i].offset, bindings[i].range});
+    }
+  }
+  VKA_ASSERT(infos.size() == pipeline.num_bindings());
+  std::vector<VkWriteDescriptorSet> sets(infos.size());
+  for (size_t i = 0; i < infos.size(); ++i) {
     sets[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     sets[i].dstBinding = static_cast<uint32_t>(i);
     sets[i].descriptorCount = 1;
-    sets[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    sets[i].descriptorType = pipeline.uniform_last() && i + 1 == infos.size()
+                                 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                 : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     sets[i].pBufferInfo = &infos[i];
   }
   hazard_barrier(reads.data(), reads.size(), written.data(), written.size());
@@ -209,6 +217,32 @@ void Stream::dispatch(const Pipeline& pipeline, const std::vector<Binding>& bind
     for (const Binding& b : bindings) bytes += b.range == VK_WHOLE_SIZE ? 0 : b.range;
     profiler->after(*this, current_, pipeline.name(), bytes);
   }
+}
+
+Binding Stream::upload_arguments(const void* data, uint64_t bytes) {
+  // At least every device's minUniformBufferOffsetAlignment and
+  // minStorageBufferOffsetAlignment (Vulkan caps both at 256).
+  constexpr uint64_t kAlign = 256;
+  constexpr uint64_t kChunk = uint64_t{1} << 18;
+  uint64_t at = (args_used_ + kAlign - 1) / kAlign * kAlign;
+  if (!args_ || at + bytes > args_.size) {
+    if (args_) args_full_.emplace_back(pending_value(), std::move(args_));
+    args_ = Allocation();
+    if (!args_full_.empty() && args_full_.front().second.size >= bytes &&
+        args_full_.front().first <= completed_value()) {
+      args_ = std::move(args_full_.front().second);
+      args_full_.pop_front();
+    } else {
+      args_ = allocate(*device_, std::max(kChunk, bytes), MemoryUse::kStaging);
+    }
+    VKA_ASSERT(args_.mapped != nullptr);
+    at = 0;
+  }
+  std::memcpy(static_cast<uint8_t*>(args_.mapped) + at, data, bytes);
+  args_used_ = at + bytes;
+  Binding b{args_.buffer.get(), at, bytes};
+  b.arguments = true;
+  return b;
 }
 
 VkCommandBuffer Stream::record_external(const std::vector<VkBuffer>& reads,

@@ -25,6 +25,12 @@ struct Binding {
   VkBuffer buffer = VK_NULL_HANDLE;
   uint64_t offset = 0;
   uint64_t range = VK_WHOLE_SIZE;
+  // An argument block from upload_arguments(): written by the host before submission, never by
+  // the device, so it takes part in no hazard tracking.
+  bool arguments = false;
+  // An operand the kernel reaches through its buffer device address: no descriptor, but its
+  // hazards are tracked like a bound buffer's.
+  bool addressed = false;
 };
 
 // Counters, for tests and the profiler: what this stream has recorded since it was created.
@@ -58,9 +64,15 @@ class Stream {
   void copy_regions(VkBuffer src, VkBuffer dst, const std::vector<VkBufferCopy>& regions);
   void fill(VkBuffer dst, uint64_t offset, uint64_t size, uint32_t value);
   // `writes[i]` says whether binding i is written by the kernel (all others are only read).
+  // Bindings that are not `addressed` are the pipeline's descriptors, in order.
   void dispatch(const Pipeline& pipeline, const std::vector<Binding>& bindings,
                 const std::vector<bool>& writes, const void* push_constants, uint32_t group_count_x,
                 uint32_t group_count_y = 1, uint32_t group_count_z = 1);
+
+  // Copies `bytes` bytes of a kernel's argument block into host-visible memory that this
+  // stream sub-allocates from a ring of chunks (a chunk is reused once the work recorded while
+  // it was filled has completed) and returns its binding, for the next dispatch.
+  Binding upload_arguments(const void* data, uint64_t bytes);
 
   // Work that a library records itself (VkFFT): returns the command buffer being recorded,
   // after the barrier that reading `reads` and writing `writes` needs; the caller records into
@@ -167,6 +179,11 @@ class Stream {
   std::deque<InFlight> in_flight_;
   std::vector<VkCommandBuffer> free_;
   std::deque<std::pair<uint64_t, Allocation>> garbage_;
+  // The argument ring: the chunk being filled, and full chunks with the timeline value after
+  // which their contents are no longer read.
+  Allocation args_;
+  uint64_t args_used_ = 0;
+  std::deque<std::pair<uint64_t, Allocation>> args_full_;
 
   // Hazard tracking since the last barrier; kept across submissions, since a barrier's first
   // scope covers earlier submissions on the same queue.

@@ -363,6 +363,24 @@ Graph& default_graph() {
   return *g;
 }
 
+Node::~Node() {
+  // Inputs released while another node is being destroyed on this thread are handed to that
+  // destruction's loop instead of being released here, so the depth stays one.
+  thread_local std::vector<NodePtr>* pending = nullptr;
+  if (pending) {
+    for (NodePtr& in : inputs_) pending->push_back(std::move(in));
+    return;
+  }
+  std::vector<NodePtr> work = std::move(inputs_);
+  pending = &work;
+  while (!work.empty()) {
+    NodePtr n = std::move(work.back());
+    work.pop_back();
+    n.reset();  // may append its own inputs to `work`
+  }
+  pending = nullptr;
+}
+
 std::vector<NodePtr> topological_order(const std::vector<NodePtr>& roots) {
   std::vector<NodePtr> order;
   std::unordered_set<const Node*> seen;

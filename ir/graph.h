@@ -97,6 +97,10 @@ class Node {
     mark_realized();
   }
 
+  // Releases the inputs without recursion: a lazy chain (x = x * a + b in a loop) can be
+  // hundreds of thousands of nodes long, deeper than any stack.
+  ~Node();
+
  private:
   friend class Graph;
   Node() = default;

@@ -2,6 +2,7 @@
 // launch.
 #include "ir/kernel_spec.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "base/errors.h"
@@ -17,6 +18,15 @@ std::vector<Layout> accessor_layouts(const KernelSpec& s) {
   for (const Accessor& a : s.outputs) v.push_back(a.layout);
   for (Layout l : s.sources) v.push_back(l);
   return v;
+}
+
+// "_ab" for an argument buffer, "_bda" for addressed operands: part of every generated name,
+// so the schedule printer shows where a kernel's arguments and operands come from.
+std::string interface_suffix(const KernelSpec& s) {
+  std::string out;
+  if (s.args != ArgBlock::kPush) out += "_ab";
+  if (s.addressing == Addressing::kAddresses) out += "_bda";
+  return out;
 }
 
 }  // namespace
@@ -82,9 +92,22 @@ std::string_view short_name(DType t) {
 
 bool KernelSpec::operator==(const KernelSpec& o) const {
   return kind == o.kind && rank == o.rank && index64 == o.index64 &&
-         vector_width == o.vector_width && inputs == o.inputs && outputs == o.outputs &&
+         vector_width == o.vector_width && unroll == o.unroll && inputs == o.inputs && outputs == o.outputs &&
          sources == o.sources && tape == o.tape && results == o.results && slots == o.slots &&
-         stride_of == o.stride_of && reduce == o.reduce && gemm == o.gemm;
+         stride_of == o.stride_of && reduce == o.reduce && gemm == o.gemm &&
+         input_bindings == o.input_bindings && args == o.args && addressing == o.addressing;
+}
+
+int KernelSpec::num_input_bindings() const {
+  if (input_bindings.empty()) return static_cast<int>(inputs.size());
+  int n = 0;
+  for (int32_t b : input_bindings) n = std::max(n, b + 1);
+  return n;
+}
+
+int KernelSpec::num_storage_bindings() const {
+  return (addressing == Addressing::kBindings ? num_operand_bindings() : 0) +
+         (args == ArgBlock::kStorage);
 }
 
 std::size_t KernelSpec::hash() const {
@@ -92,6 +115,7 @@ std::size_t KernelSpec::hash() const {
   mix(h, rank);
   mix(h, index64);
   mix(h, vector_width);
+  mix(h, static_cast<std::size_t>(unroll) + 17);
   for (const Accessor& a : inputs) mix(h, static_cast<int>(a.dtype) * 8 + int(a.layout));
   mix(h, 0xfeed);
   for (const Accessor& a : outputs) mix(h, static_cast<int>(a.dtype) * 8 + int(a.layout));
@@ -106,6 +130,8 @@ std::size_t KernelSpec::hash() const {
   for (int32_t r : results) mix(h, static_cast<std::size_t>(r));
   for (DType t : slots) mix(h, static_cast<std::size_t>(t));
   for (int32_t a : stride_of) mix(h, static_cast<std::size_t>(a + 7));
+  for (int32_t b : input_bindings) mix(h, static_cast<std::size_t>(b + 11));
+  mix(h, static_cast<std::size_t>(args) * 4 + static_cast<std::size_t>(addressing) + 13);
   if (kind == KernelKind::kReduce) {
     mix(h, static_cast<std::size_t>(reduce.op) * 64 + static_cast<std::size_t>(reduce.acc));
     mix(h, static_cast<std::size_t>(reduce.kept) * 8 +
@@ -147,7 +173,7 @@ std::string KernelSpec::name() const {
       s += "_" + std::to_string(inputs.size()) + "in";
       s += any_strided(*this) ? "_strided" : "_contig";
       if (index64) s += "_i64";
-      return s;
+      return s + interface_suffix(*this);
     }
     case KernelKind::kGemm: {
       // "gemm_f32_128x128x8_8x8_tn": the tile, then t/n per operand (A's m index fast, B's n).
@@ -207,7 +233,8 @@ std::string KernelSpec::name() const {
   s += any_strided(*this) ? "_strided" : "_contig";
   if (index64) s += "_i64";
   if (vector_width > 1) s += "_v" + std::to_string(vector_width);
-  return s;
+  if (unroll > 1) s += "_u" + std::to_string(unroll);
+  return s + interface_suffix(*this);
 }
 
 std::string KernelSpec::to_string() const {
@@ -218,7 +245,9 @@ std::string KernelSpec::to_string() const {
   }
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     s += "  in" + std::to_string(i) + ": " + std::string(vka::name(inputs[i].dtype)) + " " +
-         std::string(vka::name(inputs[i].layout)) + "\n";
+         std::string(vka::name(inputs[i].layout));
+    if (!input_bindings.empty()) s += " binding" + std::to_string(input_bindings[i]);
+    s += "\n";
   }
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     s += "  out" + std::to_string(i) + ": " + std::string(vka::name(outputs[i].dtype)) + " " +
@@ -238,35 +267,54 @@ std::string KernelSpec::to_string() const {
   return s;
 }
 
+std::string PushField::name() const {
+  static const char* const kReduceNames[] = {"rm", "rk", "rchunk", "rsplit", "rsbase", "rscount"};
+  switch (kind) {
+    case kCount:
+      return "n";
+    case kReduce:
+      return kReduceNames[index];
+    case kDim:
+      return "dim" + std::to_string(index);
+    case kOffset:
+      return "off" + std::to_string(index);
+    case kStride:
+      return "st" + std::to_string(index) + "_" + std::to_string(dim);
+    case kSlot:
+      return "c" + std::to_string(index);
+    case kAddress:
+      return "a" + std::to_string(index);
+  }
+  return "?";
+}
+
 PushLayout push_layout(const KernelSpec& spec) {
   PushLayout L;
-  uint32_t isz = spec.index64 ? 8 : 4;
-  auto add = [&L](std::string name, PushField::Kind kind, uint32_t bytes) {
+  const uint32_t isz = spec.index64 ? 8 : 4;
+  auto add = [&L](PushField::Kind kind, int32_t index, int32_t dim, uint32_t bytes) {
     L.size = (L.size + bytes - 1) / bytes * bytes;
-    L.fields.push_back(PushField{std::move(name), kind, L.size, bytes});
+    L.fields.push_back(PushField{kind, index, dim, L.size, bytes});
     L.size += bytes;
   };
-  add("n", PushField::kIndex, isz);
+  add(PushField::kCount, 0, 0, isz);
   if (spec.kind == KernelKind::kReduce) {
-    for (const char* f : {"rm", "rk", "rchunk", "rsplit", "rsbase", "rscount"}) {
-      add(f, PushField::kIndex, isz);
-    }
+    for (int i = 0; i < 6; ++i) add(PushField::kReduce, i, 0, isz);
   }
   if (any_strided(spec)) {
-    for (int d = 0; d < spec.rank; ++d) add("dim" + std::to_string(d), PushField::kIndex, isz);
+    for (int d = 0; d < spec.rank; ++d) add(PushField::kDim, d, 0, isz);
   }
-  std::vector<Layout> layouts = accessor_layouts(spec);
+  const std::vector<Layout> layouts = accessor_layouts(spec);
   for (std::size_t a = 0; a < layouts.size(); ++a) {
-    add("off" + std::to_string(a), PushField::kIndex, isz);
-    if (layouts[a] != Layout::kStrided ||
-        spec.stride_owner(static_cast<int>(a)) != static_cast<int>(a))
-      continue;
-    for (int d = 0; d < spec.rank; ++d) {
-      add("st" + std::to_string(a) + "_" + std::to_string(d), PushField::kIndex, isz);
-    }
+    const int32_t ai = static_cast<int32_t>(a);
+    add(PushField::kOffset, ai, 0, isz);
+    if (layouts[a] != Layout::kStrided || spec.stride_owner(ai) != ai) continue;
+    for (int d = 0; d < spec.rank; ++d) add(PushField::kStride, ai, d, isz);
   }
-  for (std::size_t s = 0; s < spec.slots.size(); ++s) {
-    add("c" + std::to_string(s), PushField::kSlot, 8);
+  for (std::size_t c = 0; c < spec.slots.size(); ++c) {
+    add(PushField::kSlot, static_cast<int32_t>(c), 0, 8);
+  }
+  if (spec.addressing == Addressing::kAddresses) {
+    for (int b = 0; b < spec.num_operand_bindings(); ++b) add(PushField::kAddress, b, 0, 8);
   }
   return L;
 }
@@ -276,62 +324,70 @@ std::vector<uint8_t> pack_push_constants(const KernelSpec& spec, const PushLayou
   VKA_ASSERT(p.inputs.size() == spec.inputs.size() && p.outputs.size() == spec.outputs.size() &&
              p.sources.size() == spec.sources.size());
   VKA_ASSERT(static_cast<int>(p.shape.size()) == spec.rank);
-  std::vector<const View*> views;
-  for (const View& v : p.inputs) views.push_back(&v);
-  for (const View& v : p.outputs) views.push_back(&v);
-  for (const View& v : p.sources) views.push_back(&v);
-  std::vector<uint32_t> slot_words;
-  for (const Scalar& s : p.slots) {
-    std::array<uint32_t, 4> w = s.words();
-    int n = Scalar::slot_count(s.dtype()) * 2;
-    slot_words.insert(slot_words.end(), w.begin(), w.begin() + n);
+  const size_t n_in = p.inputs.size(), n_out = p.outputs.size();
+  auto view = [&](int32_t a) -> const View& {
+    const size_t i = static_cast<size_t>(a);
+    return i < n_in           ? p.inputs[i]
+           : i < n_in + n_out ? p.outputs[i - n_in]
+                              : p.sources[i - n_in - n_out];
+  };
+  // Slot s's 64 bits: the scalars' words in slot order (a complex128 fills two slots).
+  std::vector<uint64_t> slots;
+  slots.reserve(spec.slots.size());
+  for (const Scalar& c : p.slots) {
+    const std::array<uint32_t, 4> w = c.words();
+    for (int i = 0; i < Scalar::slot_count(c.dtype()); ++i) {
+      slots.push_back(w[2 * i] | (uint64_t{w[2 * i + 1]} << 32));
+    }
   }
-  VKA_ASSERT(slot_words.size() == spec.slots.size() * 2);
+  VKA_ASSERT(slots.size() == spec.slots.size());
 
   std::vector<uint8_t> bytes(layout.size, 0);
-  auto put = [&bytes](const PushField& f, uint64_t v) {
-    // Little-endian hosts and devices (all Vulkan targets here): low bytes first.
-    std::memcpy(bytes.data() + f.offset, &v, f.bytes);
-  };
-  std::size_t slot = 0;
   for (const PushField& f : layout.fields) {
-    if (f.kind == PushField::kSlot) {
-      uint64_t v = slot_words[2 * slot] | (uint64_t{slot_words[2 * slot + 1]} << 32);
-      put(f, v);
-      ++slot;
-      continue;
-    }
     int64_t v = 0;
-    if (f.name == "n") {
-      v = p.count();
-    } else if (f.name == "rm") {
-      v = p.reduce_m;
-    } else if (f.name == "rk") {
-      v = p.reduce_k;
-    } else if (f.name == "rchunk") {
-      v = p.chunk;
-    } else if (f.name == "rsplit") {
-      v = p.splits;
-    } else if (f.name == "rsbase") {
-      v = p.split_base;
-    } else if (f.name == "rscount") {
-      v = p.split_count;
-    } else if (f.name.rfind("dim", 0) == 0) {
-      v = p.shape[std::stoi(f.name.substr(3))];
-    } else if (f.name.rfind("off", 0) == 0) {
-      v = views[std::stoi(f.name.substr(3))]->offset;
-    } else {  // st{a}_{d}
-      std::size_t us = f.name.find('_');
-      v = views[std::stoi(f.name.substr(2, us - 2))]->strides[std::stoi(f.name.substr(us + 1))];
+    switch (f.kind) {
+      case PushField::kCount:
+        v = p.count();
+        break;
+      case PushField::kReduce: {
+        const int64_t r[] = {p.reduce_m, p.reduce_k,   p.chunk,
+                             p.splits,   p.split_base, p.split_count};
+        v = r[f.index];
+        break;
+      }
+      case PushField::kDim:
+        v = p.shape[static_cast<size_t>(f.index)];
+        break;
+      case PushField::kOffset:
+        v = view(f.index).offset;
+        break;
+      case PushField::kStride:
+        v = view(f.index).strides[static_cast<size_t>(f.dim)];
+        break;
+      case PushField::kSlot:
+        v = static_cast<int64_t>(slots[static_cast<size_t>(f.index)]);
+        break;
+      case PushField::kAddress:
+        continue;  // write_addresses, per replica
     }
+    // Little-endian hosts and devices (all Vulkan targets here): low bytes first.
     if (f.bytes == 4) {
-      VKA_ASSERT(v >= INT32_MIN && v <= INT32_MAX);
-      put(f, static_cast<uint32_t>(static_cast<int32_t>(v)));
+      VKA_ASSERT(f.kind == PushField::kSlot || (v >= INT32_MIN && v <= INT32_MAX));
+      const uint32_t w = static_cast<uint32_t>(v);
+      std::memcpy(bytes.data() + f.offset, &w, 4);
     } else {
-      put(f, static_cast<uint64_t>(v));
+      std::memcpy(bytes.data() + f.offset, &v, 8);
     }
   }
   return bytes;
+}
+
+void write_addresses(const PushLayout& layout, const std::vector<uint64_t>& addresses,
+                     std::vector<uint8_t>& block) {
+  for (const PushField& f : layout.fields) {
+    if (f.kind != PushField::kAddress) continue;
+    std::memcpy(block.data() + f.offset, &addresses.at(static_cast<size_t>(f.index)), 8);
+  }
 }
 
 }  // namespace vka
@@ -369,7 +425,13 @@ bool row_vectors_fit(const KernelSpec& spec, const LaunchParams& p) {
 }  // namespace
 
 int choose_vector_width(const KernelSpec& spec, const LaunchParams& params) {
-  if (spec.rank > 1) return row_vectors_fit(spec, params) ? 4 : 1;
+  // The vector variant repeats the tape for 4 lanes and a scalar tail: 5 copies. Long tapes
+  // compute more than they load, and 5 copies of them only cost compile time.
+  if (static_cast<int>(spec.tape.size()) > kMaxVectorTape) return 1;
+  if (spec.rank > 1) {
+    const bool rows = any_strided(spec) && static_cast<int>(spec.tape.size()) <= kMaxRowModeTape;
+    return rows && row_vectors_fit(spec, params) ? 4 : 1;
+  }
   if (params.count() < 4) return 1;
   auto fits = [](const Accessor& a, const View& v) {
     if (is_complex(a.dtype)) return false;

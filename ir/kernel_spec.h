@@ -133,6 +133,22 @@ struct TapeEntry {
   }
 };
 
+// Where a launch's arguments (the fields of push_layout: counts, dims, offsets, strides,
+// scalars, addresses) travel. Chosen per launch from the block's size and the device's limits
+// (runtime/launch.h: finish_spec), so no number of constants or views splits a kernel.
+enum class ArgBlock : uint8_t {
+  kPush,     // push constants: the block fits maxPushConstantsSize
+  kUniform,  // a uniform buffer bound after the operands, sub-allocated per launch from a ring
+  kStorage,  // the same in a storage buffer, for a block larger than maxUniformBufferRange
+};
+
+// How a kernel reaches its operands' memory.
+enum class Addressing : uint8_t {
+  kBindings,   // one storage-buffer descriptor per binding (bindings below)
+  kAddresses,  // each binding's buffer device address in the argument block: no limit on the
+               // number of storages per kernel nor on an operand's size (maxStorageBufferRange)
+};
+
 struct KernelSpec {
   KernelKind kind = KernelKind::kElementwise;
   int rank = 0;          // dimensions of the (collapsed) iteration space
@@ -141,8 +157,16 @@ struct KernelSpec {
   // a broadcast scalar in a 1-d iteration space, contiguous offsets divisible by 4); the tape
   // runs once per lane and a scalar loop does the n % 4 tail. 1: one element at a time.
   int vector_width = 1;
-  std::vector<Accessor> inputs;   // binding i = inputs[i]
-  std::vector<Accessor> outputs;  // binding inputs.size() + j
+  // Flat strided kernels (rank >= 2, not in row mode, vector_width 1): elements each
+  // invocation computes per step as independent copies of the tape (kernels/glsl/indexing.h:
+  // flat_unroll); chosen per launch (runtime/launch.cc) like vector_width.
+  int unroll = 1;
+  std::vector<Accessor> inputs;   // read through binding input_binding(i)
+  std::vector<Accessor> outputs;  // binding num_input_bindings() + j
+  // Per input accessor: its binding. Views of one storage (of one dtype) share a binding, so a
+  // kernel binds each storage once and reads any number of views of it. Empty: input i is
+  // binding i.
+  std::vector<int32_t> input_bindings;
   std::vector<Layout> sources;    // index layouts of arange/linspace/eye values
   std::vector<TapeEntry> tape;
   std::vector<int32_t> results;  // tape entry written to each output
@@ -153,6 +177,8 @@ struct KernelSpec {
   std::vector<int32_t> stride_of;
   ReduceSpec reduce;  // kReduce only
   GemmSpec gemm;      // kGemm only
+  ArgBlock args = ArgBlock::kPush;
+  Addressing addressing = Addressing::kBindings;
   int32_t stride_owner(int accessor) const {
     return stride_of.empty() ? accessor : stride_of[static_cast<size_t>(accessor)];
   }
@@ -165,7 +191,19 @@ struct KernelSpec {
   std::string name() const;
   // Multi-line dump of everything above (VKA_DEBUG=1 and test messages).
   std::string to_string() const;
-  int num_bindings() const { return static_cast<int>(inputs.size() + outputs.size()); }
+  int input_binding(int accessor) const {
+    return input_bindings.empty() ? accessor : input_bindings[static_cast<size_t>(accessor)];
+  }
+  int num_input_bindings() const;
+  // Storage buffers a launch binds: the operands' (none when addressed), then the argument
+  // block when it is a storage buffer.
+  int num_storage_bindings() const;
+  // Every descriptor a launch binds: the storage bindings, then a uniform argument block.
+  int num_bindings() const { return num_storage_bindings() + (args == ArgBlock::kUniform); }
+  // The operand bindings (inputs', then outputs'), whatever the addressing.
+  int num_operand_bindings() const {
+    return num_input_bindings() + static_cast<int>(outputs.size());
+  }
 };
 
 // Some accessor (input, output or source) is strided: the kernel reads dims and strides.
@@ -193,11 +231,25 @@ struct LaunchParams {
 // The push-constant block, laid out once for both the GLSL emitter and the host packer so
 // they cannot disagree. Every field is 4 bytes (int/uint) or 8 bytes (int64_t with index64;
 // uvec2 for scalar slots) and aligned to its size (std430 rules for push constants).
+// The argument block, laid out once for both the GLSL emitter and the host packer so they
+// cannot disagree. Every field is 4 bytes (int/uint) or 8 bytes (int64_t with index64; uvec2
+// for scalar slots; uint64_t addresses) and aligned to its size, which std430 (push constants,
+// storage buffers) and std140 (uniform buffers) lay out alike.
 struct PushField {
-  std::string name;  // GLSL member name: "n", "dim0", "off1", "st1_0", "c0"
-  enum Kind { kIndex, kSlot } kind;
+  enum Kind {
+    kCount,    // n: elements of the iteration space
+    kReduce,   // rm, rk, rchunk, rsplit, rsbase, rscount (index: 0..5)
+    kDim,      // dim{index}
+    kOffset,   // off{index}: an accessor's offset in elements
+    kStride,   // st{index}_{dim}
+    kSlot,     // c{index}: a scalar slot
+    kAddress,  // a{index}: a binding's buffer device address (Addressing::kAddresses)
+  } kind;
+  int32_t index = 0;
+  int32_t dim = 0;
   uint32_t offset;  // bytes
   uint32_t bytes;
+  std::string name() const;  // the GLSL member name: "n", "dim0", "off1", "st1_0", "c0", "a2"
 };
 struct PushLayout {
   std::vector<PushField> fields;
@@ -206,13 +258,23 @@ struct PushLayout {
 // Fields: n; for reductions rm, rk, rchunk, rsplit, rsbase, rscount (LaunchParams);
 // dim0..dim{rank-1} (only when some accessor is strided); for every accessor in the order inputs,
 // outputs, sources: off{a} and, when strided and owning its strides (stride_owner(a) == a),
-// st{a}_{d}; then c{s} per slot.
+// st{a}_{d}; then c{s} per slot; then, when addressed, a{b} per operand binding.
 PushLayout push_layout(const KernelSpec& spec);
 
+// Tapes longer than this run one element at a time (choose_vector_width).
+inline constexpr int kMaxVectorTape = 256;
+// Strided kernels of rank >= 2 with tapes longer than this run flat, not in row mode
+// (kernels/glsl/indexing.h: uses_rows).
+inline constexpr int kMaxRowModeTape = 64;
 // The widest vector_width a launch allows (see KernelSpec::vector_width): 4 or 1. Decided per
 // launch because offsets are launch values; it enters the spec, so both variants are cached.
 int choose_vector_width(const KernelSpec& spec, const LaunchParams& params);
+// The argument block's bytes for `p`; address fields are left 0 (a launch writes each replica's
+// addresses: write_addresses).
 std::vector<uint8_t> pack_push_constants(const KernelSpec& spec, const PushLayout& layout,
                                          const LaunchParams& p);
+// Writes binding b's buffer device address addresses[b] into `block` (Addressing::kAddresses).
+void write_addresses(const PushLayout& layout, const std::vector<uint64_t>& addresses,
+                     std::vector<uint8_t>& block);
 
 }  // namespace vka

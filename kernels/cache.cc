@@ -27,6 +27,15 @@
 namespace vka {
 namespace {
 
+// A generated or library kernel's pipeline: its operand bindings, and its argument block as
+// push constants or as the binding after them (ir/kernel_spec.h: ArgBlock).
+std::shared_ptr<const Pipeline> make_pipeline(Device& device, const std::vector<uint32_t>& spirv,
+                                              const KernelSpec& spec, VkPipelineCache cache) {
+  const uint32_t push = spec.args == ArgBlock::kPush ? push_layout(spec).size : 0;
+  return std::make_shared<const Pipeline>(device, spirv, spec.num_bindings(), push, spec.name(),
+                                          cache, nullptr, spec.args == ArgBlock::kUniform);
+}
+
 std::string hex(uint64_t v, int digits) {
   char buf[24];
   std::snprintf(buf, sizeof(buf), "%0*llx", digits, static_cast<unsigned long long>(v));
@@ -303,8 +312,7 @@ std::shared_ptr<const Pipeline> KernelCache::build(DeviceState& state, Device& d
   if (debug_level() >= 3) std::fprintf(stderr, "%s", numbered_source(source).c_str());
   if (debug_level() >= 4) std::fprintf(stderr, "%s", disassemble(spirv).c_str());
   if (!dir().empty()) write(file, encode_spirv_file(key, spirv));
-  auto p = std::make_shared<const Pipeline>(device, spirv, spec.num_bindings(),
-                                            push_layout(spec).size, spec.name(), state.vk_cache);
+  auto p = make_pipeline(device, spirv, spec, state.vk_cache);
   save_pipeline_cache(state);
   return p;
 }
@@ -321,8 +329,7 @@ std::shared_ptr<const Pipeline> KernelCache::from_disk(DeviceState& state, Devic
   std::shared_ptr<const Pipeline> p;
   if (spirv) {
     try {
-      p = std::make_shared<const Pipeline>(device, *spirv, spec.num_bindings(),
-                                           push_layout(spec).size, spec.name(), state.vk_cache);
+      p = make_pipeline(device, *spirv, spec, state.vk_cache);
     } catch (const DeviceError& e) {
       why = e.what();  // checks passed, the driver still refused it: compile afresh
     }

@@ -80,9 +80,10 @@ constexpr TunedTiling kTuned[] = {
     {"NVIDIA H200", 8, {128, 128, 8, 8, 8}},
 };
 
-// The default tiling: kTuned's for the device and word size (real dtypes) if it has one, else 128 x 128 tiles of 8 x 8 per
-// invocation for 4-byte accumulators on a GPU (256 invocations, 8 KiB of shared memory per K
-// slice of 8), 64 x 64 of 4 x 4 for 8- and 16-byte ones (fewer registers per invocation);
+// The default tiling: kTuned's for the device and word size (real dtypes) if it has one, else
+// 128 x 128 tiles of 8 x 8 per invocation for 4-byte accumulators on a GPU (256 invocations,
+// 8 KiB of shared memory per K slice of 8), 64 x 64 of 4 x 4 for 8- and 16-byte ones (fewer
+// registers per invocation);
 // small tiles on CPU drivers, where a workgroup's invocations run in turn and big tiles only
 // add padding work.
 GemmConfig default_config(DType t, const GemmLimits& l) {
@@ -273,13 +274,14 @@ GemmSpec gemm_tiling(const std::shared_ptr<Context>& ctx, DType t, bool a_m_fast
 
 void launch_gemm(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
                  const std::vector<const ReplicatedBuffer*>& args, std::optional<int> only) {
-  const KernelSpec& spec = k.spec;
+  KernelSpec spec = k.spec;
   const GemmLimits l = limits(ctx);
   for (const ReplicatedBuffer* b : args) {
-    if (b->nbytes() > l.max_range) {
+    if (b->nbytes() > l.max_range && spec.gemm.coop) {
       throw DeviceError("[matmul] an operand of " + std::to_string(b->nbytes()) +
                         " bytes exceeds the device's maxStorageBufferRange (" +
-                        std::to_string(l.max_range) + "); not supported yet");
+                        std::to_string(l.max_range) +
+                        "), which the cooperative-matrix kernel binds whole");
     }
   }
   // Slots hold two int32 values each (kernels/gen/gemm.h): c0 (M, N), c1 (K, batch).
@@ -299,7 +301,10 @@ void launch_gemm(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
   const uint32_t gx = static_cast<uint32_t>(std::min<uint64_t>(tiles_n, l.groups[0]));
   const uint32_t gy = static_cast<uint32_t>(std::min<uint64_t>(tiles_m, l.groups[1]));
   const uint32_t gz = static_cast<uint32_t>(std::min<uint64_t>(batch, l.groups[2]));
-  std::vector<Window> whole;  // GEMM kernels bind every buffer whole
+  // Operands past a binding are addressed, and an epilogue's constants may need an argument
+  // buffer. GEMM kernels reach every buffer whole (matmul refuses 2^31 elements).
+  choose_interface(ctx, spec, args);
+  std::vector<Window> whole;
   for (const ReplicatedBuffer* b : args) whole.push_back({0, b->nbytes()});
   dispatch_spec(ctx, spec, args, whole, k.params, only,
                 [&](const Caps&) { return std::array<uint64_t, 3>{gx, gy, gz}; });

@@ -127,6 +127,7 @@ void launch_gemm_split(const std::shared_ptr<Context>& ctx, const ScheduledKerne
   p.slots.assign(k.params.slots.begin(), k.params.slots.begin() + kGemmSlots);
   p.slots.push_back(pair(splits, gemm_split_range(kk, splits, spec.gemm.bk)));
   const std::vector<const ReplicatedBuffer*> args1 = {args[0], args[1], partials.get()};
+  choose_interface(ctx, first, args1);
   dispatch_spec(ctx, first, args1, whole(args1), p, only, [&](const Caps& c) {
     return std::array<uint64_t, 3>{
         std::min<uint64_t>(ceil_div(n, spec.gemm.bn), c.max_compute_work_group_count[0]),
@@ -144,6 +145,7 @@ void launch_gemm_split(const std::shared_ptr<Context>& ctx, const ScheduledKerne
   q.slots[2] = pair(splits, 0);
   std::vector<const ReplicatedBuffer*> args2 = args;
   args2[0] = partials.get();
+  choose_interface(ctx, second, args2);
   dispatch_spec(ctx, second, args2, whole(args2), q, only, [&](const Caps& c) {
     const uint64_t groups = ceil_div(total, kGemmCombineGroup);
     return std::array<uint64_t, 3>{std::min<uint64_t>(groups, c.max_compute_work_group_count[0]), 1,

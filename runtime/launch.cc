@@ -3,7 +3,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 
+#include "base/debug.h"
 #include "base/errors.h"
 #include "device/pipeline.h"
 #include "device/stream.h"
@@ -17,6 +21,8 @@ namespace {
 // Row mode's target workgroup count (measured on an H200: fewer, longer-lived workgroups beat
 // one per row; see benchmarks/results/nvidia-h200/indexing.md).
 constexpr uint64_t kRowModeGroups = 4096;
+// The longest tape a CPU device's flat strided kernels unroll (compile time grows with it).
+constexpr int kMaxCpuUnrollTape = 1024;
 
 std::atomic<uint64_t> kernels_dispatched{0};
 
@@ -26,16 +32,29 @@ uint64_t kernels_launched() { return kernels_dispatched.load(); }
 
 namespace {
 
-// The smallest maxStorageBufferRange and the largest minStorageBufferOffsetAlignment of the
-// context's devices.
-std::pair<uint64_t, uint64_t> binding_limits(const std::shared_ptr<Context>& ctx) {
-  uint64_t max_range = UINT64_MAX, align = 1;
+// The interface limits every device of a context meets.
+struct InterfaceLimits {
+  uint64_t max_range = UINT64_MAX;  // maxStorageBufferRange
+  uint64_t align = 1;               // minStorageBufferOffsetAlignment
+  uint32_t push_bytes = UINT32_MAX;
+  uint32_t uniform_bytes = UINT32_MAX;
+  uint32_t descriptors = UINT32_MAX;  // storage descriptors one dispatch may push
+  bool addresses = true;              // buffer device addresses everywhere
+};
+
+InterfaceLimits interface_limits(const std::shared_ptr<Context>& ctx) {
+  InterfaceLimits l;
   for (int d = 0; d < ctx->num_devices(); ++d) {
     const Caps& c = ctx->device(d).caps();
-    max_range = std::min<uint64_t>(max_range, c.max_storage_buffer_range);
-    align = std::max<uint64_t>(align, c.min_storage_buffer_offset_alignment);
+    l.max_range = std::min<uint64_t>(l.max_range, c.max_storage_buffer_range);
+    l.align = std::max<uint64_t>(l.align, c.min_storage_buffer_offset_alignment);
+    l.push_bytes = std::min(l.push_bytes, c.max_push_constants_size);
+    l.uniform_bytes = std::min(l.uniform_bytes, c.max_uniform_buffer_range);
+    l.descriptors =
+        std::min({l.descriptors, c.max_per_stage_storage_buffers, c.max_push_descriptors});
+    l.addresses = l.addresses && c.buffer_device_address && c.shader_int64;
   }
-  return {max_range, align};
+  return l;
 }
 
 // Inputs read through a gather, which may read anywhere in their arrays.
@@ -47,112 +66,167 @@ std::vector<bool> gathered_inputs(const KernelSpec& spec) {
   return gathered;
 }
 
-// A launch whose operand views span more than maxStorageBufferRange runs as several
-// dispatches, each over a slab of the iteration's first axis narrow enough that every
-// operand's part of it fits one binding window (windows() then binds those parts). Operands
-// that no slab makes narrow enough (a gather's, or a single slice wider than the range) are
-// left to windows(), which refuses them by name.
-std::vector<LaunchParams> slabs(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
-                                const std::vector<const ReplicatedBuffer*>& args,
-                                const LaunchParams& params) {
-  if (params.shape.empty()) return {params};
-  const auto [max_range, align] = binding_limits(ctx);
-  const std::vector<bool> gathered = gathered_inputs(spec);
-  const size_t n_in = spec.inputs.size();
-  const int64_t n0 = params.shape[0];
-  int64_t rows = n0;
-  for (size_t a = 0; a < args.size(); ++a) {
-    const uint64_t whole = spec.vector_width == 4 ? args[a]->bindable_bytes() : args[a]->nbytes();
-    if (whole <= max_range || (a < n_in && gathered[a])) continue;
-    View first = a < n_in ? params.inputs[a] : params.outputs[a - n_in];
-    const uint64_t isz = itemsize(a < n_in ? spec.inputs[a].dtype : spec.outputs[a - n_in].dtype);
-    const uint64_t stride = static_cast<uint64_t>(std::abs(first.strides[0])) * isz;
-    first.shape[0] = 1;
-    const auto [lo, hi] = first.extent();
-    // Room for the window's start rounded down and its end rounded up to whole 4-vectors.
-    const uint64_t used = static_cast<uint64_t>(hi - lo) * isz + 2 * std::max(align, 4 * isz) + 32;
-    if (stride == 0 || used > max_range) continue;
-    rows = std::min<int64_t>(rows, static_cast<int64_t>((max_range - used) / stride) + 1);
-  }
-  if (rows >= n0) return {params};
-  if (rows >= 1024) rows = rows / 1024 * 1024;  // slabs keep the views' 4-vector alignment
-  std::vector<LaunchParams> out;
-  for (int64_t start = 0; start < n0; start += rows) {
-    LaunchParams p = params;
-    p.shape[0] = std::min(rows, n0 - start);
-    for (auto* views : {&p.inputs, &p.outputs, &p.sources}) {
-      for (View& v : *views) {
-        v.offset += start * v.strides[0];
-        v.shape[0] = p.shape[0];
-      }
-    }
-    out.push_back(std::move(p));
-  }
-  return out;
+std::string bytes_text(uint64_t n) { return std::to_string(n) + " bytes"; }
+
+// VKA_INTERFACE: interfaces every launch takes even where it need not, so tests run each path
+// on any device: "addresses" (operands addressed), "uniform" or "storage" (the argument block
+// in a buffer), comma-separated. Read once.
+struct Forced {
+  bool addresses = false;
+  ArgBlock args = ArgBlock::kPush;
+};
+const Forced& forced_interface() {
+  static const Forced f = [] {
+    Forced r;
+    const char* e = std::getenv("VKA_INTERFACE");
+    const std::string v = e ? e : "";
+    r.addresses = v.find("addresses") != std::string::npos;
+    if (v.find("uniform") != std::string::npos) r.args = ArgBlock::kUniform;
+    if (v.find("storage") != std::string::npos) r.args = ArgBlock::kStorage;
+    return r;
+  }();
+  return f;
 }
 
 }  // namespace
 
+void choose_interface(const std::shared_ptr<Context>& ctx, KernelSpec& spec,
+                      const BindingBuffers& args) {
+  VKA_ASSERT(static_cast<int>(args.size()) == spec.num_operand_bindings());
+  const InterfaceLimits l = interface_limits(ctx);
+  // Kernels declare their operands with operand_buffer (kernels/glsl/indexing.h), which
+  // addresses them; the cooperative-matrix GEMMs bind theirs (uvec4 views of one binding).
+  const bool generated = !(spec.kind == KernelKind::kGemm && spec.gemm.coop);
+  bool big = false;
+  for (const ReplicatedBuffer* b : args) big = big || b->nbytes() > l.max_range;
+  // One descriptor more for an argument buffer, which a long block may need.
+  const bool many = static_cast<uint32_t>(spec.num_operand_bindings()) + 1 > l.descriptors;
+  const Forced& forced = forced_interface();
+  if (generated && (big || many || forced.addresses) && l.addresses) {
+    spec.addressing = Addressing::kAddresses;
+  }
+  const uint32_t block = push_layout(spec).size;
+  spec.args = block <= l.push_bytes      ? ArgBlock::kPush
+              : block <= l.uniform_bytes ? ArgBlock::kUniform
+                                         : ArgBlock::kStorage;
+  spec.args = std::max(spec.args, forced.args);
+  if (debug_level() >= 1 &&
+      (spec.args != ArgBlock::kPush || spec.addressing != Addressing::kBindings)) {
+    std::string why;
+    if (spec.addressing == Addressing::kAddresses) {
+      why += big ? " operands addressed (an operand exceeds maxStorageBufferRange " +
+                       std::to_string(l.max_range) + ")"
+                 : " operands addressed (" + std::to_string(spec.num_operand_bindings()) +
+                       " bindings and an argument buffer exceed " + std::to_string(l.descriptors) +
+                       " descriptors)";
+    }
+    if (spec.args != ArgBlock::kPush) {
+      why += std::string(" arguments in a ") +
+             (spec.args == ArgBlock::kUniform ? "uniform" : "storage") + " buffer (" +
+             std::to_string(block) + " bytes > maxPushConstantsSize " +
+             std::to_string(l.push_bytes) + ")";
+    }
+    std::fprintf(stderr, "[vkarray] %s:%s\n", spec.name().c_str(), why.c_str());
+  }
+  const uint32_t needed = static_cast<uint32_t>(spec.num_bindings());
+  if (needed > l.descriptors) {
+    throw DeviceError("[" + spec.name() + "] needs " + std::to_string(needed) +
+                      " descriptors in one dispatch; the device allows " +
+                      std::to_string(l.descriptors) +
+                      (l.addresses ? "" : " and has no buffer device addresses"));
+  }
+}
+
 void dispatch_spec(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
-                   const std::vector<const ReplicatedBuffer*>& args, const std::vector<Window>& win,
+                   const BindingBuffers& args, const std::vector<Window>& win,
                    const LaunchParams& params, std::optional<int> only,
                    const std::function<std::array<uint64_t, 3>(const Caps&)>& groups) {
+  VKA_ASSERT(static_cast<int>(args.size()) == spec.num_operand_bindings() &&
+             win.size() == args.size());
   const PushLayout layout = push_layout(spec);
-  const std::vector<uint8_t> push = pack_push_constants(spec, layout, params);
-  std::vector<bool> writes(args.size(), false);
-  for (size_t j = spec.inputs.size(); j < args.size(); ++j) writes[j] = true;
+  std::vector<uint8_t> block = pack_push_constants(spec, layout, params);
+  const bool addressed = spec.addressing == Addressing::kAddresses;
+  const size_t n_in = static_cast<size_t>(spec.num_input_bindings());
+  std::vector<bool> writes;
+  for (size_t b = 0; b < args.size(); ++b) writes.push_back(b >= n_in);
+  if (spec.args != ArgBlock::kPush) writes.push_back(false);
+  std::vector<uint64_t> addresses(addressed ? args.size() : 0);
+  std::vector<Binding> bindings;
   for (int r = 0; r < ctx->num_replicas(); ++r) {
     if (only && *only != r) continue;
     Replica& rep = ctx->replica(r);
     // An input made on other replicas only is computed here first (ReplicatedBuffer validity).
-    for (size_t a = 0; a < spec.inputs.size(); ++a) args[a]->ensure_valid(r);
+    for (size_t b = 0; b < n_in; ++b) args[b]->ensure_valid(r);
     auto pipeline = KernelCache::instance().get(*rep.device, spec);
-    std::vector<Binding> bindings;
-    for (size_t a = 0; a < args.size(); ++a) {
-      bindings.push_back({args[a]->vk_buffer(r), win[a].offset, win[a].range});
+    bindings.clear();
+    for (size_t b = 0; b < args.size(); ++b) {
+      bindings.push_back({args[b]->vk_buffer(r), win[b].offset, win[b].range});
+      bindings.back().addressed = addressed;
+      if (addressed) addresses[b] = args[b]->device_address(r) + win[b].offset;
+    }
+    if (addressed) write_addresses(layout, addresses, block);
+    if (spec.args != ArgBlock::kPush) {
+      bindings.push_back(rep.stream->upload_arguments(block.data(), block.size()));
     }
     const std::array<uint64_t, 3> g = groups(rep.device->caps());
-    rep.stream->dispatch(*pipeline, bindings, writes, push.data(), static_cast<uint32_t>(g[0]),
-                         static_cast<uint32_t>(g[1]), static_cast<uint32_t>(g[2]));
+    rep.stream->dispatch(
+        *pipeline, bindings, writes, spec.args == ArgBlock::kPush ? block.data() : nullptr,
+        static_cast<uint32_t>(g[0]), static_cast<uint32_t>(g[1]), static_cast<uint32_t>(g[2]));
   }
   ++kernels_dispatched;
 }
 
 std::vector<Window> windows(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
-                            const std::vector<const ReplicatedBuffer*>& args,
-                            LaunchParams& params) {
-  const auto [max_range, align] = binding_limits(ctx);
+                            const BindingBuffers& args, LaunchParams& params) {
+  const InterfaceLimits l = interface_limits(ctx);
+  const bool addressed = spec.addressing == Addressing::kAddresses;
   const std::vector<bool> gathered = gathered_inputs(spec);
   const size_t n_in = spec.inputs.size();
+  const size_t n_in_b = static_cast<size_t>(spec.num_input_bindings());
+  // The accessors (input or output index into the views) of each binding.
+  std::vector<std::vector<size_t>> of(args.size());
+  for (size_t a = 0; a < n_in; ++a)
+    of[static_cast<size_t>(spec.input_binding(int(a)))].push_back(a);
+  for (size_t j = 0; j < spec.outputs.size(); ++j) of[n_in_b + j].push_back(n_in + j);
+  auto view = [&](size_t a) -> View& {
+    return a < n_in ? params.inputs[a] : params.outputs[a - n_in];
+  };
+  auto dtype = [&](size_t a) {
+    return a < n_in ? spec.inputs[a].dtype : spec.outputs[a - n_in].dtype;
+  };
   std::vector<Window> out(args.size());
-  for (size_t a = 0; a < args.size(); ++a) {
-    const ReplicatedBuffer& b = *args[a];
-    const uint64_t whole = spec.vector_width == 4 ? b.bindable_bytes() : b.nbytes();
-    out[a] = {0, whole};
-    if (whole <= max_range) continue;
-    View& v = a < n_in ? params.inputs[a] : params.outputs[a - n_in];
-    const DType t = a < n_in ? spec.inputs[a].dtype : spec.outputs[a - n_in].dtype;
-    const uint64_t isz = itemsize(t);
-    auto [lo, hi] = v.extent();
-    if (a < n_in && gathered[a]) {  // a gather may read anywhere in its array
-      lo = 0;
-      hi = static_cast<int64_t>(b.nbytes() / isz);
+  for (size_t b = 0; b < args.size(); ++b) {
+    const ReplicatedBuffer& buf = *args[b];
+    const uint64_t whole = spec.vector_width == 4 ? buf.bindable_bytes() : buf.nbytes();
+    out[b] = {0, whole};
+    if (of[b].empty() || (!addressed && whole <= l.max_range)) continue;
+    const uint64_t isz = itemsize(dtype(of[b][0]));
+    // A window's size: what one descriptor may bind, or what 32-bit element indices reach.
+    const uint64_t most = addressed ? (uint64_t{1} << 32) * isz - 64 : l.max_range;
+    if (addressed && whole <= most) continue;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t a : of[b]) {
+      auto [vlo, vhi] = view(a).extent();
+      if (a < n_in && gathered[a]) {  // a gather may read anywhere in its array
+        vlo = 0;
+        vhi = static_cast<int64_t>(buf.nbytes() / isz);
+      }
+      lo = std::min(lo, vlo);
+      hi = std::max(hi, vhi);
     }
-    const uint64_t step = std::max<uint64_t>(align, 4 * isz);  // powers of two: the lcm
+    const uint64_t step = std::max<uint64_t>(l.align, 4 * isz);  // powers of two: the lcm
     const uint64_t start = static_cast<uint64_t>(lo) * isz / step * step;
     const uint64_t end =
         std::min<uint64_t>(whole, (static_cast<uint64_t>(hi) * isz + 31) / 32 * 32);
-    if (end - start > max_range) {
-      throw DeviceError("[" + spec.name() + "] an operand's view spans " +
-                        std::to_string(end - start) + " bytes of a " + std::to_string(b.nbytes()) +
-                        "-byte buffer, more than "
-                        "maxStorageBufferRange (" +
-                        std::to_string(max_range) +
-                        "); kernels bind at most that much of an array through a gather or one slice of the "
-                        "iteration's first axis");
+    if (end - start > most) {
+      throw DeviceError("[" + spec.name() + "] the views of one operand span " +
+                        bytes_text(end - start) + " of a " + bytes_text(buf.nbytes()) +
+                        " buffer, more than a kernel reaches in one " +
+                        (addressed ? "addressed operand (2^32 elements, " + bytes_text(most) + ")"
+                                   : "binding (maxStorageBufferRange, " + bytes_text(most) + ")"));
     }
-    out[a] = {start, end - start};
-    v.offset -= static_cast<int64_t>(start / isz);
+    out[b] = {start, end - start};
+    for (size_t a : of[b]) view(a).offset -= static_cast<int64_t>(start / isz);
   }
   return out;
 }
@@ -161,9 +235,15 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
             std::unordered_map<const Node*, std::shared_ptr<BufferRef>>& buffers,
             const std::unordered_map<const Node*, NodePtr>& dests, std::optional<int> only) {
   KernelSpec spec = k.spec;
-  std::vector<const ReplicatedBuffer*> args;
-  for (const NodePtr& in : k.inputs) {
-    args.push_back(device_buffer(in->is_leaf() ? *in->buffer() : *buffers.at(in.get())).get());
+  // One buffer per input binding (the first accessor of each names it), then the outputs'.
+  BindingBuffers args(static_cast<size_t>(spec.num_input_bindings()), nullptr);
+  for (size_t a = 0; a < k.inputs.size(); ++a) {
+    const NodePtr& in = k.inputs[a];
+    const ReplicatedBuffer*& slot = args[static_cast<size_t>(spec.input_binding(int(a)))];
+    const ReplicatedBuffer* b =
+        device_buffer(in->is_leaf() ? *in->buffer() : *buffers.at(in.get())).get();
+    VKA_ASSERT(slot == nullptr || slot == b);
+    slot = b;
   }
   const size_t n_in = args.size();
   for (const NodePtr& out : k.outputs) {
@@ -189,29 +269,38 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
       if (!binds_whole_vectors(*b)) spec.vector_width = 1;
     }
   }
-  if (k.params.count() == 0) return;
-  for (LaunchParams& params : slabs(ctx, spec, args, k.params)) {
-    const std::vector<Window> win = windows(ctx, spec, args, params);
-    const int64_t n = params.count();
-    dispatch_spec(ctx, spec, args, win, params, only, [&](const Caps& caps) {
-      const uint64_t max_x = caps.max_compute_work_group_count[0];
-      if (uses_rows(spec)) {  // x along the last index, y along rows (kernels/glsl/indexing.h)
-        const int64_t inner = params.shape.back(), rows = n / inner;
-        const int64_t per_group = int64_t{kWorkgroupSize} * row_unroll(spec);  // columns
-        const uint64_t gx = std::min<uint64_t>((inner + per_group - 1) / per_group, max_x);
-        // Enough workgroups to fill the device several times over; each walks several rows.
-        const uint64_t gy = std::min<uint64_t>({static_cast<uint64_t>(rows),
-                                                std::max<uint64_t>(1, kRowModeGroups / gx),
-                                                caps.max_compute_work_group_count[1]});
-        return std::array<uint64_t, 3>{gx, gy, 1};
-      }
-      // One invocation per vector of `vector_width` elements: more would only start
-      // workgroups that find nothing to do.
-      const int64_t items = (n + spec.vector_width - 1) / spec.vector_width;
-      return std::array<uint64_t, 3>{
-          std::min<uint64_t>((items + kWorkgroupSize - 1) / kWorkgroupSize, max_x), 1, 1};
-    });
+  // Independent copies of the tape interleave their dependency chains: worth their code size
+  // on CPU devices (lavapipe), which have few threads to hide latency with, for tapes up to
+  // kMaxCpuUnrollTape; on GPUs, where warps hide it, for short tapes only.
+  if (unrolls(spec)) {
+    const bool cpu = ctx->device(0).caps().is_cpu;
+    const int tape = static_cast<int>(spec.tape.size());
+    spec.unroll = tape <= kMaxVectorTape || (cpu && tape <= kMaxCpuUnrollTape) ? 4 : 1;
   }
+  if (k.params.count() == 0) return;
+  choose_interface(ctx, spec, args);
+  LaunchParams params = k.params;
+  const std::vector<Window> win = windows(ctx, spec, args, params);
+  const int64_t n = params.count();
+  dispatch_spec(ctx, spec, args, win, params, only, [&](const Caps& caps) {
+    const uint64_t max_x = caps.max_compute_work_group_count[0];
+    if (uses_rows(spec)) {  // x along the last index, y along rows (kernels/glsl/indexing.h)
+      const int64_t inner = params.shape.back(), rows = n / inner;
+      const int64_t per_group = int64_t{kWorkgroupSize} * row_unroll(spec);  // columns
+      const uint64_t gx = std::min<uint64_t>((inner + per_group - 1) / per_group, max_x);
+      // Enough workgroups to fill the device several times over; each walks several rows.
+      const uint64_t gy = std::min<uint64_t>({static_cast<uint64_t>(rows),
+                                              std::max<uint64_t>(1, kRowModeGroups / gx),
+                                              caps.max_compute_work_group_count[1]});
+      return std::array<uint64_t, 3>{gx, gy, 1};
+    }
+    // One invocation per vector of `vector_width` elements: more would only start
+    // workgroups that find nothing to do.
+    const int64_t per = spec.vector_width * flat_unroll(spec);
+    const int64_t items = (n + per - 1) / per;
+    return std::array<uint64_t, 3>{
+        std::min<uint64_t>((items + kWorkgroupSize - 1) / kWorkgroupSize, max_x), 1, 1};
+  });
 }
 
 }  // namespace vka

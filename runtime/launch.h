@@ -34,26 +34,41 @@ inline bool binds_whole_vectors(const ReplicatedBuffer& b) {
   return b.bindable_bytes() == (b.nbytes() + 31) / 32 * 32;
 }
 
-// The part of a buffer one operand binds: [offset, offset + range) in bytes.
+// The buffers of a launch, one per operand binding of its spec: the input bindings'
+// (ir/kernel_spec.h: input_binding), then the outputs'.
+using BindingBuffers = std::vector<const ReplicatedBuffer*>;
+
+// Chooses how a launch of `spec` over `args` reaches its operands and its argument block on
+// `ctx`'s devices (ir/kernel_spec.h: Addressing, ArgBlock). Generated kernels (elementwise,
+// reductions, matrix products but the cooperative-matrix ones) take buffer device addresses when
+// their bindings and argument block would exceed the descriptors a dispatch may push
+// (maxPerStageDescriptorStorageBuffers, maxPushDescriptors), or an operand exceeds
+// maxStorageBufferRange. The block travels as push constants while it fits maxPushConstantsSize,
+// else in a uniform buffer (up to maxUniformBufferRange), else in a storage buffer. DeviceError,
+// naming the numbers, when a device can do neither.
+void choose_interface(const std::shared_ptr<Context>& ctx, KernelSpec& spec,
+                      const BindingBuffers& args);
+
+// The part of a buffer one binding covers: [offset, offset + range) in bytes.
 struct Window {
   uint64_t offset = 0;
   uint64_t range = 0;
 };
 
-// Windows for the operands of a launch. An operand's buffer is bound whole (rounded up to
-// whole 4-vectors where the allocation allows, for vectorized kernels), unless it exceeds
-// maxStorageBufferRange: then only the elements its view touches are bound, from an offset
-// aligned for the device and for 4-vectors, and the view's offset in `params` moves by the
-// same amount. A view spanning more than the range is refused (DeviceError naming both):
-// launch() first splits such launches into slabs of the first axis that fit.
+// Windows for the bindings of a launch. A binding covers its buffer whole (rounded up to whole
+// 4-vectors where the allocation allows, for vectorized kernels) unless the buffer exceeds
+// maxStorageBufferRange, or the operands are addressed: then only the elements its views touch
+// (every view of a shared binding), from an offset aligned for the device and for 4-vectors,
+// and those views' offsets in `params` move by the same amount, so element indices stay within
+// 32 bits. A binding's views spanning more than a window may hold (maxStorageBufferRange bytes,
+// or 2^32 elements when addressed) are refused, DeviceError naming both.
 std::vector<Window> windows(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
-                            const std::vector<const ReplicatedBuffer*>& args, LaunchParams& params);
+                            const BindingBuffers& args, LaunchParams& params);
 
-// Dispatches `spec` over `args` (inputs, then outputs) bound through `win`, with `params`'
-// push constants, on every replica or `only`; `groups` gives the workgroup counts (x, y, z)
-// for a replica's device.
+// Dispatches `spec` over `args` through `win`, with `params`' argument block, on every replica
+// or `only`; `groups` gives the workgroup counts (x, y, z) for a replica's device.
 void dispatch_spec(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
-                   const std::vector<const ReplicatedBuffer*>& args, const std::vector<Window>& win,
+                   const BindingBuffers& args, const std::vector<Window>& win,
                    const LaunchParams& params, std::optional<int> only,
                    const std::function<std::array<uint64_t, 3>(const Caps&)>& groups);
 

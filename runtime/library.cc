@@ -1,5 +1,4 @@
-// Library kernel dispatch: the spec's pipeline from the kernel cache, whole-buffer bindings,
-// the push constants of push_layout(), on every replica.
+// Library kernel dispatch through the one dispatch path (runtime/launch.h), whole buffers.
 #include "runtime/library.h"
 
 #include <algorithm>
@@ -9,32 +8,44 @@
 #include "device/stream.h"
 #include "kernels/cache.h"
 #include "kernels/lib/scan.h"
+#include "runtime/launch.h"
 #include "runtime/realize.h"
 
 namespace vka {
 
+namespace {
+
+// Library kernels that loop over their elements (or blocks) by the grid's size: their launch
+// may take fewer workgroups than items, up to the device's maxComputeWorkGroupCount.
+bool grid_stride(KernelKind k) {
+  return k == KernelKind::kScanBlocks || k == KernelKind::kScanAdd || k == KernelKind::kCompact ||
+         k == KernelKind::kScatterClaim || k == KernelKind::kScatterWrite ||
+         k == KernelKind::kSearchSorted;
+}
+
+}  // namespace
+
 void dispatch_library(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
                       const Buffers& bufs, int64_t n, uint64_t groups,
                       const std::vector<Scalar>& slots) {
-  VKA_ASSERT(static_cast<int>(bufs.size()) == spec.num_bindings());
+  VKA_ASSERT(static_cast<int>(bufs.size()) == spec.num_operand_bindings());
   if (n == 0) return;
   LaunchParams p;
   p.shape = {n};
   for (size_t i = 0; i < spec.inputs.size(); ++i) p.inputs.push_back(View::contiguous({n}));
   for (size_t i = 0; i < spec.outputs.size(); ++i) p.outputs.push_back(View::contiguous({n}));
   p.slots = slots;
-  const std::vector<uint8_t> push = pack_push_constants(spec, push_layout(spec), p);
-  std::vector<bool> writes(bufs.size(), false);
-  for (size_t j = spec.inputs.size(); j < bufs.size(); ++j) writes[j] = true;
-  for (int r = 0; r < ctx->num_replicas(); ++r) {
-    Replica& rep = ctx->replica(r);
-    for (size_t i = 0; i < spec.inputs.size(); ++i) bufs[i]->ensure_valid(r);
-    auto pipeline =
-        KernelCache::instance().get(*rep.device, spec);
-    std::vector<Binding> bindings;
-    for (const auto& b : bufs) bindings.push_back({b->vk_buffer(r), 0, b->nbytes()});
-    rep.stream->dispatch(*pipeline, bindings, writes, push.data(), static_cast<uint32_t>(groups));
-  }
+  BindingBuffers args;
+  for (const auto& b : bufs) args.push_back(b.get());
+  KernelSpec s = spec;
+  choose_interface(ctx, s, args);
+  std::vector<Window> whole;  // library kernels index their buffers from the start
+  for (const ReplicatedBuffer* b : args) whole.push_back({0, b->nbytes()});
+  dispatch_spec(ctx, s, args, whole, p, std::nullopt, [&](const Caps& caps) {
+    const uint64_t most = caps.max_compute_work_group_count[0];
+    VKA_ASSERT(groups <= most || grid_stride(s.kind));
+    return std::array<uint64_t, 3>{std::min(groups, most), 1, 1};
+  });
 }
 
 std::shared_ptr<ReplicatedBuffer> scratch_buffer(const std::shared_ptr<Context>& ctx, DType t,

@@ -1,12 +1,14 @@
 // The evaluation pipeline, one stage a line in realize(); the helpers below keep it that way.
 #include "runtime/realize.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
-#include <unordered_set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "base/errors.h"
 #include "runtime/debug_schedule.h"
@@ -46,17 +48,23 @@ class RealizedTable {
   uint64_t inserts_ = 0;
 };
 
-// VKA_DEBUG=2: how long each stage of one realize() took, on one line.
+// VKA_DEBUG=2: how long each stage of one realize() took, on one line, and per graph node for
+// the stages that walk the graph (the scheduler's cost must stay linear in its size).
 class StageTimer {
  public:
   StageTimer() : on_(debug_level() >= 2), last_(std::chrono::steady_clock::now()) {}
-  void mark(const char* stage) {
+  bool on() const { return on_; }
+  void mark(const char* stage, size_t nodes = 0) {
     if (!on_) return;
     auto now = std::chrono::steady_clock::now();
-    line_ +=
-        std::string(" ") + stage + " " +
-        std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(now - last_).count()) +
-        " us";
+    const double us = std::chrono::duration<double, std::micro>(now - last_).count();
+    char text[96];
+    if (nodes > 0) {
+      std::snprintf(text, sizeof(text), " %s %.0f us (%.2f us/node)", stage, us, us / nodes);
+    } else {
+      std::snprintf(text, sizeof(text), " %s %.0f us", stage, us);
+    }
+    line_ += text;
     last_ = now;
   }
   void report(size_t kernels) const {
@@ -164,10 +172,14 @@ std::shared_ptr<BufferRef> allocate_for(const std::shared_ptr<Context>& context,
 
 Limits limits_of(const Caps& caps) {
   Limits l;
-  l.max_storage_buffers =
-      static_cast<int>(std::min<uint32_t>(caps.max_per_stage_storage_buffers, 32));
-  l.max_push_constant_bytes = static_cast<int>(caps.max_push_constants_size);
+  // VKA_MAX_TAPE: another tape limit, for measuring compile time against kernel size.
+  if (const char* e = std::getenv("VKA_MAX_TAPE")) {
+    if (*e) l.max_tape = std::max(1, std::atoi(e));
+  }
   l.max_shared_bytes = caps.max_compute_shared_memory_size;
+  l.max_gemm_bindings =
+      static_cast<int>(std::min(caps.max_per_stage_storage_buffers, caps.max_push_descriptors));
+  l.max_push_constant_bytes = static_cast<int>(caps.max_push_constants_size);
   return l;
 }
 
@@ -205,9 +217,10 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
       if (!replica || *replica == q) buf->ensure_valid(q);
     }
   }
+  const size_t nodes = timer.on() ? topological_order(roots).size() : 0;  // VKA_DEBUG=2 only
   timer.mark("substitute");
   Schedule plan = schedule(roots, limits_of(context->device(0).caps()), dests);
-  timer.mark("schedule");
+  timer.mark("schedule", nodes);
   debug_schedule(plan);
   std::unordered_map<const Node*, std::shared_ptr<BufferRef>> buffers;
   for (const ScheduledKernel& k : plan.kernels) launch(context, k, buffers, dests, replica);

@@ -22,8 +22,6 @@ constexpr int64_t kMinSerialSlice = 64;
 constexpr int64_t kMinCooperativeSlice = int64_t{kWorkgroupSize} * 16;
 // Reduced extents below this go serial: a workgroup per output would idle.
 constexpr int64_t kMinCooperativeK = 64;
-// Bytes a window keeps free for the alignment of its start and its rounded end.
-constexpr uint64_t kWindowSlack = 4096;
 
 struct Plan {
   ReduceStrategy strategy;
@@ -66,8 +64,8 @@ Plan plan(const KernelSpec& spec, const LaunchParams& p, const Caps& caps, bool 
 }
 
 void dispatch(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
-              const std::vector<const ReplicatedBuffer*>& args, const std::vector<Window>& win,
-              const LaunchParams& p, std::optional<int> only) {
+              const BindingBuffers& args, const std::vector<Window>& win, const LaunchParams& p,
+              std::optional<int> only) {
   const int64_t items = p.reduce_m * p.split_count;
   const bool coop = spec.reduce.strategy == ReduceStrategy::kCooperative;
   dispatch_spec(ctx, spec, args, win, p, only, [&](const Caps& caps) {
@@ -78,74 +76,21 @@ void dispatch(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
   });
 }
 
-void run(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
-         const std::vector<const ReplicatedBuffer*>& args, LaunchParams p,
-         std::optional<int> only) {
+// One pass over every split: its interface chosen, its windows bound (operands larger than a
+// binding are addressed: runtime/launch.h).
+void run(const std::shared_ptr<Context>& ctx, KernelSpec spec, const BindingBuffers& args,
+         LaunchParams p, std::optional<int> only) {
   p.split_base = 0;
   p.split_count = p.splits;
+  choose_interface(ctx, spec, args);
   const std::vector<Window> win = windows(ctx, spec, args, p);
   dispatch(ctx, spec, args, win, p, only);
-}
-
-uint64_t max_range(const std::shared_ptr<Context>& ctx) {
-  uint64_t r = UINT64_MAX;
-  for (int d = 0; d < ctx->num_devices(); ++d) {
-    r = std::min<uint64_t>(r, ctx->device(d).caps().max_storage_buffer_range);
-  }
-  return r;
-}
-
-// A whole reduction of a 1-d (collapsed) input larger than maxStorageBufferRange: bytes each
-// reduced element advances the widest input, or 0 when the kernel cannot be windowed.
-uint64_t windowed_span(const KernelSpec& spec, const LaunchParams& p,
-                       const std::vector<const ReplicatedBuffer*>& inputs, uint64_t range) {
-  bool big = false;
-  for (const ReplicatedBuffer* b : inputs) big = big || b->nbytes() > range;
-  if (!big || spec.reduce.kept != 0 || spec.rank != 1) return 0;
-  uint64_t span = 0;
-  for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
-    if (spec.inputs[i].layout == Layout::kScalar) continue;
-    span = std::max<uint64_t>(span,
-                              std::llabs(p.inputs[i].strides[0]) * itemsize(spec.inputs[i].dtype));
-  }
-  for (const TapeEntry& e : spec.tape) {
-    if (e.op == Op::kGather) return 0;
-  }
-  return span;
-}
-
-// The partial pass in several dispatches, each binding the window of the inputs its splits
-// read (the kernel indexes with global element numbers; the views' offsets absorb the window).
-void run_windowed(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
-                  const std::vector<const ReplicatedBuffer*>& args, const LaunchParams& p,
-                  uint64_t span, uint64_t range, std::optional<int> only) {
-  const int64_t per_dispatch =
-      std::max<int64_t>(1, static_cast<int64_t>((range - kWindowSlack) / (span * p.chunk)));
-  for (int64_t s0 = 0; s0 < p.splits; s0 += per_dispatch) {
-    const int64_t s1 = std::min(p.splits, s0 + per_dispatch);
-    const int64_t k0 = s0 * p.chunk, k1 = std::min(p.reduce_k, s1 * p.chunk);
-    LaunchParams q = p, sub = p;
-    q.split_base = s0;
-    q.split_count = s1 - s0;
-    for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
-      if (spec.inputs[i].layout == Layout::kScalar) continue;
-      const int64_t st = p.inputs[i].strides[0];
-      sub.inputs[i] = View{p.inputs[i].offset + k0 * st, {k1 - k0}, {st}};
-    }
-    const std::vector<Window> win = windows(ctx, spec, args, sub);
-    for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
-      if (spec.inputs[i].layout == Layout::kScalar) continue;
-      q.inputs[i].offset = sub.inputs[i].offset - k0 * p.inputs[i].strides[0];
-    }
-    dispatch(ctx, spec, args, win, q, only);
-  }
 }
 
 // Cooperative first passes load 4-vectors when every input is contiguous (or one broadcast
 // element) at a multiple of 4 elements, each output's elements start at one (K % 4 == 0), and
 // every buffer can be bound in whole vectors; slices then hold multiples of 4 elements.
-bool vectors_fit(const KernelSpec& spec, const LaunchParams& p,
-                 const std::vector<const ReplicatedBuffer*>& inputs) {
+bool vectors_fit(const KernelSpec& spec, const LaunchParams& p, const BindingBuffers& inputs) {
   if (spec.reduce.strategy != ReduceStrategy::kCooperative || p.reduce_k % 4 != 0) return false;
   for (const TapeEntry& e : spec.tape) {
     if (e.op == Op::kGather) return false;
@@ -157,7 +102,9 @@ bool vectors_fit(const KernelSpec& spec, const LaunchParams& p,
     const Accessor& a = spec.inputs[i];
     if (is_complex(a.dtype) || a.layout == Layout::kStrided) return false;
     if (a.layout == Layout::kContiguous && p.inputs[i].offset % 4 != 0) return false;
-    if (!binds_whole_vectors(*inputs[i])) return false;
+    if (!binds_whole_vectors(*inputs[static_cast<size_t>(spec.input_binding(int(i)))])) {
+      return false;
+    }
   }
   return true;
 }
@@ -165,23 +112,16 @@ bool vectors_fit(const KernelSpec& spec, const LaunchParams& p,
 }  // namespace
 
 void launch_reduction(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
-                      const std::vector<const ReplicatedBuffer*>& inputs,
-                      const std::shared_ptr<ReplicatedBuffer>& output, std::optional<int> only) {
+                      const BindingBuffers& inputs, const std::shared_ptr<ReplicatedBuffer>& output,
+                      std::optional<int> only) {
   LaunchParams p = k.params;
   const int64_t m = p.reduce_m;
   if (m == 0) return;
   const Caps& caps = ctx->device(0).caps();
   KernelSpec first = k.spec;
   Plan pl = plan(first, p, caps, /*may_split=*/true);
-  const uint64_t range = max_range(ctx);
-  const uint64_t span = windowed_span(first, p, inputs, range);
-  if (span > 0) {  // slices small enough that a window holds one
-    const int64_t most = static_cast<int64_t>((range - kWindowSlack) / span);
-    if (pl.chunk > most) pl = {pl.strategy, ceil_div(p.reduce_k, most), most};
-    if (pl.splits == 1) pl = {pl.strategy, 2, ceil_div(p.reduce_k, 2)};
-  }
   first.reduce.strategy = pl.strategy;
-  if (span == 0 && vectors_fit(first, p, inputs)) {
+  if (vectors_fit(first, p, inputs)) {
     first.vector_width = 4;
     pl.chunk = (pl.chunk + 3) / 4 * 4;
     pl.splits = pl.chunk == 0 ? 1 : ceil_div(p.reduce_k, pl.chunk);
@@ -190,7 +130,7 @@ void launch_reduction(const std::shared_ptr<Context>& ctx, const ScheduledKernel
   p.splits = pl.splits;
   // Empty inputs (nothing to reduce: every result is the identity) bind a stand-in, as a
   // binding may not be empty; the kernel reads none of it.
-  std::vector<const ReplicatedBuffer*> args = inputs;
+  BindingBuffers args = inputs;
   std::shared_ptr<ReplicatedBuffer> stand_in;
   for (const ReplicatedBuffer*& b : args) {
     if (b->nbytes() > 0) continue;
@@ -226,11 +166,7 @@ void launch_reduction(const std::shared_ptr<Context>& ctx, const ScheduledKernel
   auto indices = arg ? scratch_buffer(ctx, DType::kInt64, states) : nullptr;
   args.push_back(values.get());
   if (arg) args.push_back(indices.get());
-  if (span > 0) {
-    run_windowed(ctx, first, args, p, span, range, only);
-  } else {
-    run(ctx, first, args, p, only);
-  }
+  run(ctx, first, args, p, only);
 
   // Combining pass over the states: an M × splits iteration space.
   KernelSpec second;
@@ -272,7 +208,7 @@ void launch_reduction(const std::shared_ptr<Context>& ctx, const ScheduledKernel
   second.reduce.strategy = pl2.strategy;
   q.chunk = pl2.chunk;
   q.splits = 1;
-  std::vector<const ReplicatedBuffer*> args2 = {values.get()};
+  BindingBuffers args2 = {values.get()};
   if (arg) args2.push_back(indices.get());
   args2.push_back(output.get());
   run(ctx, second, args2, q, only);

@@ -77,6 +77,7 @@ ScheduledKernel fuse_epilogue(const ScheduledKernel& gemm, const ScheduledKernel
   s = g;
   s.kind = KernelKind::kGemm;
   s.gemm = gemm.spec.gemm;
+  s.input_bindings.clear();  // GEMM kernels bind each operand: A and B take bindings 0 and 1
   s.inputs = {gemm.spec.inputs[0], gemm.spec.inputs[1]};
   k.inputs = {gemm.inputs[0], gemm.inputs[1]};
   k.params = consumer.params;

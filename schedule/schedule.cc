@@ -233,6 +233,15 @@ class Scheduler {
     // A gather's array is bound as a buffer, not a tape value: the walk starts at its indices.
     auto first_input = [](const NodePtr& n) -> std::size_t { return n->op() == Op::kGather; };
     std::vector<bool> gathered;  // per input accessor: read by a gather
+    // One binding per storage and dtype: a leaf's buffer, or a materialized node's own.
+    std::map<std::pair<const void*, DType>, int32_t> binding_of;
+    auto bind = [&](const NodePtr& n) {
+      const void* storage = n->is_leaf() ? static_cast<const void*>(n->buffer().get())
+                                         : static_cast<const void*>(n.get());
+      auto it = binding_of.emplace(std::make_pair(storage, n->dtype()),
+                                   static_cast<int32_t>(binding_of.size()));
+      spec.input_bindings.push_back(it.first->second);
+    };
     for (const NodePtr& root : roots) {
       stack.push_back({root, first_input(root)});
       while (!stack.empty()) {
@@ -255,6 +264,7 @@ class Scheduler {
           e.accessor = static_cast<int32_t>(spec.inputs.size());
           spec.inputs.push_back(Accessor{node->dtype(), Layout::kStrided});
           k.inputs.push_back(node);
+          bind(node);
           in_views.push_back(node->is_leaf() ? node->view() : View::contiguous(node->shape()));
           gathered.push_back(false);
         } else if (node->op() == Op::kGather) {
@@ -263,6 +273,7 @@ class Scheduler {
           e.accessor = static_cast<int32_t>(spec.inputs.size());
           spec.inputs.push_back(Accessor{x->dtype(), Layout::kStrided});
           k.inputs.push_back(x);
+          bind(x);
           in_views.push_back(gi.base);
           gathered.push_back(true);
           const View xv = x->is_leaf() ? x->view() : View::contiguous(x->shape());
@@ -292,6 +303,8 @@ class Scheduler {
         spec.tape.push_back(e);
       }
     }
+    // Every accessor its own binding: the plain numbering, which needs no table.
+    if (binding_of.size() == spec.inputs.size()) spec.input_bindings.clear();
     if (reduction) {
       k.outputs.push_back(g.outputs[0]);
       lay_out_reduction(k, *g.outputs[0], b.tape_index.at(g.outputs[0]->inputs()[0].get()),
@@ -319,15 +332,13 @@ class Scheduler {
   }
 
   std::string over_limit(const KernelSpec& spec) const {
-    if (spec.num_bindings() > limits_.max_storage_buffers) {
-      return "needs " + std::to_string(spec.num_bindings()) +
-             " storage buffers > max_storage_buffers " +
-             std::to_string(limits_.max_storage_buffers);
-    }
-    uint32_t pc = push_layout(spec).size;
-    if (static_cast<int>(pc) > limits_.max_push_constant_bytes) {
-      return "needs " + std::to_string(pc) + " push-constant bytes > max_push_constant_bytes " +
-             std::to_string(limits_.max_push_constant_bytes);
+    if (spec.kind == KernelKind::kGemm) {
+      const int bindings = spec.num_operand_bindings() + (static_cast<int>(push_layout(spec).size) >
+                                                          limits_.max_push_constant_bytes);
+      if (bindings > limits_.max_gemm_bindings) {
+        return "needs " + std::to_string(bindings) + " bindings > max_gemm_bindings " +
+               std::to_string(limits_.max_gemm_bindings);
+      }
     }
     if (spec.kind == KernelKind::kGemm && !spec.gemm.coop &&
         gemm_shared_bytes(spec) > limits_.max_shared_bytes) {
@@ -358,7 +369,31 @@ class Scheduler {
       throw DeviceError("[schedule] kernel " + b.k.spec.name() + " " + why +
                         ", and a single operation cannot be split further");
     }
-    int half = static_cast<int>(b.k.spec.tape.size()) / 2;
+    auto materialize = [&](const NodePtr& c) {
+      materialized_.insert(c.get());
+      forced_.insert(c.get());
+      reasons_[c.get()] = from + "; materialized %" + std::to_string(c->id()) + " (" +
+                          std::string(name(c->op())) + ") as its own kernel";
+    };
+    const int n = static_cast<int>(b.k.spec.tape.size());
+    if (n > 2 * limits_.max_tape) {
+      // A long tape (a chain of many operations) is cut every 3/4 max_tape entries at once:
+      // one cut per round would rebuild the kernel once per cut, quadratic in its length.
+      const int step = std::max(1, limits_.max_tape * 3 / 4);
+      std::vector<std::pair<int, NodePtr>> by_position;
+      for (const NodePtr& c : b.interior) by_position.push_back({b.tape_index.at(c.get()), c});
+      std::sort(by_position.begin(), by_position.end(),
+                [](const auto& x, const auto& y) { return x.first < y.first; });
+      int next = step, cuts = 0;
+      for (const auto& [position, c] : by_position) {
+        if (position < next || position > n - step / 2) continue;
+        materialize(c);
+        next = position + step;
+        ++cuts;
+      }
+      if (cuts > 0) return;
+    }
+    const int half = n / 2;
     const std::vector<int> sizes = tape_subtree_sizes(b.k.spec.tape, b.tape_index);
     NodePtr best;
     int best_score = INT32_MAX;
@@ -369,10 +404,7 @@ class Scheduler {
         best = c;
       }
     }
-    materialized_.insert(best.get());
-    forced_.insert(best.get());
-    reasons_[best.get()] = from + "; materialized %" + std::to_string(best->id()) + " (" +
-                           std::string(name(best->op())) + ") as its own kernel";
+    materialize(best);
   }
 
   std::vector<NodePtr> targets_;

@@ -13,7 +13,10 @@
 //  4. Leaves (buffers) are read in place through their views: broadcasting and strides cost
 //     no copy. Constants (full) are push constants, never buffers.
 //  5. Limits: a kernel over a limit materializes one of its interior nodes as an earlier
-//     kernel and tries again; each split records why (ScheduledKernel::reason).
+//     kernel and tries again; each split records why (ScheduledKernel::reason). The number of
+//     constants, views and inputs is no limit: arguments travel in an argument buffer when
+//     they outgrow push constants, views of one storage share its binding, and operands past
+//     the device's descriptors are addressed (runtime/launch.h: choose_interface).
 //  6. A matrix product (kMatmul) is a GEMM kernel of its own over its materialized operands.
 //     When one elementwise kernel over the product's shape is its only reader (the product is
 //     no target and no other kernel reads it), that kernel's tape runs as the GEMM's epilogue
@@ -29,12 +32,19 @@
 
 namespace vka {
 
-// Device limits that stop fusion. Defaults are Vulkan's guaranteed minimums where one exists.
+// The limits that stop fusion. Defaults are Vulkan's guaranteed minimums where one exists.
 struct Limits {
-  int max_storage_buffers = 4;        // maxPerStageDescriptorStorageBuffers (minimum 4)
-  int max_push_constant_bytes = 128;  // maxPushConstantsSize (minimum 128)
-  int max_tape = 512;                 // SSA values per kernel (compile time, registers)
+  // SSA values per kernel: generated shaders grow with the tape, and with them compile time
+  // and register pressure (docs/DESIGN.md, "Fusion limits", has the measurements).
+  int max_tape = kMaxTape;
   uint32_t max_shared_bytes = 16384;  // maxComputeSharedMemorySize (minimum 16384): GEMMs
+  // Descriptors a GEMM kernel may bind (its operands are never addressed), counting an argument
+  // buffer when its block exceeds push constants: an epilogue that would need more stays a
+  // kernel of its own. The least of maxPerStageDescriptorStorageBuffers and maxPushDescriptors,
+  // and maxPushConstantsSize.
+  int max_gemm_bindings = 4;
+  int max_push_constant_bytes = 128;
+  static constexpr int kMaxTape = 4096;
 };
 
 struct ScheduledKernel {

@@ -53,7 +53,6 @@ class Emitter {
     } else {
       emit_main(body);
     }
-    int n_in = static_cast<int>(s_.inputs.size());
 
     GlslWriter w;
     w.line("#version 450");
@@ -63,7 +62,7 @@ class Emitter {
     for (const Accessor& a : s_.outputs) f_.note(a.dtype);
     for (const TapeEntry& e : s_.tape) f_.note(e.dtype);
     for (DType t : s_.slots) f_.note(t);
-    f_.int64 = f_.int64 || s_.index64;
+    f_.int64 = f_.int64 || s_.index64 || s_.addressing == Addressing::kAddresses;
     if (f_.int8) {
       w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require");
       w.line("#extension GL_EXT_shader_8bit_storage : require");
@@ -76,18 +75,7 @@ class Emitter {
     if (s_.kind != KernelKind::kGemm) {
       w.line("layout(local_size_x = " + std::to_string(opt_.workgroup_size) + ") in;");
     }
-    for (std::size_t i = 0; i < s_.inputs.size(); ++i) {
-      w.line("layout(std430, set = 0, binding = " + std::to_string(i) + ") readonly buffer In" +
-             std::to_string(i) + " { " + declared_type(s_.inputs[i].dtype) + " v[]; } in" +
-             std::to_string(i) + ";");
-    }
-    for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
-      w.line("layout(std430, set = 0, binding = " + std::to_string(n_in + j) +
-             ") writeonly buffer Out" + std::to_string(j) + " { " +
-             (s_.kind == KernelKind::kReduce ? std::string(storage_type(s_.outputs[j].dtype))
-                                             : declared_type(s_.outputs[j].dtype)) +
-             " v[]; } out" + std::to_string(j) + ";");
-    }
+    emit_operand_buffers(w);
     emit_push_block(s_, w);
     w.raw(h_.str());
     w.raw(body.str());
@@ -95,7 +83,10 @@ class Emitter {
   }
 
  private:
-  enum class Mode { kScalar, kLane, kTail };
+  // kScalar: one element; kLane: lane lane_ of a 4-vector; kTail: the vector loop's scalar
+  // tail; kUnrolled: copy lane_ of flat_unroll()'s independent elements, results kept in
+  // o{j}[lane_] (store index x{j}[lane_]) and stored after every copy has run.
+  enum class Mode { kScalar, kLane, kTail, kUnrolled };
 
   // The tape for a reduction's element (kernels/gen/reduce.h), or with `stores` a GEMM
   // epilogue's element: the tape, then the outputs' stores (kernels/gen/gemm.h).
@@ -132,6 +123,8 @@ class Emitter {
       }
       body.close();
       body.close();
+    } else if (s_.vector_width == 1 && flat_unroll(s_) > 1) {
+      emit_unrolled_loop(body);
     } else if (s_.vector_width == 1) {
       open_grid_loop(s_, opt_.workgroup_size, body);
       emit_nd_index(s_, body);
@@ -141,6 +134,41 @@ class Emitter {
       emit_vector_loops(body);
     }
     body.close();
+  }
+
+  // The operands' buffers. Input accessor a is read as in{a} and output j written as out{j};
+  // accessors that share a binding (views of one storage) name one buffer, declared once per
+  // binding. With Addressing::kBindings each binding is a storage-buffer descriptor; with
+  // kAddresses a buffer reference made from the binding's address in the argument block
+  // (a cast: it costs nothing).
+  void emit_operand_buffers(GlslWriter& w) const {
+    w.raw(address_extensions(s_));
+    const int n_bind = s_.num_input_bindings();
+    std::vector<int> first(static_cast<size_t>(n_bind), -1);  // an accessor of each binding
+    for (int a = 0; a < static_cast<int>(s_.inputs.size()); ++a) {
+      int& f = first[static_cast<size_t>(s_.input_binding(a))];
+      if (f < 0) f = a;
+    }
+    // Accessor a names binding a's buffer unless views share bindings (then inb{b}, aliased).
+    const bool shared = !s_.input_bindings.empty();
+    for (int b = 0; b < n_bind; ++b) {
+      const int a = first[static_cast<size_t>(b)];
+      VKA_ASSERT(a >= 0);
+      const std::string B = std::to_string(b);
+      w.raw(operand_buffer(s_, b, "readonly", declared_type(s_.inputs[a].dtype), "In" + B,
+                           (shared ? "inb" : "in") + B));
+    }
+    for (int a = 0; shared && a < static_cast<int>(s_.inputs.size()); ++a) {
+      w.line("#define in" + std::to_string(a) + " inb" + std::to_string(s_.input_binding(a)));
+    }
+    for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
+      const std::string J = std::to_string(j);
+      w.raw(operand_buffer(s_, n_bind + static_cast<int>(j), "writeonly",
+                           s_.kind == KernelKind::kReduce
+                               ? std::string(storage_type(s_.outputs[j].dtype))
+                               : declared_type(s_.outputs[j].dtype),
+                           "Out" + J, "out" + J));
+    }
   }
 
   // The element type in a storage buffer, or its 4-vector in the vectorized variant.
@@ -178,11 +206,57 @@ class Emitter {
                   " = uint8_t(1);");
       } else if (mode_ == Mode::kLane) {
         body.line("o" + std::to_string(j) + "[" + std::to_string(lane_) + "] = " + val + ";");
+      } else if (mode_ == Mode::kUnrolled) {
+        const std::string J = std::to_string(j), L = std::to_string(lane_);
+        body.line("o" + J + "[" + L + "] = " + val + ";");
+        body.line("x" + J + "[" + L + "] = " +
+                  element_offset(s_, n_in + static_cast<int>(j), out.layout) + ";");
       } else {
         std::string idx = element_index(s_, n_in + static_cast<int>(j), out.layout);
         body.line(element("out" + std::to_string(j), idx) + " = " + val + ";");
       }
     }
+  }
+
+  // Flat strided kernels (kernels/glsl/indexing.h: flat_unroll): each invocation computes U
+  // elements a grid apart as independent straight-line copies of the tape (their indices
+  // clamped into range, so no branch separates them), then stores those in range. The copies'
+  // dependency chains interleave, which hides arithmetic latency where one chain would stall.
+  void emit_unrolled_loop(GlslWriter& body) {
+    const std::string it = index_type(s_);
+    const int u_count = flat_unroll(s_);
+    const std::string U = std::to_string(u_count);
+    body.line(it + " grid = " + it + "(gl_NumWorkGroups.x) * " + it + "(" +
+              std::to_string(opt_.workgroup_size) + ");");
+    body.open("for (" + it + " i0 = " + it + "(gl_GlobalInvocationID.x); i0 < pc.n; i0 += grid * " +
+              it + "(" + U + "))");
+    for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
+      body.line(std::string(storage_type(s_.outputs[j].dtype)) + " o" + std::to_string(j) + "[" +
+                U + "];");
+      body.line(it + " x" + std::to_string(j) + "[" + U + "];");
+    }
+    mode_ = Mode::kUnrolled;
+    for (lane_ = 0; lane_ < u_count; ++lane_) {
+      body.open("");
+      body.line(it + " i = min(i0 + " + it + "(" + std::to_string(lane_) + ") * grid, pc.n - " +
+                it + "(1));");
+      emit_nd_index(s_, body);
+      emit_element(body);
+      body.close();
+    }
+    mode_ = Mode::kScalar;
+    for (int u = 0; u < u_count; ++u) {
+      const std::string L = std::to_string(u);
+      body.open("if (i0 + " + it + "(" + L + ") * grid < pc.n)");
+      for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
+        const std::string J = std::to_string(j);
+        body.line(element("out" + J, s_.index64 ? "uint(x" + J + "[" + L + "])"
+                                                : "x" + J + "[" + L + "]") +
+                  " = o" + J + "[" + L + "];");
+      }
+      body.close();
+    }
+    body.close();
   }
 
   // vector_width 4: a grid-stride loop over 4-element groups (whole-vector loads and stores,

@@ -303,10 +303,11 @@ std::string emit_gemm(const KernelSpec& spec) {
   auto type = [](const Accessor& a) { return std::string(storage_type(a.dtype)); };
   GlslWriter push;
   emit_push_block(spec, push);
-  return "#version 450\n" + std::string(kGemmExtensions) + "\n" + dtype_extensions(t) + "// " +
-         spec.name() + "\n" + storage_buffer(0, "readonly", type(spec.inputs[0]), "in0") +
-         storage_buffer(1, "readonly", type(spec.inputs[1]), "in1") +
-         storage_buffer(2, "writeonly", type(spec.outputs[0]), "out0") + push.str() +
+  return "#version 450\n" + std::string(kGemmExtensions) + "\n" + dtype_extensions(t) +
+         address_extensions(spec) + "// " + spec.name() + "\n" +
+         operand_buffer(spec, 0, "readonly", type(spec.inputs[0]), "B0", "in0") +
+         operand_buffer(spec, 1, "readonly", type(spec.inputs[1]), "B1", "in1") +
+         operand_buffer(spec, 2, "writeonly", type(spec.outputs[0]), "B2", "out0") + push.str() +
          (spec.gemm.split == GemmSplit::kCombine ? gemm_combine_body(spec, nullptr)
                                                  : gemm_body(spec, nullptr));
 }

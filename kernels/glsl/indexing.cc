@@ -8,12 +8,69 @@ std::string index_type(const KernelSpec& spec) { return spec.index64 ? "int64_t"
 void emit_push_block(const KernelSpec& spec, GlslWriter& w) {
   PushLayout L = push_layout(spec);
   std::string it = index_type(spec);
-  w.open("layout(push_constant, std430) uniform Push");
+  // Binding after the operands' (none when they are addressed): ir/kernel_spec.h, ArgBlock.
+  const std::string binding =
+      std::to_string(spec.addressing == Addressing::kBindings ? spec.num_operand_bindings() : 0);
+  switch (spec.args) {
+    case ArgBlock::kPush:
+      w.open("layout(push_constant, std430) uniform Push");
+      break;
+    case ArgBlock::kUniform:  // std140 places these 4- and 8-byte members as std430 does
+      w.open("layout(std140, set = 0, binding = " + binding + ") uniform Args");
+      break;
+    case ArgBlock::kStorage:
+      w.open("layout(std430, set = 0, binding = " + binding + ") readonly buffer Args");
+      break;
+  }
   for (const PushField& f : L.fields) {
-    std::string type = f.kind == PushField::kSlot ? "uvec2" : it;
-    w.line("layout(offset = " + std::to_string(f.offset) + ") " + type + " " + f.name + ";");
+    const std::string type = f.kind == PushField::kSlot      ? "uvec2"
+                             : f.kind == PushField::kAddress ? "uint64_t"
+                                                             : it;
+    w.line("layout(offset = " + std::to_string(f.offset) + ") " + type + " " + f.name() + ";");
   }
   w.close(" pc;");
+}
+
+namespace {
+
+// A buffer reference's alignment: its element's size, which the arrays' elements are aligned to.
+int reference_align(const std::string& type) {
+  static const std::pair<const char*, int> kSizes[] = {
+      {"uint8_t", 1}, {"int8_t", 1}, {"uint16_t", 2}, {"int16_t", 2},  {"float16_t", 2},
+      {"uint", 4},    {"int", 4},    {"float", 4},    {"uint64_t", 8}, {"int64_t", 8},
+      {"double", 8},  {"vec2", 8},   {"uvec2", 8},    {"dvec2", 16},   {"vec4", 16},
+      {"ivec4", 16},  {"uvec4", 16}, {"f16vec4", 8},  {"i16vec4", 8},  {"u16vec4", 8},
+      {"u8vec4", 4},  {"i8vec4", 4}, {"dvec4", 32},   {"i64vec4", 32}, {"u64vec4", 32},
+  };
+  for (const auto& [name, size] : kSizes) {
+    if (type == name) return size;
+  }
+  return 4;
+}
+
+}  // namespace
+
+std::string operand_buffer(const KernelSpec& spec, int binding, std::string_view access,
+                           std::string_view type, std::string_view block, std::string_view name) {
+  const std::string b = std::to_string(binding), a(access), t(type), k(block), n(name);
+  if (spec.addressing == Addressing::kBindings) {
+    return "layout(std430, set = 0, binding = " + b + ") " + a + " buffer " + k + " { " + t +
+           " v[]; } " + n + ";\n";
+  }
+  return "layout(buffer_reference, std430, buffer_reference_align = " +
+         std::to_string(reference_align(t)) + ") " + a + " buffer " + k + " { " + t +
+         " v[]; };\n#define " + n + " " + k + "(pc.a" + b + ")\n";
+}
+
+std::string operand_buffer(const KernelSpec& spec, int binding, std::string_view access,
+                           std::string_view type, std::string_view name) {
+  return operand_buffer(spec, binding, access, type, "B" + std::to_string(binding), name);
+}
+
+std::string address_extensions(const KernelSpec& spec) {
+  if (spec.addressing == Addressing::kBindings) return "";
+  return "#extension GL_EXT_buffer_reference : require\n"
+         "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n";
 }
 
 void open_grid_loop(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w) {
@@ -23,7 +80,23 @@ void open_grid_loop(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter&
   w.open("for (" + it + " i = " + it + "(gl_GlobalInvocationID.x); i < pc.n; i += grid)");
 }
 
-bool uses_rows(const KernelSpec& spec) { return spec.rank >= 2 && any_strided(spec); }
+bool uses_rows(const KernelSpec& spec) {
+  return spec.rank >= 2 && any_strided(spec) &&
+         static_cast<int>(spec.tape.size()) <= kMaxRowModeTape;
+}
+
+bool unrolls(const KernelSpec& spec) {
+  if (spec.kind != KernelKind::kElementwise || spec.rank < 2 || !any_strided(spec) ||
+      uses_rows(spec) || spec.vector_width != 1) {
+    return false;
+  }
+  for (const Accessor& a : spec.outputs) {
+    if (a.layout == Layout::kScalar) return false;
+  }
+  return true;
+}
+
+int flat_unroll(const KernelSpec& spec) { return unrolls(spec) ? spec.unroll : 1; }
 
 int row_unroll(const KernelSpec& spec) {
   return spec.vector_width == 4 || spec.tape.size() <= 64 ? 4 : 1;

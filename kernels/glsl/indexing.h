@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "ir/kernel_spec.h"
 #include "kernels/glsl/writer.h"
@@ -12,9 +13,23 @@ namespace vka {
 // "int" or "int64_t": the type of element indices in a spec's kernel.
 std::string index_type(const KernelSpec& spec);
 
-// Writes the push-constant block declaration (the layout of ir/kernel_spec.h's
-// push_layout(), with explicit offsets so host packing and GLSL agree by construction).
+// Writes the argument block's declaration as `pc` (the layout of ir/kernel_spec.h's
+// push_layout(), with explicit offsets so host packing and GLSL agree by construction): push
+// constants, or a uniform or storage buffer bound after the operands (spec.args).
 void emit_push_block(const KernelSpec& spec, GlslWriter& w);
+
+// Declares an operand's buffer `name` (binding `binding` of the spec, elements of `type`;
+// `access`: "readonly" or "writeonly"), read and written as name.v[i]: a storage-buffer
+// descriptor, or with Addressing::kAddresses a buffer reference made from the binding's
+// address in the argument block (a cast, which costs nothing). `block` names its block type.
+// Addressed kernels need GL_EXT_buffer_reference and 64-bit integers (address_extensions).
+std::string operand_buffer(const KernelSpec& spec, int binding, std::string_view access,
+                           std::string_view type, std::string_view block, std::string_view name);
+// The same with block type B{binding}.
+std::string operand_buffer(const KernelSpec& spec, int binding, std::string_view access,
+                           std::string_view type, std::string_view name);
+// The extensions addressed operands need; "" for a spec with bindings.
+std::string address_extensions(const KernelSpec& spec);
 
 // Opens the grid-stride loop over i in [0, pc.n): the dispatch may have fewer invocations
 // than elements (maxComputeWorkGroupCount), so each invocation strides by the grid size.
@@ -26,7 +41,10 @@ void emit_nd_index(const KernelSpec& spec, GlslWriter& w);
 
 // Row mode: strided kernels of rank >= 2 run a 2-d dispatch, workgroups along y walking rows
 // (every index but the last) and invocations along x walking the last index, so the N-d index
-// needs no division per element. `uses_rows` decides it for both the emitter and the launch.
+// needs no division per element. `uses_rows` decides it for both the emitter and the launch:
+// kernels whose tape exceeds kMaxRowModeTape (ir/kernel_spec.h) compute far more per element
+// than the division costs, and run flat, every invocation busy (row mode leaves invocations
+// idle on rows shorter than a workgroup's columns).
 // With vector_width 4 (ir/kernel_spec.h: every operand along rows with stride 1), each
 // invocation handles 4 adjacent columns: a scalar head up to out0's 16-byte alignment, then
 // aligned vector stores, inputs loaded as two aligned vectors and shifted, then a scalar tail.
@@ -35,6 +53,12 @@ bool uses_rows(const KernelSpec& spec);
 // adjacent columns; otherwise 4 columns `workgroup size × grid` apart, so every load stays
 // coalesced (independent loads in flight per invocation; 1 for large tapes).
 int row_unroll(const KernelSpec& spec);
+// True for the flat strided kernels that may unroll: elementwise, rank >= 2, not in row mode,
+// one element at a time, no scalar (broadcast) output.
+bool unrolls(const KernelSpec& spec);
+// Elements each invocation of such a kernel computes per step of the grid loop (spec.unroll),
+// 1 for every other kernel.
+int flat_unroll(const KernelSpec& spec);
 // Opens row mode's loop over rows (declaring rows, cgrid and i0..i{rank-2}); the caller
 // walks the columns and closes it.
 void open_rows(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w);

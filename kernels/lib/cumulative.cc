@@ -75,7 +75,7 @@ std::string emit_cumulative(const KernelSpec& spec) {
   const std::string T = std::to_string(kCumThreads);
   const std::string P = std::to_string(cumulative_per_thread(t));
   const std::string common =
-      "#version 450\n" + dtype_extensions(t) + "// " + spec.name() +
+      "#version 450\n" + dtype_extensions(t) + address_extensions(spec) + "// " + spec.name() +
       "\nlayout(local_size_x = " + T + ") in;\n";
   auto load = [t](const char* buf, int acc, const std::string& i) {
     return to_compute(t, std::string(buf) + ".v[pc.off" + std::to_string(acc) + " + int(" + i +
@@ -92,8 +92,8 @@ std::string emit_cumulative(const KernelSpec& spec) {
       "    uint count = min(B, len - blk * B);\n";
   // Not a switch: kernels/emit.cc owns the exhaustive one over every kind.
   if (spec.kind == KernelKind::kCumulativeReduce) {
-    return common + storage_buffer(0, "readonly", storage_type(t), "in0") +
-           storage_buffer(1, "writeonly", storage_type(t), "out0") + push.str() + consts +
+    return common + operand_buffer(spec, 0, "readonly", storage_type(t), "in0") +
+           operand_buffer(spec, 1, "writeonly", storage_type(t), "out0") + push.str() + consts +
            combine(spec.tape[0].op, t) +
            "shared " + C + " part[T];\n"
            "void main() {\n"
@@ -119,9 +119,9 @@ std::string emit_cumulative(const KernelSpec& spec) {
            "}\n";
   }
   if (spec.kind == KernelKind::kCumulativeRows) {
-    return common + storage_buffer(0, "readonly", storage_type(t), "in0") +
-           storage_buffer(1, "readonly", storage_type(t), "in1") +
-           storage_buffer(2, "writeonly", storage_type(t), "out0") + push.str() + consts +
+    return common + operand_buffer(spec, 0, "readonly", storage_type(t), "in0") +
+           operand_buffer(spec, 1, "readonly", storage_type(t), "in1") +
+           operand_buffer(spec, 2, "writeonly", storage_type(t), "out0") + push.str() + consts +
            combine(spec.tape[0].op, t) +
            // One padding slot per 32 values: the threads' runs of P consecutive values
            // then fall in distinct banks.
@@ -181,8 +181,8 @@ std::string emit_cumulative(const KernelSpec& spec) {
            "}\n";
   }
   if (spec.kind == KernelKind::kCumulativeLines) {
-    return common + storage_buffer(0, "readonly", storage_type(t), "in0") +
-           storage_buffer(1, "writeonly", storage_type(t), "out0") + push.str() + consts +
+    return common + operand_buffer(spec, 0, "readonly", storage_type(t), "in0") +
+           operand_buffer(spec, 1, "writeonly", storage_type(t), "out0") + push.str() + consts +
            combine(spec.tape[0].op, t) +
            "void main() {\n"
            "  uint len = pc.c0.x, inner = pc.c1.x;\n"

@@ -35,7 +35,7 @@ std::string linalg_preamble(const KernelSpec& spec, int threads) {
   const DType t = spec.outputs[0].dtype;
   const bool f64 = t == DType::kFloat64 || t == DType::kComplex128;
   const std::string real = f64 ? "double" : "float";
-  std::string s = "#version 450\n// " + spec.name() + "\n" +
+  std::string s = "#version 450\n// " + spec.name() + "\n" + address_extensions(spec) +
                   "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n"
                   "layout(local_size_x = " + std::to_string(threads) + ") in;\n"
                   "#define R " + real + "\n" +
@@ -88,10 +88,11 @@ std::string linalg_preamble(const KernelSpec& spec, int threads) {
                                      : "float";
   };
   for (size_t i = 0; i < spec.inputs.size(); ++i, ++b) {
-    s += storage_buffer(b, "readonly", type(spec.inputs[i].dtype), "in" + std::to_string(i));
+    s += operand_buffer(spec, b, "readonly", type(spec.inputs[i].dtype), "in" + std::to_string(i));
   }
   for (size_t i = 0; i < spec.outputs.size(); ++i, ++b) {
-    s += storage_buffer(b, "coherent", type(spec.outputs[i].dtype), "out" + std::to_string(i));
+    s += operand_buffer(spec, b, "coherent", type(spec.outputs[i].dtype),
+                        "out" + std::to_string(i));
   }
   GlslWriter push;
   emit_push_block(spec, push);

@@ -15,6 +15,7 @@ std::string header(const KernelSpec& spec, bool int64, DType data = DType::kBool
   GlslWriter w;
   w.line("#version 450");
   w.line("// " + spec.name());
+  w.raw(address_extensions(spec));
   w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require");
   w.line("#extension GL_EXT_shader_8bit_storage : require");
   if (int64) w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require");
@@ -83,14 +84,18 @@ std::string emit_scan(const KernelSpec& spec) {
     case KernelKind::kScanBlocks: {
       const bool flags = spec.inputs[0].dtype == DType::kBool;
       return header(spec, false) +
-             storage_buffer(0, "readonly", flags ? "uint8_t" : "uint", "in0") +
-             storage_buffer(1, "writeonly", "uint", "out0") +
-             storage_buffer(2, "writeonly", "uint", "out1") +
+             operand_buffer(spec, 0, "readonly", flags ? "uint8_t" : "uint", "in0") +
+             operand_buffer(spec, 1, "writeonly", "uint", "out0") +
+             operand_buffer(spec, 2, "writeonly", "uint", "out1") +
              push.str() +
              "shared uint part[" + T + "];\n"
              "void main() {\n"
              "  uint t = gl_LocalInvocationID.x;\n"
-             "  uint base = gl_WorkGroupID.x * " + B + "u + t * " + P + "u;\n"
+             // Each workgroup scans blocks g, g + groups, ... (the dispatch is capped at
+             // maxComputeWorkGroupCount); the loop is uniform within a workgroup.
+             "  uint blocks = (uint(pc.n) + " + B + "u - 1u) / " + B + "u;\n"
+             "  for (uint g = gl_WorkGroupID.x; g < blocks; g += gl_NumWorkGroups.x) {\n"
+             "  uint base = g * " + B + "u + t * " + P + "u;\n"
              "  uint v[" + P + "];\n"
              "  uint sum = 0u;\n"
              "  for (uint k = 0u; k < " + P + "u; ++k) {\n"
@@ -109,51 +114,58 @@ std::string emit_scan(const KernelSpec& spec) {
              "    if (i < uint(pc.n)) out0.v[pc.off1 + int(i)] = run;\n"
              "    run += v[k];\n"
              "  }\n"
-             "  if (t == " + T + "u - 1u) out1.v[pc.off2 + int(gl_WorkGroupID.x)] = part[t];\n"
+             "  if (t == " + T + "u - 1u) out1.v[pc.off2 + int(g)] = part[t];\n"
+             "  barrier();\n"  // part is reused by the next block
+             "  }\n"
              "}\n";
     }
     case KernelKind::kScanAdd:
-      return header(spec, false) + storage_buffer(0, "readonly", "uint", "in0") +
-             storage_buffer(1, "", "uint", "out0") + push.str() +
+      return header(spec, false) + operand_buffer(spec, 0, "readonly", "uint", "in0") +
+             operand_buffer(spec, 1, "", "uint", "out0") + push.str() +
              "void main() {\n"
-             "  uint i = gl_GlobalInvocationID.x;\n"
-             "  if (i < uint(pc.n)) out0.v[pc.off1 + int(i)] += in0.v[pc.off0 + int(i / " + B +
-             "u)];\n"
+             "  for (uint i = gl_GlobalInvocationID.x; i < uint(pc.n);\n"
+             "       i += gl_NumWorkGroups.x * gl_WorkGroupSize.x) {\n"
+             "    out0.v[pc.off1 + int(i)] += in0.v[pc.off0 + int(i / " + B + "u)];\n"
+             "  }\n"
              "}\n";
     case KernelKind::kCompact:
-      return header(spec, true) + storage_buffer(0, "readonly", "uint8_t", "in0") +
-             storage_buffer(1, "readonly", "uint", "in1") +
-             storage_buffer(2, "writeonly", "int64_t", "out0") +
+      return header(spec, true) + operand_buffer(spec, 0, "readonly", "uint8_t", "in0") +
+             operand_buffer(spec, 1, "readonly", "uint", "in1") +
+             operand_buffer(spec, 2, "writeonly", "int64_t", "out0") +
              push.str() +
              "void main() {\n"
-             "  uint i = gl_GlobalInvocationID.x;\n"
-             "  if (i < uint(pc.n) && in0.v[pc.off0 + int(i)] != uint8_t(0)) {\n"
-             "    out0.v[pc.off2 + int(in1.v[pc.off1 + int(i)])] = int64_t(i);\n"
+             "  for (uint i = gl_GlobalInvocationID.x; i < uint(pc.n);\n"
+             "       i += gl_NumWorkGroups.x * gl_WorkGroupSize.x) {\n"
+             "    if (in0.v[pc.off0 + int(i)] != uint8_t(0)) {\n"
+             "      out0.v[pc.off2 + int(in1.v[pc.off1 + int(i)])] = int64_t(i);\n"
+             "    }\n"
              "  }\n"
              "}\n";
     case KernelKind::kScatterClaim:
-      return header(spec, true) + storage_buffer(0, "readonly", "int64_t", "in0") +
-             storage_buffer(1, "", "int", "out0") + push.str() +
+      return header(spec, true) + operand_buffer(spec, 0, "readonly", "int64_t", "in0") +
+             operand_buffer(spec, 1, "", "int", "out0") + push.str() +
              "void main() {\n"
-             "  uint i = gl_GlobalInvocationID.x;\n"
-             "  if (i >= uint(pc.n)) return;\n"
              "  int64_t lo = int64_t(pack64(pc.c0));\n"
-             "  atomicMax(out0.v[pc.off1 + int(in0.v[pc.off0 + int(i)] - lo)], int(i) + 1);\n"
+             "  for (uint i = gl_GlobalInvocationID.x; i < uint(pc.n);\n"
+             "       i += gl_NumWorkGroups.x * gl_WorkGroupSize.x) {\n"
+             "    atomicMax(out0.v[pc.off1 + int(in0.v[pc.off0 + int(i)] - lo)], int(i) + 1);\n"
+             "  }\n"
              "}\n";
     case KernelKind::kScatterWrite: {
       const DType t = spec.outputs[0].dtype;
       const std::string type(storage_type(t));
-      return header(spec, true, t) + storage_buffer(0, "readonly", "int64_t", "in0") +
-             storage_buffer(1, "readonly", type.c_str(), "in1") +
-             storage_buffer(2, "readonly", "int", "in2") +
-             storage_buffer(3, "writeonly", type.c_str(), "out0") + push.str() +
+      return header(spec, true, t) + operand_buffer(spec, 0, "readonly", "int64_t", "in0") +
+             operand_buffer(spec, 1, "readonly", type.c_str(), "in1") +
+             operand_buffer(spec, 2, "readonly", "int", "in2") +
+             operand_buffer(spec, 3, "writeonly", type.c_str(), "out0") + push.str() +
              "void main() {\n"
-             "  uint i = gl_GlobalInvocationID.x;\n"
-             "  if (i >= uint(pc.n)) return;\n"
              "  int64_t lo = int64_t(pack64(pc.c0));\n"
-             "  int64_t a = in0.v[pc.off0 + int(i)];\n"
-             "  if (in2.v[pc.off2 + int(a - lo)] == int(i) + 1) {\n"
-             "    out0.v[int(a)] = in1.v[pc.off1 + int(i)];\n"
+             "  for (uint i = gl_GlobalInvocationID.x; i < uint(pc.n);\n"
+             "       i += gl_NumWorkGroups.x * gl_WorkGroupSize.x) {\n"
+             "    int64_t a = in0.v[pc.off0 + int(i)];\n"
+             "    if (in2.v[pc.off2 + int(a - lo)] == int(i) + 1) {\n"
+             "      out0.v[int(a)] = in1.v[pc.off1 + int(i)];\n"
+             "    }\n"
              "  }\n"
              "}\n";
     }
@@ -164,9 +176,9 @@ std::string emit_scan(const KernelSpec& spec) {
       const bool fp = is_floating(t);
       // numpy's sort order: NaN after every number (and equal to NaN).
       const std::string less = fp ? "((x < y) || (isnan(y) && !isnan(x)))" : "(x < y)";
-      return header(spec, true, t) + storage_buffer(0, "readonly", type.c_str(), "in0") +
-             storage_buffer(1, "readonly", type.c_str(), "in1") +
-             storage_buffer(2, "writeonly", "int64_t", "out0") +
+      return header(spec, true, t) + operand_buffer(spec, 0, "readonly", type.c_str(), "in0") +
+             operand_buffer(spec, 1, "readonly", type.c_str(), "in1") +
+             operand_buffer(spec, 2, "writeonly", "int64_t", "out0") +
              push.str() +
              "bool before(" + ct + " x, " + ct + " y) { return " + less + "; }\n"
              "void main() {\n"

@@ -13,6 +13,7 @@ std::string header(const KernelSpec& spec) {
   GlslWriter w;
   w.line("#version 450");
   w.line("// " + spec.name());
+  w.raw(address_extensions(spec));
   w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require");
   w.line("#extension GL_EXT_shader_8bit_storage : require");
   w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require");
@@ -103,10 +104,11 @@ const std::string kT = std::to_string(kSortThreads), kP = std::to_string(kSortPe
 
 std::string emit_scatter(const KernelSpec& spec) {
   const std::string K = key_type(spec.inputs[0].dtype);
-  return header(spec) + storage_buffer(0, "readonly", K, "in0") +
-         storage_buffer(1, "readonly", "uint", "in1") +
-         storage_buffer(2, "readonly", "uint", "in2") + storage_buffer(3, "writeonly", K, "out0") +
-         storage_buffer(4, "writeonly", "uint", "out1") + digit_function(K) +
+  return header(spec) + operand_buffer(spec, 0, "readonly", K, "in0") +
+         operand_buffer(spec, 1, "readonly", "uint", "in1") +
+         operand_buffer(spec, 2, "readonly", "uint", "in2") +
+         operand_buffer(spec, 3, "writeonly", K, "out0") +
+         operand_buffer(spec, 4, "writeonly", "uint", "out1") + digit_function(K) +
          "shared " + K + " skey[" + kB + "];\n"
          "shared uint sidx[" + kB + "];\n"
          "shared uint cnt[" + kD + " * " + kT + "];\n"  // (digit, thread), digit-major
@@ -201,8 +203,10 @@ std::string emit_sort(const KernelSpec& spec) {
     case KernelKind::kSortKeys: {
       const DType t = spec.inputs[0].dtype;
       const std::string K = key_type(spec.outputs[0].dtype);
-      return header(spec) + storage_buffer(0, "readonly", raw_type(component_bits(t)), "in0") +
-             storage_buffer(1, "writeonly", K, "out0") + storage_buffer(2, "", "uint", "out1") +
+      return header(spec) +
+             operand_buffer(spec, 0, "readonly", raw_type(component_bits(t)), "in0") +
+             operand_buffer(spec, 1, "writeonly", K, "out0") +
+             operand_buffer(spec, 2, "", "uint", "out1") +
              key_function(t) +
              "void main() {\n"
              "  uint part = pc.c0.x;\n"
@@ -217,8 +221,8 @@ std::string emit_sort(const KernelSpec& spec) {
     case KernelKind::kSortVarying: {
       const bool wide = spec.inputs[0].dtype == DType::kUInt64;
       const std::string K = key_type(spec.inputs[0].dtype);
-      return header(spec) + storage_buffer(0, "readonly", K, "in0") +
-             storage_buffer(1, "", "uint", "out0") +
+      return header(spec) + operand_buffer(spec, 0, "readonly", K, "in0") +
+             operand_buffer(spec, 1, "", "uint", "out0") +
              "shared uint lo_s, hi_s;\n"
              "void main() {\n"
              "  if (gl_LocalInvocationID.x == 0u) { lo_s = 0u; hi_s = 0u; }\n"
@@ -241,9 +245,9 @@ std::string emit_sort(const KernelSpec& spec) {
     }
     case KernelKind::kSortHistogram: {
       const std::string K = key_type(spec.inputs[0].dtype);
-      return header(spec) + storage_buffer(0, "readonly", K, "in0") +
-             storage_buffer(1, "readonly", "uint", "in1") +
-             storage_buffer(2, "writeonly", "uint", "out0") +
+      return header(spec) + operand_buffer(spec, 0, "readonly", K, "in0") +
+             operand_buffer(spec, 1, "readonly", "uint", "in1") +
+             operand_buffer(spec, 2, "writeonly", "uint", "out0") +
              digit_function(K) +
              "shared uint h[" + kD + "];\n"
              "void main() {\n"
@@ -269,9 +273,9 @@ std::string emit_sort(const KernelSpec& spec) {
       // stable sort keeps it), as numpy does; longer segments are cut into one block per
       // thread, whose sums meet in a fixed tree: deterministic, and no invocation iterates
       // more than llvmpipe allows one invocation (65535 loop iterations in all).
-      return header(spec) + storage_buffer(0, "readonly", "double", "in0") +
-             storage_buffer(1, "readonly", "int64_t", "in1") +
-             storage_buffer(2, "writeonly", "double", "out0") +
+      return header(spec) + operand_buffer(spec, 0, "readonly", "double", "in0") +
+             operand_buffer(spec, 1, "readonly", "int64_t", "in1") +
+             operand_buffer(spec, 2, "writeonly", "double", "out0") +
              "shared double part[" + kT + "];\n"
              "void main() {\n"
              "  uint t = gl_LocalInvocationID.x;\n"

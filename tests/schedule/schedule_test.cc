@@ -1,10 +1,11 @@
-// The scheduler: kernel counts for the fusion cases of issue 3, shared values, limits, and
+// The scheduler: kernel counts of the fusion cases, shared values, limits, and
 // the KernelSpec's independence from sizes and scalar values.
 #include "schedule/schedule.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <set>
 
 #include "base/errors.h"
 #include "ir/node_ops.h"
@@ -100,26 +101,43 @@ TEST(Schedule, ValueSharedByKernelsOfDifferentShapesIsMaterializedOnce) {
   for (const TapeEntry& e : s.kernels[1].spec.tape) EXPECT_NE(e.op, Op::kSin);
 }
 
-TEST(Schedule, LimitSplitsAndSaysWhy) {
+TEST(Schedule, ManyInputsConstantsAndViewsAreOneKernel) {
   Graph g;
   std::vector<NodePtr> in;
-  for (int i = 0; i < 6; ++i) in.push_back(leaf(g, DType::kFloat32, {32}));
+  for (int i = 0; i < 40; ++i) in.push_back(leaf(g, DType::kFloat32, {32}));
   NodePtr sum = in[0];
-  for (int i = 1; i < 6; ++i) sum = apply(g, Op::kAdd, {sum, in[i]});
-  Limits lim;
-  lim.max_storage_buffers = 4;  // 6 inputs + 1 output do not fit
-  Schedule s = schedule({sum}, lim);
-  ASSERT_GE(s.kernels.size(), 2u) << s.to_string();
-  bool said = false;
-  for (const ScheduledKernel& k : s.kernels) {
-    EXPECT_LE(k.spec.num_bindings(), 4) << s.to_string();
-    said = said || k.reason.find("storage buffers > max_storage_buffers 4") != std::string::npos;
+  for (int i = 1; i < 40; ++i) sum = apply(g, Op::kAdd, {sum, in[i]});
+  for (int i = 0; i < 100; ++i) sum = apply(g, Op::kMultiply, {sum, f(1.0 + i)});
+  Schedule s = schedule({sum});
+  ASSERT_EQ(s.kernels.size(), 1u) << s.to_string();
+  EXPECT_TRUE(s.kernels[0].reason.empty());
+  EXPECT_EQ(s.kernels[0].spec.inputs.size(), 40u);
+  EXPECT_EQ(s.kernels[0].spec.slots.size(), 100u);
+  EXPECT_TRUE(s.kernels[0].spec.input_bindings.empty());  // 40 storages, 40 bindings
+}
+
+TEST(Schedule, ViewsOfOneStorageShareABinding) {
+  Graph g;
+  auto buf = std::make_shared<BufferRef>();
+  NodePtr other = leaf(g, DType::kFloat32, {8});
+  NodePtr sum = other;
+  for (int i = 0; i < 64; ++i) {
+    sum = apply(g, Op::kAdd, {sum, g.buffer(buf, DType::kFloat32, View{i, {8}, {1}})});
   }
-  EXPECT_TRUE(said) << s.to_string();
-  // With 5 bindings one split suffices: (a+b+c) as a kernel, then that + 3 inputs + 1 out.
-  lim.max_storage_buffers = 5;
-  Schedule two = schedule({sum}, lim);
-  EXPECT_EQ(two.kernels.size(), 2u) << two.to_string();
+  Schedule s = schedule({sum});
+  ASSERT_EQ(s.kernels.size(), 1u) << s.to_string();
+  const KernelSpec& spec = s.kernels[0].spec;
+  ASSERT_EQ(spec.inputs.size(), 65u);
+  EXPECT_EQ(spec.num_input_bindings(), 2);
+  EXPECT_EQ(spec.num_operand_bindings(), 3);  // and the output
+  std::set<int> view_bindings, other_bindings;
+  for (size_t a = 0; a < spec.inputs.size(); ++a) {
+    const int b = spec.input_binding(static_cast<int>(a));
+    (s.kernels[0].inputs[a] == other ? other_bindings : view_bindings).insert(b);
+  }
+  EXPECT_EQ(view_bindings.size(), 1u);
+  EXPECT_EQ(other_bindings.size(), 1u);
+  EXPECT_NE(*view_bindings.begin(), *other_bindings.begin());
 }
 
 TEST(Schedule, TapeLimitSplits) {
@@ -141,7 +159,7 @@ TEST(Schedule, ImpossibleLimitIsAClearError) {
       g, Op::kWhere,
       {leaf(g, DType::kBool, {4}), leaf(g, DType::kFloat32, {4}), leaf(g, DType::kFloat32, {4})});
   Limits lim;
-  lim.max_storage_buffers = 3;
+  lim.max_tape = 2;  // three loads and the where: nothing inside to split off
   EXPECT_THROW(schedule({w}, lim), DeviceError);
 }
 
@@ -173,7 +191,7 @@ TEST(KernelSpec, PushConstantsPackTheLayout) {
   PushLayout L = push_layout(k.spec);
   // n, dim0, dim1, off0, st0_0, st0_1, off1 (the output, contiguous), then the slot at 32.
   ASSERT_EQ(L.fields.size(), 8u);
-  EXPECT_EQ(L.fields.back().name, "c0");
+  EXPECT_EQ(L.fields.back().name(), "c0");
   EXPECT_EQ(L.fields.back().offset, 32u);
   EXPECT_EQ(L.size, 40u);
   std::vector<uint8_t> bytes = pack_push_constants(k.spec, L, k.params);

@@ -23,9 +23,8 @@ NodePtr uniform64(Graph& g, NodePtr u) {
                {g.astype(shifted, DType::kFloat64), WeakScalar::of_float(std::ldexp(1.0, -53))});
 }
 
-ScheduledKernel one_kernel(const std::vector<NodePtr>& targets,
-                           Limits limits = Limits{8, 128, 512}) {
-  Schedule s = schedule(targets, limits);
+ScheduledKernel one_kernel(const std::vector<NodePtr>& targets) {
+  Schedule s = schedule(targets);
   EXPECT_EQ(s.kernels.size(), 1u);
   return s.kernels.at(0);
 }
