@@ -24,7 +24,19 @@ PROGRAMS = [
     "nbody", "fft_convolution", "monte_carlo_pi",
     # many small ops from Python loops
     "small_updates", "lorenz96",
+    # fusion goals (issue 20): a long elementwise chain with broadcasting, ~100 statements of
+    # sliced stencils, and micro programs of long or tiny chains
+    "seawater_eos", "sliced_stencil", "horner60", "small_op_chain", "zero_d_accumulate",
+    # loops of small operations as numpy users write them (issue 21)
+    "lu", "lu_inner", "cholesky", "gram_schmidt", "gauss_seidel", "floyd_warshall", "nussinov",
+    "durbin", "advection_diffusion", "element_writes",
 ]
+
+# The programs of benchmarks/gpu/run_fusion.sh and run_loops.sh.
+FUSION_PROGRAMS = ["seawater_eos", "sliced_stencil", "horner60", "small_op_chain",
+                   "zero_d_accumulate"]
+LOOP_PROGRAMS = ["lu", "lu_inner", "cholesky", "gram_schmidt", "gauss_seidel", "floyd_warshall",
+                 "nussinov", "durbin", "advection_diffusion", "element_writes"]
 
 
 def load(name):
