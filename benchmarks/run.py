@@ -62,7 +62,8 @@ def run_micro(bin_dir, quick, timeout):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--libs", default="numpy,vkarray",
-                    help="comma-separated: numpy, vkarray, cupy, torch (default numpy,vkarray)")
+                    help="comma-separated: numpy, vkarray, cupy, torch, torch-compile, jax (default "
+                    "numpy,vkarray)")
     ap.add_argument("--sizes", default="small,medium,large")
     ap.add_argument("--programs", default="all", help="comma-separated names, or all")
     ap.add_argument("--runs", type=int, default=5, help="timed runs per measurement (>= 5)")

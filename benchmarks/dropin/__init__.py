@@ -1,12 +1,16 @@
 """The drop-in suite: realistic numpy programs, one module each, that run unchanged with any
-numpy-like module passed as ``np`` (numpy, vkarray, CuPy, PyTorch through ``torch_shim``).
+numpy-like module passed as ``np`` (numpy, vkarray, CuPy, PyTorch through ``torch_shim``,
+jax.numpy).
 
 Each module has ``SIZES`` ({"small", "medium", "large"} -> a size), ``initialize(size, np)``
 (host data from numpy's seeded generator: numpy arrays, which the runner moves to the device
 with ``xp.asarray``, and plain Python values, passed unchanged), ``kernel(np, *data)`` (the
 program; it uses only the module passed as ``np``), and the tolerance it is checked with:
 ``RTOL``/``ATOL`` (each with a comment saying why), or a ``check(got, want)`` of its own where
-results are compared statistically.
+results are compared statistically. Optional: ``JIT = True`` (the program is a pure function of
+its array inputs: jax.jit and torch.compile may trace it), ``IN_PLACE = True`` (it writes into
+slices of arrays, which JAX cannot run) and ``iterations(size)`` (the Python-loop iterations of
+one call, for the time per iteration of the loop programs).
 """
 
 import importlib

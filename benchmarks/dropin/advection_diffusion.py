@@ -9,7 +9,7 @@ SIZES = {"small": (64, 40), "medium": (256, 400), "large": (512, 2000)}
 # float64: the scheme is stable (C + 2 D <= 1) and contracting, so rounding does not grow.
 RTOL = 1e-10
 ATOL = 1e-12
-IN_PLACE = True
+IN_PLACE = True  # writes into slices of its arrays: not for JAX (immutable arrays)
 COURANT = 0.4    # c dt / dx
 DIFFUSION = 0.2  # nu dt / dx^2
 

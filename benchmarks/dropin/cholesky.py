@@ -9,7 +9,7 @@ SIZES = {"small": 24, "medium": 120, "large": 400}
 # [1, ~5]) agrees to ~n * 1e-16.
 RTOL = 1e-10
 ATOL = 1e-12
-IN_PLACE = True
+IN_PLACE = True  # writes into slices of its arrays: not for JAX (immutable arrays)
 
 
 def iterations(size):

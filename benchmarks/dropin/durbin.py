@@ -11,7 +11,7 @@ SIZES = {"small": 24, "medium": 120, "large": 400}
 # beta stays away from 0; the recursion loses a few digits over n steps at most.
 RTOL = 1e-9
 ATOL = 1e-12
-IN_PLACE = True
+IN_PLACE = True  # writes into slices of its arrays: not for JAX (immutable arrays)
 
 
 def iterations(size):

@@ -7,7 +7,7 @@ SIZES = {"small": 50, "medium": 200, "large": 500}
 # float64: the recurrence halves earlier rounding errors at each step.
 RTOL = 1e-13
 ATOL = 1e-13
-IN_PLACE = True
+IN_PLACE = True  # writes into slices of its arrays: not for JAX (immutable arrays)
 
 
 def iterations(size):

@@ -8,7 +8,7 @@ SIZES = {"small": (20, 2), "medium": (100, 3), "large": (400, 3)}
 # float64: each row is a short dot product; A is diagonally dominant, so errors are damped.
 RTOL = 1e-10
 ATOL = 1e-12
-IN_PLACE = True
+IN_PLACE = True  # writes into slices of its arrays: not for JAX (immutable arrays)
 
 
 def iterations(size):

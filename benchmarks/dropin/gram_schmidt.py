@@ -9,7 +9,7 @@ SIZES = {"small": (30, 20), "medium": (150, 100), "large": (512, 256)}
 # loses orthogonality only in proportion to it; Q and R agree to ~1e-13.
 RTOL = 1e-9
 ATOL = 1e-11
-IN_PLACE = True
+IN_PLACE = True  # writes into slices of its arrays: not for JAX (immutable arrays)
 
 
 def iterations(size):

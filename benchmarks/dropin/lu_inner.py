@@ -9,7 +9,7 @@ SIZES = {"small": 10, "medium": 40, "large": 200}
 # float64: as lu.py's (the same factors, by another order of operations).
 RTOL = 1e-10
 ATOL = 1e-12
-IN_PLACE = True
+IN_PLACE = True  # writes into slices of its arrays: not for JAX (immutable arrays)
 
 
 def iterations(size):

@@ -11,7 +11,7 @@ SIZES = {"small": 24, "medium": 120, "large": 400}
 # exact: integer counts.
 RTOL = 0.0
 ATOL = 0.0
-IN_PLACE = True
+IN_PLACE = True  # writes into slices of its arrays: not for JAX (immutable arrays)
 MIN_LOOP = 3  # unpaired bases a hairpin loop needs
 
 
