@@ -73,6 +73,8 @@ def main(argv=None):
                     "computed and saved (lets a second process skip numpy's runs)")
     ap.add_argument("--json", help="write this run's records here (for --merge)")
     ap.add_argument("--out", help="write table.md, results.json, speedup.png, kernels.png here")
+    ap.add_argument("--no-plots", action="store_true",
+                    help="with --out: table.md and results.json only")
     ap.add_argument("--merge", nargs="+", metavar="JSON", help="merge these runs' JSON files")
     ap.add_argument("--micro", action="store_true", help="also run the C++ microbenchmarks")
     ap.add_argument("--micro-quick", action="store_true",
@@ -121,7 +123,7 @@ def main(argv=None):
     if args.json:
         _write_json(args.json, results)
     if args.out:
-        text = report.write(results, args.out)
+        text = report.write(results, args.out, with_plots=not args.no_plots)
     else:
         text = report.markdown(report.with_speedups(results))
     print(text)
@@ -147,7 +149,13 @@ def _device(lib_names):
             names.append("vkarray: " + str(vkarray.context()))
         except Exception:  # noqa: BLE001
             pass
-    if "cupy" in lib_names or "torch" in lib_names:
+    if "jax" in lib_names:
+        try:
+            import jax
+            names.append(f"JAX {jax.__version__}: {jax.devices()[0].device_kind}")
+        except Exception:  # noqa: BLE001
+            pass
+    if "cupy" in lib_names or "torch" in lib_names or "torch-compile" in lib_names:
         try:
             import torch
             if torch.cuda.is_available():

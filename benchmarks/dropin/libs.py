@@ -138,6 +138,7 @@ class Jax(_Compiled, Library):
     compiler = "jit"
 
     def __init__(self):
+        os.environ["JAX_ENABLE_X64"] = "1"  # read at import; the config call below also sets it
         import jax
         jax.config.update("jax_enable_x64", True)
         import jax.numpy as jnp

@@ -194,8 +194,9 @@ def plots(results, out_dir):
     return paths
 
 
-def write(results, out_dir):
-    """table.md, results.json and the plots in out_dir; returns the table's text."""
+def write(results, out_dir, with_plots=True):
+    """table.md, results.json and (with_plots) the plots in out_dir; returns the table's
+    text."""
     os.makedirs(out_dir, exist_ok=True)
     results = with_speedups(results)
     text = markdown(results)
@@ -203,5 +204,6 @@ def write(results, out_dir):
         f.write(text)
     with open(os.path.join(out_dir, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
-    plots(results, out_dir)
+    if with_plots:
+        plots(results, out_dir)
     return text
