@@ -5,7 +5,8 @@ diffusion on the interior slice, ``u[1:-1] = u[1:-1] - C (u[1:-1] - u[:-2]) + D 
 ``u[-1] = u[1]``). A small array and many dependent steps (float64)."""
 
 # (cells, steps); large: 512 cells, 2000 steps.
-SIZES = {"small": (64, 40), "medium": (256, 400), "large": (512, 2000)}
+SIZES = {"small": (64, 40), "medium": (256, 400), "large": (512, 2000),
+         "demo": (256, 400)}
 # float64: the scheme is stable (C + 2 D <= 1) and contracting, so rounding does not grow.
 RTOL = 1e-10
 ATOL = 1e-12

@@ -3,7 +3,7 @@ reads the element just written, so nothing can be batched; a multiply, an add an
 write per iteration (float64)."""
 
 # n; large: a few hundred elements.
-SIZES = {"small": 50, "medium": 200, "large": 500}
+SIZES = {"small": 50, "medium": 200, "large": 500, "demo": 200}
 # float64: the recurrence halves earlier rounding errors at each step.
 RTOL = 1e-13
 ATOL = 1e-13

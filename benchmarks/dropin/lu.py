@@ -6,7 +6,7 @@ matrix is diagonally dominant, so no pivoting is needed. Returns L and U packed 
 (L's unit diagonal implied)."""
 
 # n (an n x n matrix); large: a few hundred rows.
-SIZES = {"small": 24, "medium": 120, "large": 400}
+SIZES = {"small": 24, "medium": 120, "large": 400, "demo": 120}
 # float64: LU of a diagonally dominant matrix has growth factor < 2; n-step rounding errors
 # stay near n * 1e-16 relative.
 RTOL = 1e-10

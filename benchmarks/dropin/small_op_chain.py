@@ -4,7 +4,9 @@ library's cost of issuing one (dispatch, or recording it in a lazy graph and run
 result). Report: time per operation = time per call / (2 * steps)."""
 
 # (elements, steps); large: 2000 steps of two operations.
-SIZES = {"small": (1000, 50), "medium": (1000, 500), "large": (1000, 2000)}
+# demo: 500 steps, as medium.
+SIZES = {"small": (1000, 50), "medium": (1000, 500), "large": (1000, 2000),
+         "demo": (1000, 500)}
 # float64: each step rounds twice; after 2000 steps the values (~1e3) differ by a few thousand
 # ulps at most.
 RTOL = 1e-11

@@ -4,7 +4,7 @@ here is worth a kernel; the time per iteration is what a library charges for a s
 step that stays on the device."""
 
 # n: A is n x n float64, and the loop runs n iterations.
-SIZES = {"small": 50, "medium": 500, "large": 2000}
+SIZES = {"small": 50, "medium": 500, "large": 2000, "demo": 500}
 # float64: n tanh values of order 1 summed: a few ulps of the total each.
 RTOL = 1e-12
 ATOL = 1e-12
