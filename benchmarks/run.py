@@ -21,7 +21,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from benchmarks.dropin import PROGRAMS, report, suite  # noqa: E402
+from benchmarks.dropin import PROGRAMS, expand, report, suite  # noqa: E402
 
 # name -> (arguments at full size, for a GPU; arguments of --micro-quick, for lavapipe)
 MICRO = {
@@ -62,10 +62,12 @@ def run_micro(bin_dir, quick, timeout):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--libs", default="numpy,vkarray",
-                    help="comma-separated: numpy, vkarray, cupy, torch, torch-compile, jax (default "
-                    "numpy,vkarray)")
+                    help="comma-separated: numpy, vkarray, cupy, torch, torch-compile, jax "
+                    "(default numpy,vkarray)")
     ap.add_argument("--sizes", default="small,medium,large")
-    ap.add_argument("--programs", default="all", help="comma-separated names, or all")
+    ap.add_argument("--programs", default="all",
+                    help="comma-separated names or groups: suite (the 22 realistic programs), "
+                    "fusion, loops, all (default)")
     ap.add_argument("--runs", type=int, default=5, help="timed runs per measurement (>= 5)")
     ap.add_argument("--warmup", type=float, default=0.3,
                     help="seconds of untimed calls after the first (default 0.3)")
@@ -98,7 +100,7 @@ def main(argv=None):
         results["notes"] += [f"{p} missing: that run saved nothing" for p in args.merge
                              if p not in found]
     else:
-        programs = PROGRAMS if args.programs == "all" else args.programs.split(",")
+        programs = expand(args.programs)
         unknown = [p for p in programs if p not in PROGRAMS]
         sizes = args.sizes.split(",")
         bad_sizes = [s for s in sizes if s not in report.SIZE_ORDER]

@@ -36,11 +36,22 @@ PROGRAMS = [
     "durbin", "advection_diffusion", "element_writes",
 ]
 
-# The programs of benchmarks/gpu/run_fusion.sh and run_loops.sh.
+# Groups, which benchmarks/run.py --programs also takes by name: the 22 realistic programs
+# (benchmarks/gpu/run_dropin.sh), and those of run_fusion.sh and run_loops.sh.
 FUSION_PROGRAMS = ["seawater_eos", "sliced_stencil", "horner60", "small_op_chain",
                    "zero_d_accumulate"]
 LOOP_PROGRAMS = ["lu", "lu_inner", "cholesky", "gram_schmidt", "gauss_seidel", "floyd_warshall",
                  "nussinov", "durbin", "advection_diffusion", "element_writes"]
+GROUPS = {"suite": [p for p in PROGRAMS if p not in FUSION_PROGRAMS + LOOP_PROGRAMS],
+          "fusion": FUSION_PROGRAMS, "loops": LOOP_PROGRAMS, "all": PROGRAMS}
+
+
+def expand(names):
+    """Program names from a comma-separated list of names and group names."""
+    out = []
+    for name in names.split(","):
+        out += [p for p in GROUPS.get(name, [name]) if p not in out]
+    return out
 
 
 def load(name):

@@ -10,8 +10,8 @@ i and i+1 has index i), averages of two neighbours move a quantity between centr
 and the tendency of a cell is minus the divergence of the fluxes through its faces. The arrays
 are (nx, ny, nz) with k increasing downward; the layer thicknesses dz are one (1, 1, nz) profile
 broadcast across the horizontal axes. The step updates the interior cells (2..nx-3, 2..ny-3,
-1..nz-2), which have every neighbour the limiter needs. About 100 statements per call, each a
-numpy expression on slices: no Python loops over elements, no in-place writes (jax.jit and
+1..nz-2), which have every neighbour the limiter needs. 123 statements per call (69 in the
+source; ~280 numpy operations), each a numpy expression on slices: no Python loops over elements, no in-place writes (jax.jit and
 torch.compile can trace it).
 """
 

@@ -17,8 +17,8 @@ group_setup() {
     echo "LOCAL=1: $(uname -n), no GPU setup" > "$WORK/gpu.txt"
     PEERS_PY=/usr/bin/python3
     py311() {
-      ${PY_TIMEOUT:+timeout $PY_TIMEOUT} env PYTHONPATH=$PWD/.bazel/bin/bindings/python${PYTHONPATH:+:$PYTHONPATH} \
-        /usr/bin/python3 "$@"
+      local path=$PWD/.bazel/bin/bindings/python${PYTHONPATH:+:$PYTHONPATH}
+      ${PY_TIMEOUT:+timeout $PY_TIMEOUT} env PYTHONPATH="$path" /usr/bin/python3 "$@"
     }
   else
     gpu_setup
@@ -41,7 +41,8 @@ dropin_group() {
   local name=$1 programs=$2 peers=$3 status=0
   local common=(--programs "$programs" --sizes "$SIZES" --refs "$WORK/refs-$name" --no-progress)
   PY_TIMEOUT=${NUMPY_S} timed "$PEERS_PY" benchmarks/run.py --libs numpy "${common[@]}" \
-    --runs "$NUMPY_RUNS" --warmup 0 --json "$WORK/$name-numpy.json" > "$WORK/$name-numpy.txt" 2>&1 || status=1
+    --runs "$NUMPY_RUNS" --warmup 0 --json "$WORK/$name-numpy.json" \
+    > "$WORK/$name-numpy.txt" 2>&1 || status=1
   PY_TIMEOUT=${PEERS_S} timed "$PEERS_PY" benchmarks/run.py --libs "$peers" "${common[@]}" \
     --runs "$RUNS" --json "$WORK/$name-peers.json" > "$WORK/$name-peers.txt" 2>&1 || status=1
   PY_TIMEOUT=${VK_S} py311 benchmarks/run.py --libs vkarray "${common[@]}" --runs "$RUNS" \

@@ -22,7 +22,8 @@
 # and per iteration of the two micro loops), DIR/results.json and DIR/fusion.log; PLOTS=1 adds
 # speedup.png and kernels.png. SIZES=large (say) runs one size; the steps' time limits are
 # NUMPY_S (default 200), PEERS_S (240) and VK_S (120) seconds, within a device call's 10 minutes.
-# PROGRAMS=a,b runs fewer. LOCAL=1 SIZES=small checks the script on a machine with no GPU (see dropin_group.sh).
+# PROGRAMS=a,b runs fewer. LOCAL=1 SIZES=small checks the script on a machine with no GPU
+# (see dropin_group.sh).
 set -uo pipefail
 source benchmarks/gpu/common.sh
 source benchmarks/gpu/dropin_group.sh
@@ -31,5 +32,4 @@ SIZES=${SIZES:-medium,large}
 RUNS=${RUNS:-7}
 NUMPY_RUNS=${NUMPY_RUNS:-3}
 NUMPY_S=${NUMPY_S:-200} PEERS_S=${PEERS_S:-240} VK_S=${VK_S:-120}
-dropin_group fusion "${PROGRAMS:-seawater_eos,sliced_stencil,horner60,small_op_chain,zero_d_accumulate}" \
-  "${PEER_LIBS:-jax,torch-compile,torch,cupy}"
+dropin_group fusion "${PROGRAMS:-fusion}" "${PEER_LIBS:-jax,torch-compile,torch,cupy}"

@@ -13,7 +13,8 @@
 # counted call and 0.3 s of warm-up (numpy: NUMPY_RUNS, default 5). Writes DIR/table.md,
 # DIR/results.json and DIR/loops.log (PLOTS=1: the plots too). SIZES=medium,large (say) runs
 # more sizes; time limits NUMPY_S (default 60), PEERS_S (240), VK_S (240) seconds.
-# PROGRAMS=a,b runs fewer. LOCAL=1 SIZES=small checks the script on a machine with no GPU (see dropin_group.sh).
+# PROGRAMS=a,b runs fewer. LOCAL=1 SIZES=small checks the script on a machine with no GPU
+# (see dropin_group.sh).
 set -uo pipefail
 source benchmarks/gpu/common.sh
 source benchmarks/gpu/dropin_group.sh
@@ -22,6 +23,4 @@ SIZES=${SIZES:-large}
 RUNS=${RUNS:-5}
 NUMPY_RUNS=${NUMPY_RUNS:-5}
 NUMPY_S=${NUMPY_S:-60} PEERS_S=${PEERS_S:-240} VK_S=${VK_S:-240}
-loops=lu,lu_inner,cholesky,gram_schmidt,gauss_seidel,floyd_warshall,nussinov,durbin
-loops=$loops,advection_diffusion,element_writes
-dropin_group loops "${PROGRAMS:-$loops}" "${PEER_LIBS:-cupy,torch}"
+dropin_group loops "${PROGRAMS:-loops}" "${PEER_LIBS:-cupy,torch}"

@@ -382,3 +382,15 @@ def test_gpu_group_scripts_run_locally(tmp_path, script, programs):
     assert {r["lib"] for r in out["records"]} == {"numpy", "vkarray"}
     assert sorted(os.listdir(tmp_path / "out")) == sorted(
         ["table.md", "results.json", script[4:-3] + ".log"])
+
+
+def test_groups_and_the_demo_programs():
+    from benchmarks import demo
+    from benchmarks.dropin import GROUPS, expand
+    assert len(GROUPS["suite"]) == 22 and sorted(
+        GROUPS["suite"] + GROUPS["fusion"] + GROUPS["loops"]) == sorted(PROGRAMS)
+    assert expand("fusion,lu,seawater_eos") == GROUPS["fusion"] + ["lu"]
+    shown = demo.demo_programs()
+    assert "seawater_eos" in shown and "sliced_stencil" not in shown
+    assert all("demo" in load(p).SIZES for p in shown)
+    assert load("seawater_eos").SIZES["demo"] == (64, 256)  # 2^20 elements
