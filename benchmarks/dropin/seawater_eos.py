@@ -16,8 +16,9 @@ alpha = a / rho and beta = b / rho. The specific volume anomaly is 1/rho(SA, CT,
 2000 dbar) reuse the anomaly's four z-coefficients.
 
 Salinity and temperature are (n, n, m) fields; pressure is one profile of shape (1, 1, m),
-broadcast across the horizontal axes. One call is ~300 numpy operations with ~130 distinct
-float64 constants (see the module test for the counts) on reused intermediates s, t and z.
+broadcast across the horizontal axes. One call is 277 numpy operations with 128 distinct float64
+coefficients (58 published, 70 derived for a and b), reusing the intermediates s, t, z and the
+anomaly's z-coefficients many times (tests/python/dropin_test.py checks the counts).
 """
 
 # (n, m): SA and CT of shape (n, n, m), p of shape (1, 1, m). demo: 2^20 elements (lavapipe),
