@@ -2,7 +2,8 @@
 """`make demo`: the drop-in numpy programs, unchanged, on numpy and on vkarray on this machine's
 default device at each program's demo size, then the committed GPU results.
 
-  benchmarks/demo.py                      # every program (1-2 minutes on lavapipe, 2 cores)
+  benchmarks/demo.py                      # every program with a demo size (~2 minutes on
+                                          # lavapipe, 2 cores)
   benchmarks/demo.py --programs black_scholes,kmeans --runs 3
   benchmarks/demo.py --json /tmp/demo.json  # also keep the records (benchmarks/run.py --merge)
 
@@ -24,7 +25,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from benchmarks.dropin import PROGRAMS, report, suite  # noqa: E402
+from benchmarks.dropin import PROGRAMS, load, report, suite  # noqa: E402
 
 GPU_RESULTS = os.path.join("benchmarks", "results", "nvidia-h200", "dropin", "results.json")
 PEERS = ["vkarray", "cupy", "torch"]
@@ -239,9 +240,16 @@ def this_device():
     return f"vkarray on {dev['name']} ({dev['driver']}); {cpus}", False
 
 
+def demo_programs():
+    """The programs `make demo` runs: those of the registry that name a demo size (a program
+    named with --programs but without one runs its medium size)."""
+    return [p for p in PROGRAMS if "demo" in load(p).SIZES]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--programs", default="all", help="comma-separated names, or all")
+    ap.add_argument("--programs", default="all",
+                    help="comma-separated names, or all: every program with a demo size")
     ap.add_argument("--runs", type=int, default=5, help="timed calls per measurement (median)")
     ap.add_argument("--budget", type=float, default=2.0,
                     help="seconds of timed calls per measurement after which no more are made, "
@@ -256,7 +264,7 @@ def main(argv=None):
     ap.add_argument("--no-progress", action="store_true")
     args = ap.parse_args(argv)
 
-    programs = PROGRAMS if args.programs == "all" else args.programs.split(",")
+    programs = demo_programs() if args.programs == "all" else args.programs.split(",")
     unknown = [p for p in programs if p not in PROGRAMS]
     if unknown or args.runs < 1:
         ap.error(f"unknown programs {unknown} (or --runs < 1)")

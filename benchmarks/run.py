@@ -21,7 +21,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from benchmarks.dropin import PROGRAMS, report, suite  # noqa: E402
+from benchmarks.dropin import PROGRAMS, expand, report, suite  # noqa: E402
 
 # name -> (arguments at full size, for a GPU; arguments of --micro-quick, for lavapipe)
 MICRO = {
@@ -62,9 +62,12 @@ def run_micro(bin_dir, quick, timeout):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--libs", default="numpy,vkarray",
-                    help="comma-separated: numpy, vkarray, cupy, torch (default numpy,vkarray)")
+                    help="comma-separated: numpy, vkarray, cupy, torch, torch-compile, jax "
+                    "(default numpy,vkarray)")
     ap.add_argument("--sizes", default="small,medium,large")
-    ap.add_argument("--programs", default="all", help="comma-separated names, or all")
+    ap.add_argument("--programs", default="all",
+                    help="comma-separated names or groups: suite (the 22 realistic programs), "
+                    "fusion, loops, all (default)")
     ap.add_argument("--runs", type=int, default=5, help="timed runs per measurement (>= 5)")
     ap.add_argument("--warmup", type=float, default=0.3,
                     help="seconds of untimed calls after the first (default 0.3)")
@@ -72,6 +75,8 @@ def main(argv=None):
                     "computed and saved (lets a second process skip numpy's runs)")
     ap.add_argument("--json", help="write this run's records here (for --merge)")
     ap.add_argument("--out", help="write table.md, results.json, speedup.png, kernels.png here")
+    ap.add_argument("--no-plots", action="store_true",
+                    help="with --out: table.md and results.json only")
     ap.add_argument("--merge", nargs="+", metavar="JSON", help="merge these runs' JSON files")
     ap.add_argument("--micro", action="store_true", help="also run the C++ microbenchmarks")
     ap.add_argument("--micro-quick", action="store_true",
@@ -95,7 +100,7 @@ def main(argv=None):
         results["notes"] += [f"{p} missing: that run saved nothing" for p in args.merge
                              if p not in found]
     else:
-        programs = PROGRAMS if args.programs == "all" else args.programs.split(",")
+        programs = expand(args.programs)
         unknown = [p for p in programs if p not in PROGRAMS]
         sizes = args.sizes.split(",")
         bad_sizes = [s for s in sizes if s not in report.SIZE_ORDER]
@@ -120,7 +125,7 @@ def main(argv=None):
     if args.json:
         _write_json(args.json, results)
     if args.out:
-        text = report.write(results, args.out)
+        text = report.write(results, args.out, with_plots=not args.no_plots)
     else:
         text = report.markdown(report.with_speedups(results))
     print(text)
@@ -146,7 +151,13 @@ def _device(lib_names):
             names.append("vkarray: " + str(vkarray.context()))
         except Exception:  # noqa: BLE001
             pass
-    if "cupy" in lib_names or "torch" in lib_names:
+    if "jax" in lib_names:
+        try:
+            import jax
+            names.append(f"JAX {jax.__version__}: {jax.devices()[0].device_kind}")
+        except Exception:  # noqa: BLE001
+            pass
+    if "cupy" in lib_names or "torch" in lib_names or "torch-compile" in lib_names:
         try:
             import torch
             if torch.cuda.is_available():

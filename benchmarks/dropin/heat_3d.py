@@ -4,6 +4,7 @@ SIZES = {"small": (10, 3), "medium": (100, 5), "large": (200, 2), "demo": (50, 5
 # float64: a fixed 7-point expression per point; values stay O(n), only last bits may differ.
 RTOL = 1e-10
 ATOL = 1e-12
+IN_PLACE = True  # writes into slices of its arrays: not for JAX (immutable arrays)
 
 
 def initialize(size, np):

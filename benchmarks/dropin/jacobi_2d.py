@@ -5,6 +5,7 @@ SIZES = {"small": (33, 4), "medium": (1000, 10), "large": (4000, 3), "demo": (50
 # O(1), so only the last bits of contracted multiply-adds may differ.
 RTOL = 1e-10
 ATOL = 1e-12
+IN_PLACE = True  # writes into slices of its arrays: not for JAX (immutable arrays)
 
 
 def initialize(size, np):

@@ -1,7 +1,10 @@
 """The libraries the drop-in programs run on: for each, the module passed to a program as
-``np``, how host data moves to it and back, and how to wait for its device."""
+``np``, how host data moves to it and back, how a program is called (eagerly, or compiled by
+jax.jit / torch.compile where the program declares itself a pure function: ``JIT = True``), and
+how to wait for its device."""
 
 import importlib
+import os
 
 import numpy
 
@@ -19,6 +22,18 @@ class Library:
 
     def asarray(self, host):
         return self.xp.asarray(host)
+
+    def supports(self, module):
+        """(True, "") or (False, why this library cannot run the program)."""
+        return True, ""
+
+    def call(self, module, data):
+        """One call of the program on data (device arrays and plain Python values)."""
+        return module.kernel(self.xp, *data)
+
+    def mode(self, module):
+        """How call() runs the program: "eager", "jit", ..."""
+        return "eager"
 
     def sync(self, result):
         pass
@@ -81,7 +96,100 @@ class Torch(Library):
                 for r in _items(result)]
 
 
-LIBRARIES = {"numpy": Library, "vkarray": VkArray, "cupy": CuPy, "torch": Torch}
+class _Compiled:
+    """Calls a program through a compiler where the program allows (``JIT = True``: a pure
+    function of its array inputs), the plain Python values among its inputs (sizes, step
+    counts) held fixed; otherwise, or where compiling fails, eagerly, and mode() says which."""
+
+    def _compile(self, fn):
+        raise NotImplementedError
+
+    def call(self, module, data):
+        if not getattr(module, "JIT", False) or module.__name__ in self._failed:
+            return module.kernel(self.xp, *data)
+        arrays = [i for i, d in enumerate(data) if self._is_array(d)]
+        key = (module.__name__, tuple((i, d) for i, d in enumerate(data) if i not in arrays))
+        fn = self._compiled.get(key)
+        if fn is None:
+            def program(*args):
+                full = list(data)
+                for i, a in zip(arrays, args):
+                    full[i] = a
+                return module.kernel(self.xp, *full)
+            fn = self._compiled[key] = self._compile(program)
+        try:
+            return fn(*[data[i] for i in arrays])
+        except Exception as e:  # noqa: BLE001  an untraceable program runs eagerly, and says so
+            self._failed[module.__name__] = f"{type(e).__name__}: {e}".splitlines()[0][:200]
+            return module.kernel(self.xp, *data)
+
+    def mode(self, module):
+        if module.__name__ in self._failed:
+            return f"eager ({self.compiler} failed: {self._failed[module.__name__]})"
+        return self.compiler if getattr(module, "JIT", False) else "eager"
+
+
+class Jax(_Compiled, Library):
+    """jax.numpy with 64-bit types (jax_enable_x64 before any array is made), on its default
+    device (the GPU where jax sees one). Programs with ``JIT = True`` run as one jax.jit of
+    the program; others eagerly, one dispatch per operation. Programs that write into arrays
+    (``IN_PLACE = True``) cannot run: JAX arrays are immutable."""
+    name = "jax"
+    compiler = "jit"
+
+    def __init__(self):
+        os.environ["JAX_ENABLE_X64"] = "1"  # read at import; the config call below also sets it
+        import jax
+        jax.config.update("jax_enable_x64", True)
+        import jax.numpy as jnp
+        self.jax, self.xp = jax, jnp
+        self._compiled, self._failed = {}, {}
+
+    def _is_array(self, d):
+        return isinstance(d, self.jax.Array)
+
+    def _compile(self, fn):
+        return self.jax.jit(fn)
+
+    def asarray(self, host):
+        return self.jax.device_put(host)
+
+    def supports(self, module):
+        if getattr(module, "IN_PLACE", False):
+            return False, "writes into slices of its arrays (JAX arrays are immutable)"
+        return True, ""
+
+    def sync(self, result):
+        self.jax.block_until_ready(result)
+
+
+class TorchCompile(_Compiled, Torch):
+    """PyTorch through torch_shim, programs with ``JIT = True`` compiled by torch.compile
+    (TorchInductor); others eagerly, as "torch"."""
+    name = "torch-compile"
+    compiler = "torch.compile"
+
+    def __init__(self):
+        super().__init__()
+        self._compiled, self._failed = {}, {}
+
+    def _is_array(self, d):
+        return self.torch.is_tensor(d)
+
+    def _compile(self, fn):
+        return self.torch.compile(fn)
+
+
+LIBRARIES = {"numpy": Library, "vkarray": VkArray, "cupy": CuPy, "torch": Torch, "jax": Jax,
+             "torch-compile": TorchCompile}
+GPU_PEERS = ("vkarray", "cupy", "torch", "torch-compile", "jax")
+
+
+def share_the_device(lib_names):
+    """Before any library is loaded: JAX takes most of the GPU's memory at its first array
+    unless told not to, which starves a CuPy, PyTorch or vkarray in the same process."""
+    if "jax" in lib_names and any(n in GPU_PEERS and n != "jax" for n in lib_names):
+        os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 
 
 def load(name):

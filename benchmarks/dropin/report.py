@@ -12,7 +12,7 @@ SIZE_ORDER = ["small", "medium", "large", "demo"]
 def _key(r):
     from . import PROGRAMS
     p = PROGRAMS.index(r["program"]) if r["program"] in PROGRAMS else len(PROGRAMS)
-    libs = ["numpy", "vkarray", "cupy", "torch"]
+    libs = ["numpy", "vkarray", "cupy", "torch", "torch-compile", "jax"]
     lib = libs.index(r["lib"]) if r["lib"] in libs else len(libs)
     return p, SIZE_ORDER.index(r["size"]), lib
 
@@ -58,6 +58,35 @@ def _fmt_ms(v):
     return "-" if v is None else (f"{v:.3g}" if v < 100 else f"{v:.0f}")
 
 
+def _lib_label(r):
+    """The library, and how it ran the program where that is not plain eager calls."""
+    mode = r.get("mode")
+    return r["lib"] if mode in (None, "eager") else f"{r['lib']} ({mode})"
+
+
+def per_op_markdown(results):
+    """Time per numpy-level operation and per Python-loop iteration, for the programs that
+    count their iterations (``iterations(size)``: the loop programs and micro programs)."""
+    recs = [r for r in results["records"] if r.get("iterations") and r.get("median_ms")]
+    if not recs:
+        return []
+    lines = ["", "Time per operation and per loop iteration: the median call's time divided by "
+             "the numpy-level operations one call issues (what an eager library dispatches), "
+             "and by the Python-loop iterations of one call.", "",
+             "| program | size | library | ok | median ms | numpy ops/call | us/op | "
+             "iterations/call | us/iteration | kernels/call |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in recs:
+        ops, its, ms = r.get("numpy_ops"), r["iterations"], r["median_ms"]
+        per_op = f"{ms * 1e3 / ops:.3g}" if ops else "-"
+        kc = r.get("kernels")
+        lines.append(f"| {r['program']} | {r['size']} | {_lib_label(r)} | "
+                     f"{'yes' if r['ok'] else '**NO**'} | {_fmt_ms(ms)} | {ops or '-'} | "
+                     f"{per_op} | {its} | {ms * 1e3 / its:.3g} | "
+                     f"{'-' if kc is None else kc} |")
+    return lines
+
+
 def markdown(results):
     lines = ["## Drop-in numpy programs", ""]
     for m in results.get("meta", []):
@@ -81,7 +110,7 @@ def markdown(results):
                 kc += f" (of {r['numpy_ops']} ops)"
         elif r["lib"] == "numpy" and r.get("numpy_ops") is not None:
             kc = f"{r['numpy_ops']} ops"
-        lines.append(f"| {r['program']} | {r['size']} | {r['lib']} | {ok} | "
+        lines.append(f"| {r['program']} | {r['size']} | {_lib_label(r)} | {ok} | "
                      f"{_fmt_ms(r.get('median_ms'))} | {sp} | {kc} |")
     gm = geomeans(results)
     if gm:
@@ -90,6 +119,7 @@ def markdown(results):
         for (lib, size), (g, n) in sorted(gm.items(), key=lambda kv: (
                 kv[0][0], SIZE_ORDER.index(kv[0][1]))):
             lines.append(f"| {lib} | {size} | {g:.3g}x | {n} |")
+    lines += per_op_markdown(results)
     bad = [r for r in results["records"] if not r["ok"]]
     if bad:
         lines += ["", "Failures:", ""]
@@ -110,7 +140,8 @@ def plots(results, out_dir):
         return []
     recs = results["records"]
     sizes = [s for s in SIZE_ORDER if any(r["size"] == s for r in recs)]
-    libs = [lib for lib in ["vkarray", "cupy", "torch"] if any(r["lib"] == lib for r in recs)]
+    libs = [lib for lib in ["vkarray", "cupy", "torch", "torch-compile", "jax"]
+            if any(r["lib"] == lib for r in recs)]
     programs = list(dict.fromkeys(r["program"] for r in recs))
     paths = []
     if sizes and libs and programs:
@@ -163,8 +194,9 @@ def plots(results, out_dir):
     return paths
 
 
-def write(results, out_dir):
-    """table.md, results.json and the plots in out_dir; returns the table's text."""
+def write(results, out_dir, with_plots=True):
+    """table.md, results.json and (with_plots) the plots in out_dir; returns the table's
+    text."""
     os.makedirs(out_dir, exist_ok=True)
     results = with_speedups(results)
     text = markdown(results)
@@ -172,5 +204,6 @@ def write(results, out_dir):
         f.write(text)
     with open(os.path.join(out_dir, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
-    plots(results, out_dir)
+    if with_plots:
+        plots(results, out_dir)
     return text

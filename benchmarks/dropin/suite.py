@@ -93,13 +93,13 @@ def _time(lib, module, data, runs, warm_s, budget_s=None):
     they have taken budget_s seconds, after at least MIN_RUNS of them (a time-boxed demo)."""
     t_end = time.perf_counter() + warm_s
     while time.perf_counter() < t_end:
-        lib.sync(module.kernel(lib.xp, *data))
+        lib.sync(lib.call(module, data))
     out = []
     for i in range(runs):
         if budget_s is not None and i >= MIN_RUNS and sum(out) > budget_s * 1e3:
             break
         t0 = time.perf_counter()
-        lib.sync(module.kernel(lib.xp, *data))
+        lib.sync(lib.call(module, data))
         out.append((time.perf_counter() - t0) * 1e3)
     return out
 
@@ -113,7 +113,7 @@ def run_one(lib, module, name, size, host, want, runs, warm_s, time_it=True, bud
         if lib.name == "numpy":  # the reference itself: no call to check, no warm-up needed
             rec["ok"], rec["detail"], warm_s = True, "the reference", 0.0
         else:
-            result = module.kernel(lib.xp, *data)
+            result = lib.call(module, data)
             lib.sync(result)
             if k0 is not None:
                 rec["first_call_kernels"] = lib.kernel_count() - k0
@@ -121,8 +121,9 @@ def run_one(lib, module, name, size, host, want, runs, warm_s, time_it=True, bud
             rec["ok"], rec["detail"] = libs_mod.compare(module, size_value(module, size), got, want)
         if k0 is not None:  # a second call: compiled kernels and cached values reused
             k0 = lib.kernel_count()
-            lib.sync(module.kernel(lib.xp, *data))
+            lib.sync(lib.call(module, data))
             rec["kernels"] = lib.kernel_count() - k0
+        rec["mode"] = lib.mode(module)  # after the first call: a failed compile says so
         if time_it:
             rec["times_ms"] = _time(lib, module, data, runs, warm_s, budget_s)
             rec["median_ms"] = statistics.median(rec["times_ms"])
@@ -151,6 +152,7 @@ def run(programs, sizes, lib_names, runs=5, warm_s=0.3, ref_dir=None, progress=T
     on_record(records, notes) is called after each record (to save partial results); budget_s
     bounds each measurement's timed calls (see _time)."""
     libraries, notes = [], []
+    libs_mod.share_the_device(lib_names)
     for n in lib_names:
         lib, why = libs_mod.load(n)
         if lib is None:
@@ -169,11 +171,20 @@ def run(programs, sizes, lib_names, runs=5, warm_s=0.3, ref_dir=None, progress=T
             ops = count_ops(module, host) if "numpy" in lib_names else None
             bar.step(f"{name} {size}")
             for lib in libraries:
+                can, why = lib.supports(module)
+                if not can:
+                    note = f"{lib.name}: {name} not run: it {why}"
+                    if note not in notes:
+                        notes.append(note)
+                    bar.step(f"{name} {size} {lib.name}")
+                    continue
                 bar.show(f"{name} {size} {lib.name}")
                 rec = run_one(lib, module, name, size, host, want, runs, warm_s, time_it,
                               budget_s)
                 rec["numpy_ops"] = ops
                 rec["size_value"] = size_value(module, size)
+                if hasattr(module, "iterations"):  # Python-loop iterations per call
+                    rec["iterations"] = module.iterations(size_value(module, size))
                 records.append(rec)
                 if on_record:
                     on_record(records, notes)

@@ -1,6 +1,7 @@
 """A thin numpy-style namespace over PyTorch, for the drop-in programs: numpy's names where
 torch spells them differently (axis/keepdims, max/amax, roll's shift/axis, copy,
-histogram, bincount, random.default_rng) and numpy's result types where torch's differ (the
+histogram, bincount, random.default_rng, minimum and maximum with a number, flip without an
+axis, arange on the device) and numpy's result types where torch's differ (the
 mean of booleans, bincount's float64 weights, std without Bessel's correction). Everything else
 is torch's own function of the same name. Tensors gain ``astype`` (numpy's method name for
 ``.to``). Arrays live on the GPU when torch sees one."""
@@ -94,6 +95,20 @@ def maximum(x, y):
     if not torch.is_tensor(y):
         return torch.clamp(x, min=y)
     return torch.maximum(x, y)
+
+
+def minimum(x, y):
+    if not torch.is_tensor(y):
+        return torch.clamp(x, max=y)
+    return torch.minimum(x, y)
+
+
+def flip(x, axis=None):
+    return torch.flip(x, tuple(range(x.dim())) if axis is None else (axis,))
+
+
+def arange(*args, dtype=None):
+    return torch.arange(*args, dtype=_dtype(dtype), device=device)
 
 
 def clip(x, lo, hi):

@@ -7,11 +7,12 @@
 # make numpy's matrix products look many times slower than they are), vkarray under Debian's
 # Python 3.11 (py311, where the staged vkarray imports); numpy's inputs and results pass from
 # the first to the second through $WORK/refs. $OUT receives table.md, results.json,
-# speedup.png, kernels.png and dropin.log. SIZES=small,medium (say) runs fewer sizes; RUNS sets
-# the timed runs (default 5). Each step has a time limit, so that what was measured comes back
-# within the device call's 10 minutes (the runs save their JSON after every measurement):
-# PEERS_S (numpy, CuPy, PyTorch; default 240), VK_S (vkarray; 150), MICRO_S (each
-# microbenchmark; 20).
+# speedup.png, kernels.png and dropin.log. It runs the 22 realistic programs (PROGRAMS=suite;
+# the fusion and loop programs have run_fusion.sh and run_loops.sh). SIZES=small,medium (say)
+# runs fewer sizes; RUNS sets the timed runs (default 5). Each step has a time limit, so that
+# what was measured comes back within the device call's 10 minutes (the runs save their JSON
+# after every measurement): PEERS_S (numpy, CuPy, PyTorch; default 240), VK_S (vkarray; 150),
+# MICRO_S (each microbenchmark; 20).
 set -uo pipefail
 source benchmarks/gpu/common.sh
 gpu_setup
@@ -21,7 +22,8 @@ RUNS=${RUNS:-5}
 export VKA_CACHE_DIR=$WORK/vka-cache
 log=$OUT/dropin.log
 status=0
-common=(--sizes "$SIZES" --runs "$RUNS" --refs "$WORK/refs" --no-progress)
+common=(--programs "${PROGRAMS:-suite}" --sizes "$SIZES" --runs "$RUNS" --refs "$WORK/refs"
+        --no-progress)
 timeout "${PEERS_S:-240}" python3 benchmarks/run.py --libs numpy,cupy,torch "${common[@]}" \
   --json "$WORK/peers.json" > "$WORK/peers.txt" 2>&1 || status=1
 PY_TIMEOUT=${VK_S:-150} py311 benchmarks/run.py --libs vkarray "${common[@]}" \

@@ -179,11 +179,8 @@ def test_time_budget_keeps_at_least_three_calls(monkeypatch):
     clock = [0.0]  # a fake clock: each call of the program takes exactly 20 ms
     monkeypatch.setattr(suite.time, "perf_counter", lambda: clock[0])
 
-    class Lib:
-        xp = None
-
-        def sync(self, result):
-            pass
+    class Lib(libs.Library):  # calls the program eagerly; nothing to wait for
+        pass
 
     class Program:
         @staticmethod
@@ -231,3 +228,169 @@ def test_demo_reads_the_committed_gpu_results():
         g = math.exp(sum(logs) / len(logs))
         assert rows["large"][col] == demo.times(g), lib
     assert rows["large"][0] == str(len(common))
+
+
+def test_seawater_eos_matches_the_published_check_values(vk_lib):
+    """Roquet et al. (2015)'s check values of the 55-term polynomial (polyTEOS10-bsq) at
+    SA = 30 g/kg, CT = 10 deg C, p = 1000 dbar, on numpy and on vkarray, to the printed digits.
+    b is published as 0.765555368, from its own table of coefficients rounded to 11 digits
+    (terms of ~60 cancel to 0.77, so the rounding moves the 9th digit); the exact derivative of
+    the density polynomial used here gives 0.7655553708."""
+    eos = load("seawater_eos")
+    for xp in (np, vk_lib.xp):
+        sa, ct, p = (xp.asarray(np.full((1, 1, 1), v)) for v in (30.0, 10.0, 1000.0))
+        rho, alpha, beta, delta, sigma0, sigma2 = (float(np.asarray(r).reshape(()))
+                                                   for r in eos.kernel(xp, sa, ct, p))
+        r0 = eos.reference_profile(1000.0 / eos.ZU)
+        # to half a unit of the last printed digit
+        assert rho == pytest.approx(1027.45140, abs=5e-6)
+        assert r0 == pytest.approx(4.59763035, abs=5e-9)
+        assert rho - r0 == pytest.approx(1022.85377, abs=5e-6)
+        assert alpha * rho == pytest.approx(0.179646281, abs=5e-10)  # a = -drho/dCT
+        assert beta * rho == pytest.approx(0.765555368, abs=5e-9)    # b = drho/dSA: 3e-9 off
+        assert 0 < delta < 1e-4 and 20 < sigma0 < sigma2 < 35
+
+
+def test_seawater_eos_is_a_long_broadcast_chain():
+    """One evaluation: at least 250 numpy operations, at least 40 distinct float64 constants,
+    salinity and temperature of shape (n, n, m) and pressure (1, 1, m)."""
+    eos = load("seawater_eos")
+    sa, ct, p = eos.initialize(eos.SIZES["small"], np)
+    n, m = eos.SIZES["small"]
+    assert sa.shape == ct.shape == (n, n, m) and p.shape == (1, 1, m)
+    assert count_ops(eos, [sa, ct, p]) >= 250
+    constants = set(eos.R.values()) | set(eos.R0) | set(eos.A.values()) | set(eos.B.values())
+    assert len(constants) >= 40
+    assert all(r.shape == (n, n, m) for r in eos.kernel(np, sa, ct, p))
+    for name, elements in (("demo", 2**20), ("medium", 2**22), ("large", 2**24)):
+        n, m = eos.SIZES[name]
+        assert n * n * m == elements, name
+
+
+def test_sliced_stencil_is_about_a_hundred_statements():
+    import ast
+    import inspect
+    stencil = load("sliced_stencil")
+    counts = {}
+    for fn in (stencil.kernel, stencil.tracer_step, stencil.superbee_flux):
+        tree = ast.parse(inspect.getsource(fn))
+        counts[fn.__name__] = sum(isinstance(node, (ast.Assign, ast.Return))
+                                  for node in ast.walk(tree))
+    # per call: the kernel once, the tracer step twice, the flux limiter four times
+    per_call = counts["kernel"] + 2 * counts["tracer_step"] + 4 * counts["superbee_flux"]
+    assert 80 <= per_call <= 160, counts
+    host = stencil.initialize(stencil.SIZES["small"], np)
+    assert count_ops(stencil, host) >= 200
+
+
+def test_compiled_libraries_trace_pure_programs_and_say_so(monkeypatch):
+    """The JAX / torch.compile plumbing, with a stand-in compiler: programs with JIT = True are
+    compiled once per set of plain-Python arguments, others run eagerly; a program the compiler
+    cannot trace runs eagerly and its mode says why; IN_PLACE programs are not run on JAX."""
+    compiled = []
+
+    class Fake(libs._Compiled, libs.Library):
+        name, compiler = "fake", "fake-jit"
+
+        def __init__(self):
+            super().__init__()
+            self._compiled, self._failed = {}, {}
+
+        def _is_array(self, d):
+            return isinstance(d, np.ndarray)
+
+        def _compile(self, fn):
+            compiled.append(fn)
+
+            def run(*arrays):
+                if any(a.size == 0 for a in arrays):
+                    raise TypeError("cannot trace this")
+                return fn(*arrays)
+            return run
+
+    class Pure:
+        __name__ = "pure"
+        JIT = True
+
+        @staticmethod
+        def kernel(xp, x, k):
+            return x * k
+
+    class Eager(Pure):
+        __name__ = "eager"
+        JIT = False
+
+    lib = Fake()
+    x = np.arange(3.0)
+    assert lib.call(Pure, [x, 2]).tolist() == [0.0, 2.0, 4.0]
+    assert lib.call(Pure, [x + 1, 2]).tolist() == [2.0, 4.0, 6.0] and len(compiled) == 1
+    assert lib.call(Pure, [x, 3]).tolist() == [0.0, 3.0, 6.0] and len(compiled) == 2
+    assert lib.mode(Pure) == "fake-jit"
+    assert lib.call(Eager, [x, 2]).tolist() == [0.0, 2.0, 4.0] and len(compiled) == 2
+    assert lib.mode(Eager) == "eager"
+    assert lib.call(Pure, [np.zeros(0), 2]).shape == (0,)  # the compiled call failed
+    assert lib.mode(Pure).startswith("eager (fake-jit failed: TypeError: cannot trace this")
+
+    monkeypatch.setitem(libs.LIBRARIES, "jax", libs.Jax)
+    monkeypatch.setattr(libs.Jax, "__init__", lambda self: libs.Library.__init__(self))
+    records, notes = suite.run(["element_writes", "small_op_chain"], ["small"], ["numpy", "jax"],
+                               runs=1, warm_s=0.0, progress=False)
+    assert [(r["program"], r["lib"]) for r in records] == [
+        ("element_writes", "numpy"), ("small_op_chain", "numpy"), ("small_op_chain", "jax")]
+    assert any("jax: element_writes not run: it writes into slices" in n for n in notes)
+    assert records[-1]["iterations"] == load("small_op_chain").SIZES["small"][1]
+
+
+def test_jax_beside_other_gpu_libraries_does_not_preallocate(monkeypatch):
+    monkeypatch.delenv("XLA_PYTHON_CLIENT_PREALLOCATE", raising=False)
+    libs.share_the_device(["numpy", "jax"])
+    assert "XLA_PYTHON_CLIENT_PREALLOCATE" not in os.environ
+    libs.share_the_device(["jax", "cupy"])
+    assert os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] == "false"
+
+
+def test_per_op_table_divides_by_operations_and_iterations():
+    recs = [{"program": "element_writes", "size": "small", "lib": "vkarray", "ok": True,
+             "median_ms": 2.0, "numpy_ops": 100, "iterations": 50, "kernels": 50,
+             "mode": "eager"},
+            {"program": "small_op_chain", "size": "small", "lib": "jax", "ok": True,
+             "median_ms": 1.0, "numpy_ops": 100, "iterations": 50, "mode": "jit"}]
+    text = "\n".join(report.per_op_markdown({"records": recs}))
+    assert "| element_writes | small | vkarray | yes | 2 | 100 | 20 | 50 | 40 | 50 |" in text
+    assert "| small_op_chain | small | jax (jit) | yes | 1 | 100 | 10 | 50 | 20 | - |" in text
+
+
+@pytest.mark.parametrize("script,programs", [("run_fusion.sh", "horner60,zero_d_accumulate"),
+                                             ("run_loops.sh", "element_writes,durbin")])
+def test_gpu_group_scripts_run_locally(tmp_path, script, programs):
+    """The Python parts of benchmarks/gpu/run_fusion.sh and run_loops.sh, run here (LOCAL=1:
+    no GPU setup, this Python for both sides) at small sizes: numpy and vkarray measured, the
+    libraries missing here skipped and noted, the table and JSON written."""
+    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    env = dict(os.environ, LOCAL="1", SIZES="small", RUNS="1", NUMPY_RUNS="1",
+               PROGRAMS=programs, PEER_LIBS="no_such_library", WORK=str(tmp_path / "work"))
+    p = subprocess.run(["bash", os.path.join("benchmarks", "gpu", script), str(tmp_path / "out")],
+                       cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    table = (tmp_path / "out" / "table.md").read_text()
+    for name in programs.split(","):
+        assert f"| {name} | small | numpy | yes |" in table
+        assert f"| {name} | small | vkarray | yes |" in table
+    assert "no_such_library skipped: unknown library" in table
+    assert "us/iteration" in table
+    out = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert {r["lib"] for r in out["records"]} == {"numpy", "vkarray"}
+    assert sorted(os.listdir(tmp_path / "out")) == sorted(
+        ["table.md", "results.json", script[4:-3] + ".log"])
+
+
+def test_groups_and_the_demo_programs():
+    from benchmarks import demo
+    from benchmarks.dropin import GROUPS, expand
+    assert len(GROUPS["suite"]) == 22 and sorted(
+        GROUPS["suite"] + GROUPS["fusion"] + GROUPS["loops"]) == sorted(PROGRAMS)
+    assert expand("fusion,lu,seawater_eos") == GROUPS["fusion"] + ["lu"]
+    shown = demo.demo_programs()
+    assert "seawater_eos" in shown and "sliced_stencil" not in shown
+    assert all("demo" in load(p).SIZES for p in shown)
+    assert load("seawater_eos").SIZES["demo"] == (64, 256)  # 2^20 elements
