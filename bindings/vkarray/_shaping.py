@@ -6,6 +6,7 @@ import operator as _operator
 import numpy as _np
 
 from . import _vkarray as _vk
+from ._creation import asarray
 
 # numpy's AxisError subclasses both ValueError and IndexError (numpy.exceptions from 1.25).
 _AxisError = getattr(_np, "exceptions", _np).AxisError
@@ -25,8 +26,8 @@ def _asarray(obj, ctx=None):
     if isinstance(obj, _vk.ndarray):
         return obj
     if ctx is None:
-        return _vk.asarray(obj)
-    return _vk.asarray(obj, context=ctx)
+        return asarray(obj)
+    return asarray(obj, context=ctx)
 
 
 def _asarrays(op, arrays):
