@@ -8,6 +8,7 @@
 #include <complex>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "base/errors.h"
 #include "ir/promotion.h"
@@ -248,10 +249,20 @@ Array call_op(Op op, const std::vector<PyOperand>& operands) {
   return vka::apply(op, args);
 }
 
+namespace {
+
+// numpy's casting= names, in numpy's order (least to most permissive).
+constexpr std::pair<CastRule, std::string_view> kCastRules[] = {{CastRule::kNo, "no"},
+                                                                {CastRule::kEquiv, "equiv"},
+                                                                {CastRule::kSafe, "safe"},
+                                                                {CastRule::kSameKind, "same_kind"},
+                                                                {CastRule::kUnsafe, "unsafe"}};
+
+}  // namespace
+
 CastRule to_cast_rule(std::string_view text, std::string_view op) {
-  for (CastRule r :
-       {CastRule::kNo, CastRule::kEquiv, CastRule::kSafe, CastRule::kSameKind, CastRule::kUnsafe}) {
-    if (name(r) == text) return r;
+  for (auto [rule, rule_name] : kCastRules) {
+    if (rule_name == text) return rule;
   }
   throw ShapeError(prefix(op) +
                    "casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe', "
@@ -260,17 +271,8 @@ CastRule to_cast_rule(std::string_view text, std::string_view op) {
 }
 
 std::string_view name(CastRule rule) {
-  switch (rule) {
-    case CastRule::kNo:
-      return "no";
-    case CastRule::kEquiv:
-      return "equiv";
-    case CastRule::kSafe:
-      return "safe";
-    case CastRule::kSameKind:
-      return "same_kind";
-    case CastRule::kUnsafe:
-      return "unsafe";
+  for (auto [r, rule_name] : kCastRules) {
+    if (r == rule) return rule_name;
   }
   throw InternalError("[casting] unknown rule");
 }

@@ -57,24 +57,33 @@ def _dtype_of(x, op):
         raise TypeError(f"[{op}] expected a dtype or an array, got {x!r}") from None
 
 
-class finfo_object:  # noqa: N801
-    """Machine limits of a floating-point dtype, as Python floats (the array API's finfo)."""
+class _Limits:
+    """The array API's limits of a dtype: `_FLOATS` and `_INTS` of numpy's fields as Python
+    floats and ints, numpy's other fields from numpy's own object."""
 
     __module__ = "vkarray"
+    _FLOATS, _INTS = (), ()
 
-    def __init__(self, dtype):
-        info = _np.finfo(dtype)
+    def __init__(self, info):
         self._numpy = info
-        self.bits = int(info.bits)
-        self.eps = float(info.eps)
-        self.max = float(info.max)
-        self.min = float(info.min)
-        self.smallest_normal = float(info.smallest_normal)
-        self.resolution = float(info.resolution)
+        for field in self._FLOATS:
+            setattr(self, field, float(getattr(info, field)))
+        for field in self._INTS:
+            setattr(self, field, int(getattr(info, field)))
         self.dtype = info.dtype.type  # complex64's limits are float32's
 
-    def __getattr__(self, name):  # numpy's other fields (tiny, precision, machep, ...)
+    def __getattr__(self, name):  # numpy's other fields (tiny, precision, kind, ...)
         return getattr(self.__dict__["_numpy"], name)
+
+
+class finfo_object(_Limits):  # noqa: N801
+    """Machine limits of a floating-point dtype, as Python floats (the array API's finfo)."""
+
+    _FLOATS = ("eps", "max", "min", "smallest_normal", "resolution")
+    _INTS = ("bits",)
+
+    def __init__(self, dtype):
+        super().__init__(_np.finfo(dtype))
 
     def __repr__(self):
         return (f"finfo(bits={self.bits}, eps={self.eps!r}, max={self.max!r}, "
@@ -82,21 +91,13 @@ class finfo_object:  # noqa: N801
                 f"dtype={_np.dtype(self.dtype).name})")
 
 
-class iinfo_object:  # noqa: N801
+class iinfo_object(_Limits):  # noqa: N801
     """Limits of an integer dtype, as Python ints (the array API's iinfo)."""
 
-    __module__ = "vkarray"
+    _INTS = ("bits", "max", "min")
 
     def __init__(self, dtype):
-        info = _np.iinfo(dtype)
-        self._numpy = info
-        self.bits = int(info.bits)
-        self.max = int(info.max)
-        self.min = int(info.min)
-        self.dtype = info.dtype.type
-
-    def __getattr__(self, name):  # numpy's other fields (kind, ...)
-        return getattr(self.__dict__["_numpy"], name)
+        super().__init__(_np.iinfo(dtype))
 
     def __repr__(self):
         return (f"iinfo(bits={self.bits}, min={self.min}, max={self.max}, "

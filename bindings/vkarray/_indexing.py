@@ -3,8 +3,6 @@ compress, diagonal, and put_along_axis, fill_diagonal, place, putmask), choosing
 select), and generating index arrays (indices, ix_, mgrid, ogrid, the triangle and diagonal
 indices, unravel_index, ravel_multi_index)."""
 
-import operator as _operator
-
 import numpy as _np
 
 from . import _math, _vkarray
@@ -12,7 +10,8 @@ from ._creation import arange, asarray, linspace, zeros
 from ._dtypes import astype
 from ._joining import stack
 from ._reorder import tile
-from ._shaping import _AxisError, _asarray, _asarrays, _context, _creation_kwargs
+from ._shaping import (_AxisError, _asarray, _asarrays, _context, _creation_kwargs,
+                       _nonnegative_ints)
 from ._vkarray import compress, diagonal, put, take, take_along_axis
 
 __all__ = [
@@ -225,10 +224,7 @@ def choose(a, choices, out=None, mode="raise"):
     for i in range(1, n):
         r = _math.where(a == i, astype(choices[i], t), r)
     r = _vkarray.broadcast_to(r, _np.broadcast_shapes(a.shape, *[c.shape for c in choices]))
-    if out is not None:
-        out[...] = r
-        return out
-    return r
+    return _vkarray._finish(r, out, op="choose", casting="unsafe")
 
 
 def _cycled(vals, n, ctx, dtype):
@@ -268,16 +264,6 @@ def _index_array(op, obj, ctx, checked=True):
     return asarray(data, context=ctx) if ctx is not None else asarray(data), data
 
 
-def _dims(op, shape):
-    try:
-        dims = tuple(_operator.index(d) for d in shape)
-    except TypeError:
-        dims = (_operator.index(shape),)
-    if any(d < 0 for d in dims):
-        raise ValueError(f"[{op}] dimensions must be non-negative, got {dims}")
-    return dims
-
-
 def _strides(dims, order):
     if order not in ("C", "F"):
         raise ValueError(f"[{order!r}] only 'C' or 'F' order is permitted")
@@ -295,7 +281,7 @@ def unravel_index(indices, shape, order="C"):
     downloaded for that check."""
     if order not in ("C", "F"):
         raise ValueError("[unravel_index] only 'C' or 'F' order is permitted")
-    dims = _dims("unravel_index", shape)
+    dims = _nonnegative_ints("unravel_index", shape, "dimensions")
     idx, host = _index_array("unravel_index", indices, _context([indices]))
     strides, size = _strides(dims, order)
     if host.size:
@@ -317,7 +303,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     indices (int64) of an array of shape dims. mode per axis or for all: 'raise' (ValueError
     for coordinates out of range; vkarray inputs are downloaded for that check), 'wrap'
     (modulo the extent) or 'clip' (to the extent). Lazy, one fused kernel."""
-    dims = _dims("ravel_multi_index", dims)
+    dims = _nonnegative_ints("ravel_multi_index", dims, "dimensions")
     coords = list(multi_index)
     if len(coords) != len(dims):
         raise ValueError(f"[ravel_multi_index] parameter multi_index must be a sequence of "

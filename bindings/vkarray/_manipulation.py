@@ -10,7 +10,7 @@ from ._creation import asarray, zeros
 from ._dtypes import astype
 from ._joining import concatenate
 from ._reorder import tile
-from ._shaping import _AxisError, _asarray, _asarrays
+from ._shaping import _AxisError, _asarray, _asarrays, _normalize_axis
 from ._vkarray import (broadcast_arrays, broadcast_to, expand_dims, flip, fliplr, flipud,
                        matrix_transpose, moveaxis, permute_dims, ravel, reshape, squeeze,
                        swapaxes, transpose)
@@ -109,14 +109,17 @@ def append(arr, values, axis=None):
     return concatenate([arr, values], axis=axis)
 
 
-def delete(arr, obj, axis=None):
-    """numpy.delete: arr without the entries `obj` (int, slice or indices) along axis."""
+def _along(op, arr, axis):
+    """arr as an ndarray and axis normalized; with axis None, the flattened array and 0."""
     arr = _asarray(arr)
     if axis is None:
-        arr, axis = _vkarray.ravel(arr), 0
-    if not -arr.ndim <= axis < arr.ndim:
-        raise _AxisError(f"[delete] axis {axis} is out of bounds for array of dimension "
-                         f"{arr.ndim}")
+        return _vkarray.ravel(arr), 0
+    return arr, _normalize_axis(op, axis, arr.ndim)
+
+
+def delete(arr, obj, axis=None):
+    """numpy.delete: arr without the entries `obj` (int, slice or indices) along axis."""
+    arr, axis = _along("delete", arr, axis)
     keep = _np.ones(arr.shape[axis], dtype=bool)
     if isinstance(obj, slice):
         keep[obj] = False
@@ -147,13 +150,7 @@ def unstack(x, /, *, axis=0):
 
 def insert(arr, obj, values, axis=None):
     """numpy.insert with an int or a sequence of ints: values inserted before those indices."""
-    arr = _asarray(arr)
-    if axis is None:
-        arr, axis = _vkarray.ravel(arr), 0
-    if not -arr.ndim <= axis < arr.ndim:
-        raise _AxisError(f"[insert] axis {axis} is out of bounds for array of dimension "
-                         f"{arr.ndim}")
-    axis %= arr.ndim
+    arr, axis = _along("insert", arr, axis)
     n = arr.shape[axis]
     scalar = _np.ndim(obj) == 0 and not isinstance(obj, slice)
     pos = _np.arange(n + 1)[obj] if isinstance(obj, slice) else _np.asarray(

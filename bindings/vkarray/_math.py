@@ -44,85 +44,46 @@ def _doc(row):
             f"accumulate, outer, at and reduceat run on the device.")
 
 
-def _table_ufunc(name):
-    row = _ROWS[name]
-    numpy = row["numpy"]
-    return ufunc(numpy, row["kernel"], row["nin"], identity=_IDENTITY.get(numpy),
-                 reorderable=numpy in _REORDERABLE, types=row["types"],
-                 predicate=row["predicate"], doc=_doc(row))
+def _table_ufuncs(names):
+    """The ufuncs of the op table's rows `names` (vkarray's names, space-separated), each
+    under numpy's name."""
+    made = []
+    for name in names.split():
+        row = _ROWS[name]
+        numpy = row["numpy"]
+        made.append(ufunc(numpy, row["kernel"], row["nin"], identity=_IDENTITY.get(numpy),
+                          reorderable=numpy in _REORDERABLE, types=row["types"],
+                          predicate=row["predicate"], doc=_doc(row)))
+    return tuple(made)
 
 
-negative = _table_ufunc("negative")
-positive = _table_ufunc("positive")
-abs = _table_ufunc("abs")  # noqa: A001 — numpy's name
+# One ufunc per elementwise row of the op table, by group, with numpy's other spellings.
+negative, positive, abs, sign, square, reciprocal, conj = _table_ufuncs(  # noqa: A001
+    "negative positive abs sign square reciprocal conj")
 absolute = abs
-sign = _table_ufunc("sign")
-square = _table_ufunc("square")
-reciprocal = _table_ufunc("reciprocal")
-conj = _table_ufunc("conj")
 conjugate = conj
-sqrt = _table_ufunc("sqrt")
-exp = _table_ufunc("exp")
-exp2 = _table_ufunc("exp2")
-expm1 = _table_ufunc("expm1")
-log = _table_ufunc("log")
-log2 = _table_ufunc("log2")
-log10 = _table_ufunc("log10")
-log1p = _table_ufunc("log1p")
-sin = _table_ufunc("sin")
-cos = _table_ufunc("cos")
-tan = _table_ufunc("tan")
-arcsin = _table_ufunc("arcsin")
-arccos = _table_ufunc("arccos")
-arctan = _table_ufunc("arctan")
-sinh = _table_ufunc("sinh")
-cosh = _table_ufunc("cosh")
-tanh = _table_ufunc("tanh")
-arcsinh = _table_ufunc("arcsinh")
-arccosh = _table_ufunc("arccosh")
-arctanh = _table_ufunc("arctanh")
-floor = _table_ufunc("floor")
-ceil = _table_ufunc("ceil")
-trunc = _table_ufunc("trunc")
-rint = _table_ufunc("rint")
-isnan = _table_ufunc("isnan")
-isinf = _table_ufunc("isinf")
-isfinite = _table_ufunc("isfinite")
-signbit = _table_ufunc("signbit")
-logical_not = _table_ufunc("logical_not")
-bitwise_not = _table_ufunc("bitwise_not")
+sqrt, exp, exp2, expm1, log, log2, log10, log1p = _table_ufuncs(
+    "sqrt exp exp2 expm1 log log2 log10 log1p")
+sin, cos, tan, arcsin, arccos, arctan = _table_ufuncs("sin cos tan arcsin arccos arctan")
+sinh, cosh, tanh, arcsinh, arccosh, arctanh = _table_ufuncs(
+    "sinh cosh tanh arcsinh arccosh arctanh")
+floor, ceil, trunc, rint = _table_ufuncs("floor ceil trunc rint")
+isnan, isinf, isfinite, signbit, logical_not = _table_ufuncs(
+    "isnan isinf isfinite signbit logical_not")
+bitwise_not, = _table_ufuncs("bitwise_not")
 invert = bitwise_not
-add = _table_ufunc("add")
-subtract = _table_ufunc("subtract")
-multiply = _table_ufunc("multiply")
-divide = _table_ufunc("divide")
+add, subtract, multiply, divide, floor_divide, remainder, power = _table_ufuncs(
+    "add subtract multiply divide floor_divide remainder power")
 true_divide = divide
-floor_divide = _table_ufunc("floor_divide")
-remainder = _table_ufunc("remainder")
 mod = remainder
-power = _table_ufunc("power")
 pow = power  # noqa: A001 — the array API's name
-arctan2 = _table_ufunc("arctan2")
-hypot = _table_ufunc("hypot")
-copysign = _table_ufunc("copysign")
-maximum = _table_ufunc("maximum")
-minimum = _table_ufunc("minimum")
-fmax = _table_ufunc("fmax")
-fmin = _table_ufunc("fmin")
-logical_and = _table_ufunc("logical_and")
-logical_or = _table_ufunc("logical_or")
-logical_xor = _table_ufunc("logical_xor")
-bitwise_and = _table_ufunc("bitwise_and")
-bitwise_or = _table_ufunc("bitwise_or")
-bitwise_xor = _table_ufunc("bitwise_xor")
-left_shift = _table_ufunc("left_shift")
-right_shift = _table_ufunc("right_shift")
-equal = _table_ufunc("equal")
-not_equal = _table_ufunc("not_equal")
-less = _table_ufunc("less")
-less_equal = _table_ufunc("less_equal")
-greater = _table_ufunc("greater")
-greater_equal = _table_ufunc("greater_equal")
+arctan2, hypot, copysign = _table_ufuncs("arctan2 hypot copysign")
+maximum, minimum, fmax, fmin = _table_ufuncs("maximum minimum fmax fmin")
+logical_and, logical_or, logical_xor = _table_ufuncs("logical_and logical_or logical_xor")
+bitwise_and, bitwise_or, bitwise_xor, left_shift, right_shift = _table_ufuncs(
+    "bitwise_and bitwise_or bitwise_xor left_shift right_shift")
+equal, not_equal, less, less_equal, greater, greater_equal = _table_ufuncs(
+    "equal not_equal less less_equal greater greater_equal")
 
 # The array API standard's names for the same ufuncs.
 acos = arccos

@@ -89,13 +89,19 @@ def _mode_range(mode, n, m):
     raise ValueError(f"[convolve] mode must be one of 'valid', 'same', 'full', got {mode!r}")
 
 
+def _sequences(op, a, v):
+    """a and v as non-empty 1-d ndarrays (numpy's errors otherwise)."""
+    a, v = _asarrays(op, [a, v])
+    if a.ndim != 1 or v.ndim != 1:
+        raise ValueError(f"[{op}] object too deep for desired array")
+    if a.shape[0] == 0 or v.shape[0] == 0:
+        raise ValueError(f"[{op}] {'a' if a.shape[0] == 0 else 'v'} cannot be empty")
+    return a, v
+
+
 def correlate(a, v, mode="valid"):
     """numpy.correlate: c[k] = sum_n a[n + k] * conj(v[n]) of 1-d sequences."""
-    a, v = _asarrays("correlate", [a, v])
-    if a.ndim != 1 or v.ndim != 1:
-        raise ValueError("[correlate] object too deep for desired array")
-    if a.shape[0] == 0 or v.shape[0] == 0:
-        raise ValueError(f"[correlate] {'a' if a.shape[0] == 0 else 'v'} cannot be empty")
+    a, v = _sequences("correlate", a, v)
     if v.dtype.kind == "c":
         v = _math.conj(v)
     swapped = v.shape[0] > a.shape[0]
@@ -112,11 +118,7 @@ def correlate(a, v, mode="valid"):
 
 def convolve(a, v, mode="full"):
     """numpy.convolve: the discrete linear convolution of two 1-d sequences."""
-    a, v = _asarrays("convolve", [a, v])
-    if a.ndim != 1 or v.ndim != 1:
-        raise ValueError("[convolve] object too deep for desired array")
-    if a.shape[0] == 0 or v.shape[0] == 0:
-        raise ValueError(f"[convolve] {'a' if a.shape[0] == 0 else 'v'} cannot be empty")
+    a, v = _sequences("convolve", a, v)
     if v.shape[0] > a.shape[0]:
         a, v = v, a
     lo, count = _mode_range(mode, a.shape[0], v.shape[0])

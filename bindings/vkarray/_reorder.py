@@ -8,7 +8,7 @@ import numpy as _np
 
 from . import _vkarray as _vk
 from ._creation import empty, full
-from ._shaping import _asarray, _creation_kwargs, _normalize_axis, _at, _INTP
+from ._shaping import _asarray, _creation_kwargs, _normalize_axis, _nonnegative_ints, _at, _INTP
 
 __all__ = [
     "roll", "rot90", "tile", "repeat", "pad",
@@ -92,12 +92,7 @@ def tile(A, reps):
     to the same length). One kernel, run at once: the result, seen as (r0, r1, ..., s0, s1,
     ...) through a view, is assigned A broadcast, so a lazy A fuses into it."""
     x = _asarray(A)
-    try:
-        reps = tuple(_operator.index(r) for r in reps)
-    except TypeError:
-        reps = (_operator.index(reps),)
-    if any(r < 0 for r in reps):
-        raise ValueError(f"[tile] reps may not contain negative values, got {reps}")
+    reps = _nonnegative_ints("tile", reps, "reps")
     d = max(len(reps), x.ndim)
     shape = (1,) * (d - x.ndim) + tuple(x.shape)
     reps = (1,) * (d - len(reps)) + reps

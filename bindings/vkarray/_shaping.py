@@ -56,6 +56,17 @@ def _normalize_axis(op, axis, ndim):
     return axis % ndim if ndim else axis
 
 
+def _nonnegative_ints(op, value, what):
+    """An int or a sequence of ints as a tuple, none negative (ValueError naming `what`)."""
+    try:
+        ints = tuple(_operator.index(v) for v in value)
+    except TypeError:
+        ints = (_operator.index(value),)
+    if any(v < 0 for v in ints):
+        raise ValueError(f"[{op}] {what} must be non-negative, got {ints}")
+    return ints
+
+
 def _at(axis, index):
     """A key selecting `index` on `axis` and everything on the axes before it."""
     return (slice(None),) * axis + (index,)

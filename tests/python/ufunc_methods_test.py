@@ -7,21 +7,9 @@ import numpy as np
 import pytest
 
 import vkarray as vk
+from ufunc_testing import same
 
 RNG = np.random.default_rng(5)
-
-
-def same(got, want, rtol=None):
-    assert isinstance(got, vk.ndarray), type(got)
-    got, want = got.get(), np.asarray(want)
-    assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, want.dtype,
-                                                                 got.shape, want.shape)
-    if want.dtype.kind in "fc":
-        tol = rtol or 16 * np.finfo(want.dtype).eps
-        np.testing.assert_allclose(got, want, rtol=tol, atol=tol * max(1, np.abs(want).max(
-            initial=0)))
-    else:
-        np.testing.assert_array_equal(got, want)
 
 
 def data(dtype, shape):

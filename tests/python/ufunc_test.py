@@ -7,22 +7,11 @@ import numpy as np
 import pytest
 
 import vkarray as vk
+from ufunc_testing import same
 
 RNG = np.random.default_rng(11)
 NUMPY_UFUNCS = sorted(n for n in dir(np) if isinstance(getattr(np, n), np.ufunc)
                       and hasattr(vk, n))
-
-
-def same(got, want, rtol=None):
-    assert isinstance(got, vk.ndarray), type(got)
-    got, want = got.get(), np.asarray(want)
-    assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, want.dtype,
-                                                                 got.shape, want.shape)
-    if want.dtype.kind in "fc":
-        tol = rtol or 8 * np.finfo(want.dtype).eps
-        np.testing.assert_allclose(got, want, rtol=tol, atol=tol)
-    else:
-        np.testing.assert_array_equal(got, want)
 
 
 def test_every_numpy_ufunc_vkarray_has_is_a_ufunc():
