@@ -46,10 +46,10 @@ def at(uf, a, indices, b):
     # it has 1 to 3 axes, else through a flat contiguous copy written back at the end.
     target = a if 1 <= a.ndim <= 3 else _core.ascontiguousarray(a).reshape(-1)
     order = _core._argsort(p)
-    ps = _core.take(p, order)
-    vs = None if v is None else _core.take(v, order)
+    ps = _methods._take(p, order)
+    vs = None if v is None else _methods._take(v, order)
     j = arange(p.size, dtype=_np.int64, context=a.context)
-    head = (j == 0) | (ps != _core.take(ps, _core._clip(j - 1, 0, None)))
+    head = (j == 0) | (ps != _methods._take(ps, _core._clip(j - 1, 0, None)))
     start = _core.cummax(_methods._where(head, j, 0), 0)
     probe = uf._kernel(target[_unravel(p[:0], target.shape)], *(
         () if uf.nin == 1 else (b,) if weak else (vs[:0],)))
@@ -57,16 +57,16 @@ def at(uf, a, indices, b):
         vs = (full((p.size,), b, dtype=a.dtype, context=a.context) if weak
               else _methods._cast(vs, a.dtype))
         combined = _methods._doubling(uf, vs, a.dtype, start=start)
-        last = (j == p.size - 1) | (ps != _core.take(ps, _core._clip(j + 1, None, p.size - 1)))
+        last = (j == p.size - 1) | (ps != _methods._take(ps, _core._clip(j + 1, None, p.size - 1)))
         sel = _core.flatnonzero(last)
-        dest = _unravel(_core.take(ps, sel), target.shape)
-        target[dest] = uf._kernel(target[dest], _core.take(combined, sel))
+        dest = _unravel(_methods._take(ps, sel), target.shape)
+        target[dest] = uf._kernel(target[dest], _methods._take(combined, sel))
     else:
         rank = j - start
         for k in range(int(_core.max(rank)) + 1):
             sel = _core.flatnonzero(rank == k)
-            dest = _unravel(_core.take(ps, sel), target.shape)
-            operand = () if uf.nin == 1 else (b,) if weak else (_core.take(vs, sel),)
+            dest = _unravel(_methods._take(ps, sel), target.shape)
+            operand = () if uf.nin == 1 else (b,) if weak else (_methods._take(vs, sel),)
             target[dest] = uf._kernel(target[dest], *operand)
     if target is not a:
         a[...] = target.reshape(a.shape)

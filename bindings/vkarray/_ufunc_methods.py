@@ -4,8 +4,9 @@ computes the method exactly (add.reduce is sum, maximum.accumulate is cummax, ..
 otherwise:
 
 - reorderable ufuncs (numpy may regroup them) reduce by pairwise halving (one kernel per
-  level) and scan by doubling (Hillis-Steele: ceil(log2 n) kernels); reduceat gathers its
-  segments' rows and runs the same doubling scan segment by segment (at uses it too);
+  level) and scan by doubling (Hillis-Steele: ceil(log2 n) kernels); reduceat gathers segments
+  of similar lengths into one padded block and reduces its rows, and otherwise gathers their
+  rows and runs the doubling scan segment by segment (at uses it too);
 - the others fold in numpy's order: reduce 16 steps per fused kernel, accumulate one kernel per
   position along the axis, reduceat one gathered step per position of its longest segment.
 
@@ -33,6 +34,12 @@ _SCAN = {"add": _core._cumsum, "multiply": _core._cumprod, "maximum": _core.cumm
 _WIDENING = {"add", "multiply"}
 # Truth-value ufuncs: reducing the inputs' truth values gives the same result.
 _LOGICAL = {"logical_and", "logical_or", "logical_xor"}
+
+
+def _take(x, indices, axis=None):
+    """take for indices computed in range: mode='clip' skips the bounds check (a kernel and a
+    readback each)."""
+    return _core.take(x, indices, axis=axis, mode="clip")
 
 
 def _binary_only(uf, method):
@@ -185,7 +192,7 @@ def _tree(uf, xt, axes, t, start, identity):
         h = k // 2
         r = uf._kernel(x[..., :h], x[..., h:2 * h])
         if k % 2:  # the odd element joins the first pair
-            first = _core.reshape(arange(h, context=x.context) == 0, (1,) * (x.ndim - 1) + (h,))
+            first = arange(h, context=x.context) == 0  # broadcasts along the last axis
             r = _where(first, uf._kernel(r, x[..., 2 * h:]), r)
         x, k = _cast(r, t), h
         _core.eval(x)
@@ -242,18 +249,21 @@ def accumulate(uf, array, axis, dtype, out):
 
 def _doubling(uf, g, t, start=None):
     """Inclusive scan of g along axis 0 by doubling; with `start` (int64, per row: the first
-    row of its segment) each segment is scanned alone. Earlier rows are the left operand."""
+    row of its segment) each segment is scanned alone. Earlier rows are the left operand. One
+    fused kernel per step: the row index and the starts are shaped to broadcast once, before."""
     n = g.shape[0]
     if n < 2:
         return g
     j = arange(n, dtype=_np.int64, context=g.context)
     span = n if start is None else int(_core.max(j - start)) + 1
     lead = (n,) + (1,) * (g.ndim - 1)
+    jl = j if g.ndim == 1 else _core.reshape(j, lead)
+    sl = None if start is None else start if g.ndim == 1 else _core.reshape(start, lead)
     d = 1
     while d < span:
-        prev = _core.take(g, _core._clip(j - d, 0, None), axis=0)
-        ok = j >= d if start is None else (j - d) >= start
-        g = _cast(_where(_core.reshape(ok, lead), uf._kernel(prev, g), g), t)
+        prev = _take(g, _core._clip(j - d, 0, None), axis=0)
+        ok = jl >= d if sl is None else (jl - d) >= sl
+        g = _cast(_where(ok, uf._kernel(prev, g), g), t)
         _core.eval(g)
         d *= 2
     return g
@@ -299,25 +309,45 @@ def reduceat(uf, array, indices, axis, dtype, out):
         raise IndexError(f"[{name}.reduceat] index {lo if lo < 0 else hi} out-of-bounds in "
                          f"{name}.reduceat [0, {n})")
     i = arange(m, dtype=_np.int64, context=x.context)
-    nxt = _core.take(s, _core._clip(i + 1, None, m - 1))
+    nxt = _take(s, _core._clip(i + 1, None, m - 1))
     end = _where(i == m - 1, n, _where(nxt > s, nxt, s + 1))
     length = end - s
-    lead = (m,) + (1,) * (X.ndim - 1)
-    if uf._reorderable:
+    longest = int(_core.max(length))
+    if uf._reorderable and m * longest <= 2 * n + 1024:
+        r = _dense_segments(uf, X, s, length, longest, t)
+    elif uf._reorderable:  # lengths far apart: the gathered rows, scanned segment by segment
         off = _core._cumsum(length, 0, None) - length
         total = int(_core.sum(length))
         j = arange(total, dtype=_np.int64, context=x.context)
         seg = _core.searchsorted(off, j, side="right") - 1
-        first = _core.take(off, seg)
-        g = _core.take(X, _core.take(s, seg) + (j - first), axis=0)
+        first = _take(off, seg)
+        g = _take(X, _take(s, seg) + (j - first), axis=0)
         g = _doubling(uf, g, t, start=first)
-        r = _core.take(g, off + length - 1, axis=0)
+        r = _take(g, off + length - 1, axis=0)
     else:
-        r = _core.take(X, s, axis=0)
-        for k in range(1, int(_core.max(length))):
-            rows = _core.take(X, _core._clip(s + k, None, n - 1), axis=0)
+        ll = length if X.ndim == 1 else _core.reshape(length, (m,) + (1,) * (X.ndim - 1))
+        r = _take(X, s, axis=0)
+        for k in range(1, longest):
+            rows = _take(X, _core._clip(s + k, None, n - 1), axis=0)
             step = _cast(uf._kernel(r, rows), t)
-            r = _where(_core.reshape(length > k, lead), step, r)
+            r = _where(ll > k, step, r)
             if k % _FOLD == 0:
                 _core.eval(r)
     return _finish(uf, "reduceat", _core.moveaxis(r, 0, axis), out)
+
+
+def _dense_segments(uf, X, s, length, longest, t):  # noqa: N803
+    """reduceat of a reorderable ufunc over segments of similar lengths: the segments as the
+    rows of an (m, longest) block (one gather), padded with the identity, or for max/min-like
+    ufuncs (idempotent, no identity) with the segment's first element, then reduced along the
+    rows (vkarray's reduction where there is one)."""
+    m = s.shape[0]
+    k = _core.reshape(arange(longest, dtype=_np.int64, context=X.context), (1, longest))
+    first = _core.reshape(s, (m, 1))
+    valid = k < _core.reshape(length, (m, 1))
+    g = _take(X, _core.ravel(_where(valid, first + k, first)), axis=0)
+    g = g.reshape((m, longest) + tuple(X.shape[1:]))
+    if uf.identity is not None:
+        mask = valid if X.ndim == 1 else _core.reshape(valid, (m, longest) + (1,) * (X.ndim - 1))
+        g = _where(mask, g, _scalar(uf.identity, t, X.context))
+    return reduce(uf, g, 1, t, None, False, NO_VALUE, True)
