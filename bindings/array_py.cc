@@ -20,8 +20,6 @@
 namespace vka {
 namespace {
 
-py::module_ numpy() { return py::module_::import("numpy"); }
-
 py::array download(const Array& a, int replica) {
   py::array out(to_numpy_dtype(a.dtype()),
                 std::vector<py::ssize_t>(a.shape().begin(), a.shape().end()));
@@ -87,15 +85,6 @@ py::iterator iterate(Array& a) {
   return py::iter(rows);
 }
 
-std::string device_of(const Array& a) {
-  const Context& c = *a.context();
-  std::string s = "vulkan:";
-  for (int i = 0; i < c.num_devices(); ++i) {
-    s += (i ? "," : "") + std::to_string(c.device(i).physical_index());
-  }
-  return s;
-}
-
 py::array to_numpy(const Array& a, py::handle dtype, py::handle copy) {
   if (!copy.is_none() && !copy.cast<bool>()) {
     throw py::value_error(
@@ -126,14 +115,8 @@ transpose, broadcast_to, ...) return views that share the buffer: assignment thr
       .def_property_readonly("itemsize", &Array::itemsize)
       .def_property_readonly("nbytes", &Array::nbytes)
       .def_property_readonly("context", &Array::context)
-      .def_property_readonly("device", &device_of,
-                             "'vulkan:' and the physical device indices of the context.")
       .def_property_readonly("is_lazy", &Array::is_lazy,
                              "True while the value is an unevaluated expression.")
-      .def(
-          "get", [](const Array& a) { return download(a); },
-          "Download replica 0 (inside `with vkarray.replica(i)`, replica i) as a numpy array, "
-          "evaluating first if needed.")
       .def("read", &read, py::arg("index") = py::none(), R"doc(
 Download replica `index` as a numpy array; with index None every replica, stacked on a new
 leading axis: shape (num_replicas, *shape).
@@ -181,8 +164,6 @@ whose values convert without change (the same checks as vkarray.Buffer.write).
       .def("__iter__", &iterate,
            "Over the first axis: numpy scalars for a 1-d array (one download), ndarray views "
            "of the rows otherwise.")
-      .def("__repr__", [](const Array& a) { return numpy().attr("array_repr")(download(a)); })
-      .def("__str__", [](const Array& a) { return numpy().attr("array_str")(download(a)); })
       .def("__format__",
            [](const Array& a, py::handle spec) { return download(a).attr("__format__")(spec); });
 }

@@ -34,9 +34,11 @@ std::optional<DType> match(char kind, int64_t itemsize) {
 
 // A numpy dtype → DType, or DTypeError: "[op] <what> <dtype> is not supported ...".
 DType from_numpy(const py::dtype& dt, std::string_view op, const char* what) {
-  const std::string text = py::str(py::handle(dt));
+  // numpy's dtype.__str__ is Python code: formatted for errors only (every conversion of a
+  // dtype argument passes here).
+  auto text = [&dt] { return std::string(py::str(py::handle(dt))); };
   if (py::str(dt.attr("byteorder")).cast<std::string>() == ">") {
-    throw DTypeError(op_prefix(op) + what + " " + text +
+    throw DTypeError(op_prefix(op) + what + " " + text() +
                      " is big-endian; vkarray stores native (little-endian) byte order, use "
                      "dtype.newbyteorder('<')");
   }
@@ -47,7 +49,7 @@ DType from_numpy(const py::dtype& dt, std::string_view op, const char* what) {
     t = match(dt.kind(), dt.itemsize());
   }
   if (!t) {
-    throw DTypeError(op_prefix(op) + what + " " + text +
+    throw DTypeError(op_prefix(op) + what + " " + text() +
                      " is not supported; supported: " + supported_list());
   }
   return *t;

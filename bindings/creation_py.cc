@@ -148,7 +148,7 @@ Array linspace_of(py::handle start, py::handle stop, int64_t num, bool endpoint,
 void register_creation(py::module_& m) {
   const auto ctx_arg = py::arg("context") = nullptr;
   m.def(
-      "asarray",
+      "_asarray",
       [](py::object obj, py::handle dtype, Ctx context) {
         return asarray(obj, dtype, std::move(context), false);
       },
@@ -166,10 +166,10 @@ device constant with no transfer.
       py::arg("obj"), py::arg("dtype") = py::none(), py::kw_only(), ctx_arg,
       "Like asarray, but always a new ndarray (copying an ndarray is free: values are "
       "immutable until rebound).");
-  m.def("empty", &empty, py::arg("shape"), py::arg("dtype") = py::none(), py::kw_only(), ctx_arg,
+  m.def("_empty", &empty, py::arg("shape"), py::arg("dtype") = py::none(), py::kw_only(), ctx_arg,
         "A new array of shape and dtype (default float64), contents undefined.");
   m.def(
-      "zeros",
+      "_zeros",
       [](py::handle shape, py::handle dtype, Ctx context) {
         return zeros(to_shape(shape, "zeros"),
                      optional_dtype(dtype, "zeros").value_or(DType::kFloat64),
@@ -178,7 +178,7 @@ device constant with no transfer.
       py::arg("shape"), py::arg("dtype") = py::none(), py::kw_only(), ctx_arg,
       "An array of zeros (dtype default float64), generated on the device.");
   m.def(
-      "ones",
+      "_ones",
       [](py::handle shape, py::handle dtype, Ctx context) {
         return ones(to_shape(shape, "ones"),
                     optional_dtype(dtype, "ones").value_or(DType::kFloat64),
@@ -186,12 +186,12 @@ device constant with no transfer.
       },
       py::arg("shape"), py::arg("dtype") = py::none(), py::kw_only(), ctx_arg,
       "An array of ones (dtype default float64), generated on the device.");
-  m.def("full", &full_of, py::arg("shape"), py::arg("fill_value"), py::arg("dtype") = py::none(),
+  m.def("_full", &full_of, py::arg("shape"), py::arg("fill_value"), py::arg("dtype") = py::none(),
         py::kw_only(), ctx_arg,
         "An array filled with fill_value (a scalar); dtype defaults to the value's numpy "
         "dtype (int → int64, float → float64). Generated on the device.");
   m.def(
-      "empty_like",
+      "_empty_like",
       [](py::handle a, py::handle dtype, py::handle shape, Ctx context) {
         Like l = like(a, dtype, shape, std::move(context), "empty_like");
         return empty(to_tuple(l.shape), to_numpy_dtype(l.dtype), l.context);
@@ -199,7 +199,7 @@ device constant with no transfer.
       py::arg("prototype"), py::arg("dtype") = py::none(), py::kw_only(),
       py::arg("shape") = py::none(), ctx_arg, "empty() with the shape and dtype of prototype.");
   m.def(
-      "zeros_like",
+      "_zeros_like",
       [](py::handle a, py::handle dtype, py::handle shape, Ctx context) {
         Like l = like(a, dtype, shape, std::move(context), "zeros_like");
         return zeros(l.shape, l.dtype, l.context);
@@ -207,7 +207,7 @@ device constant with no transfer.
       py::arg("a"), py::arg("dtype") = py::none(), py::kw_only(), py::arg("shape") = py::none(),
       ctx_arg, "zeros() with the shape, dtype and context of a.");
   m.def(
-      "ones_like",
+      "_ones_like",
       [](py::handle a, py::handle dtype, py::handle shape, Ctx context) {
         Like l = like(a, dtype, shape, std::move(context), "ones_like");
         return ones(l.shape, l.dtype, l.context);
@@ -215,25 +215,25 @@ device constant with no transfer.
       py::arg("a"), py::arg("dtype") = py::none(), py::kw_only(), py::arg("shape") = py::none(),
       ctx_arg, "ones() with the shape, dtype and context of a.");
   m.def(
-      "full_like",
+      "_full_like",
       [](py::handle a, py::handle fill, py::handle dtype, py::handle shape, Ctx context) {
         Like l = like(a, dtype, shape, std::move(context), "full_like");
         return full(l.shape, to_scalar(fill, l.dtype, "full_like"), l.context);
       },
       py::arg("a"), py::arg("fill_value"), py::arg("dtype") = py::none(), py::kw_only(),
       py::arg("shape") = py::none(), ctx_arg, "full() with the shape, dtype and context of a.");
-  m.def("arange", &arange_of, py::arg("start"), py::arg("stop") = py::none(), py::arg("step") = 1,
+  m.def("_arange", &arange_of, py::arg("start"), py::arg("stop") = py::none(), py::arg("step") = 1,
         py::arg("dtype") = py::none(), py::kw_only(), ctx_arg, R"doc(
 numpy.arange: values start, start+step, ... below stop (arange(n) is 0..n-1), generated on
 the device; ceil((stop - start) / step) elements. dtype as numpy infers it: int64 for ints,
 float64 once a float is involved. Bounds travel as float64 (exact up to 2^53).
 )doc");
-  m.def("linspace", &linspace_of, py::arg("start"), py::arg("stop"), py::arg("num") = 50,
+  m.def("_linspace", &linspace_of, py::arg("start"), py::arg("stop"), py::arg("num") = 50,
         py::arg("endpoint") = true, py::arg("dtype") = py::none(), py::kw_only(), ctx_arg,
         "numpy.linspace: num evenly spaced values from start to stop (included when "
         "endpoint), generated on the device; dtype float64 unless given.");
   m.def(
-      "eye",
+      "_eye",
       [](int64_t n, std::optional<int64_t> cols, int64_t k, py::handle dtype, Ctx context) {
         return eye(n, cols, k, optional_dtype(dtype, "eye").value_or(DType::kFloat64),
                    context_or_default(std::move(context)));

@@ -1,4 +1,5 @@
-// Python operands → vka::Arg, and numpy's dtype=/out=/in-place rules around apply().
+// Python operands → vka::Arg, numpy's casting rules, and the out=/dtype= finisher and in-place
+// store around apply().
 #include "bindings/operands_py.h"
 
 #include <pybind11/complex.h>
@@ -7,6 +8,7 @@
 #include <complex>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "base/errors.h"
 #include "ir/promotion.h"
@@ -25,10 +27,23 @@ std::string ufunc_name(Op op) {
 
 std::string numpy_dtype_text(DType t) { return "dtype('" + std::string(name(t)) + "')"; }
 
-// numpy's UFuncTypeError text, after vkarray's "[op]" prefix.
-std::string cast_message(Op op, const std::string& what, DType from, DType to) {
-  return prefix(name(op)) + "Cannot cast ufunc '" + ufunc_name(op) + "' " + what + " from " +
-         numpy_dtype_text(from) + " to " + numpy_dtype_text(to) + " with casting rule 'same_kind'";
+// numpy's cast error text after vkarray's "[op]" prefix: a ufunc's UFuncTypeError, or for
+// other functions the array-cast wording.
+std::string cast_message(const Finish& f, const std::string& what, DType from, DType to) {
+  if (f.ufunc.empty()) {
+    return prefix(f.op) + "Cannot cast array data from " + numpy_dtype_text(from) + " to " +
+           numpy_dtype_text(to) + " according to the rule '" + std::string(name(f.casting)) + "'";
+  }
+  return prefix(f.op) + "Cannot cast ufunc '" + f.ufunc + "' " + what + " from " +
+         numpy_dtype_text(from) + " to " + numpy_dtype_text(to) + " with casting rule '" +
+         std::string(name(f.casting)) + "'";
+}
+
+Finish op_finish(Op op) {
+  Finish f;
+  f.op = std::string(name(op));
+  f.ufunc = ufunc_name(op);
+  return f;
 }
 
 // Exactly a Python bool, int, float or complex (not a subclass such as numpy's float64): the
@@ -219,75 +234,148 @@ std::optional<std::vector<PyOperand>> to_operands(const std::vector<py::handle>&
   return out;
 }
 
-Array call_op(Op op, const std::vector<PyOperand>& operands, std::optional<DType> dtype) {
+Array call_op(Op op, const std::vector<PyOperand>& operands) {
   std::vector<Array> arrays;
   arrays.reserve(operands.size());  // Args point into it
   std::vector<Arg> args;
-  for (size_t i = 0; i < operands.size(); ++i) {
-    const PyOperand& o = operands[i];
+  for (const PyOperand& o : operands) {
     if (!o.array) {
       args.push_back(arg_of(o.weak));
       continue;
     }
-    Array a = *o.array;
-    const bool is_condition = info(op).rule == ResultRule::kWhere && i == 0;
-    if (dtype && !is_condition && a.dtype() != *dtype) {
-      if (!can_cast(a.dtype(), *dtype, Casting::kSameKind)) {
-        throw DTypeError(cast_message(op, "input " + std::to_string(i), a.dtype(), *dtype));
-      }
-      a = a.astype(*dtype);
-    }
-    arrays.push_back(a);
+    arrays.push_back(*o.array);
     args.emplace_back(arrays.back());
   }
-  Array result = vka::apply(op, args);
-  if (!dtype || result.dtype() == *dtype || info(op).rule == ResultRule::kBool) return result;
-  if (!can_cast(result.dtype(), *dtype, Casting::kSameKind)) {
-    throw DTypeError(cast_message(op, "output", result.dtype(), *dtype));
-  }
-  return result.astype(*dtype);
+  return vka::apply(op, args);
 }
 
-void store_into(Array& out, Array result, Op op) {
-  if (out.context() != result.context()) {
-    throw ShapeError(prefix(name(op)) +
-                     "out= array lives on a different context than the "
-                     "operands");
+namespace {
+
+// numpy's casting= names, in numpy's order (least to most permissive).
+constexpr std::pair<CastRule, std::string_view> kCastRules[] = {{CastRule::kNo, "no"},
+                                                                {CastRule::kEquiv, "equiv"},
+                                                                {CastRule::kSafe, "safe"},
+                                                                {CastRule::kSameKind, "same_kind"},
+                                                                {CastRule::kUnsafe, "unsafe"}};
+
+}  // namespace
+
+CastRule to_cast_rule(std::string_view text, std::string_view op) {
+  for (auto [rule, rule_name] : kCastRules) {
+    if (rule_name == text) return rule;
   }
-  if (result.shape() != out.shape() && can_broadcast_to(result.shape(), out.shape())) {
+  throw ShapeError(prefix(op) +
+                   "casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe', "
+                   "got '" +
+                   std::string(text) + "'");
+}
+
+std::string_view name(CastRule rule) {
+  for (auto [r, rule_name] : kCastRules) {
+    if (r == rule) return rule_name;
+  }
+  throw InternalError("[casting] unknown rule");
+}
+
+bool allows(CastRule rule, DType from, DType to) {
+  switch (rule) {
+    case CastRule::kNo:
+    case CastRule::kEquiv:  // vkarray's dtypes have one byte order: equiv is no
+      return from == to;
+    case CastRule::kSafe:
+      return can_cast(from, to, Casting::kSafe);
+    case CastRule::kSameKind:
+      return can_cast(from, to, Casting::kSameKind);
+    case CastRule::kUnsafe:
+      return true;
+  }
+  throw InternalError("[casting] unknown rule");
+}
+
+namespace {
+
+bool everywhere(py::handle where) {
+  return !where || where.is_none() || (PyBool_Check(where.ptr()) && where.ptr() == Py_True);
+}
+
+// out= as the ndarray it names: an ndarray, or numpy's 1-tuple form.
+Array& out_array(py::handle out, const Finish& f) {
+  py::handle target = out;
+  if (py::isinstance<py::tuple>(out)) {
+    py::tuple t = py::reinterpret_borrow<py::tuple>(out);
+    if (t.size() != 1) {
+      throw ShapeError(prefix(f.op) + "out= tuple must have 1 element, got " +
+                       std::to_string(t.size()));
+    }
+    target = t[0];
+  }
+  if (!is_array(target)) {
+    throw DTypeError(prefix(f.op) + "out= must be a vkarray.ndarray, got " +
+                     std::string(py::str(py::type::of(target))));
+  }
+  return target.cast<Array&>();
+}
+
+// `result` into `out` under `f`'s rules; out is unchanged when a check fails.
+void store(Array& out, Array result, const Finish& f) {
+  if (out.context() != result.context()) {
+    throw ShapeError(prefix(f.op) + "out= array lives on a different context than the operands");
+  }
+  if (result.shape() != out.shape() && !f.exact_shape &&
+      can_broadcast_to(result.shape(), out.shape())) {
     // numpy broadcasts the result of a ufunc to out's shape (out=zeros((6, 4)) for shape (4,)).
     NodePtr value = default_graph().convert(result.release(), result.dtype(), out.shape());
     result = Array(std::move(value), out.context());
   }
   if (result.shape() != out.shape()) {
-    throw ShapeError(prefix(name(op)) + "non-broadcastable output operand with shape " +
+    if (f.exact_shape) {
+      throw ShapeError(prefix(f.op) + "out has shape " + to_string(out.shape()) +
+                       ", but the result has shape " + to_string(result.shape()));
+    }
+    throw ShapeError(prefix(f.op) + "non-broadcastable output operand with shape " +
                      to_string(out.shape()) + " doesn't match the broadcast shape " +
                      to_string(result.shape()));
   }
-  if (result.dtype() != out.dtype() && !can_cast(result.dtype(), out.dtype(), Casting::kSameKind)) {
-    throw DTypeError(cast_message(op, "output", result.dtype(), out.dtype()));
+  if (!allows(f.casting, result.dtype(), out.dtype())) {
+    throw DTypeError(cast_message(f, "output", result.dtype(), out.dtype()));
+  }
+  if (!everywhere(f.where)) {
+    // numpy's where= leaves out's other elements as they were.
+    Array mask = is_array(f.where) ? f.where.cast<Array>()
+                                   : upload(f.where, std::nullopt, out.context(), f.op);
+    if (mask.dtype() != DType::kBool) {
+      throw DTypeError(prefix(f.op) + "where= must be a boolean array, got " +
+                       std::string(name(mask.dtype())));
+    }
+    if (!can_broadcast_to(mask.shape(), out.shape())) {
+      throw ShapeError(prefix(f.op) + "where= of shape " + to_string(mask.shape()) +
+                       " does not broadcast to the output's shape " + to_string(out.shape()));
+    }
+    result = where(mask, result.dtype() == out.dtype() ? result : result.astype(out.dtype()), out);
   }
   NodePtr value = result.release();  // the only reference: a write may then fuse it
   out.assign(std::move(value));
 }
 
-py::object result_or_out(Array result, py::handle out, Op op) {
-  if (out.is_none()) return py::cast(std::move(result));
-  py::handle target = out;
-  if (py::isinstance<py::tuple>(out)) {  // numpy also takes out=(array,)
-    py::tuple t = py::reinterpret_borrow<py::tuple>(out);
-    if (t.size() != 1) {
-      throw ShapeError(prefix(name(op)) + "out= tuple must have 1 element, got " +
-                       std::to_string(t.size()));
+}  // namespace
+
+py::object finish(Array result, py::handle out, const Finish& f) {
+  if (f.dtype && result.dtype() != *f.dtype) {
+    if (!allows(f.casting, result.dtype(), *f.dtype)) {
+      throw DTypeError(cast_message(f, "output", result.dtype(), *f.dtype));
     }
-    target = t[0];
+    result = result.astype(*f.dtype);
   }
-  if (!py::isinstance<Array>(target)) {
-    throw DTypeError(prefix(name(op)) + "out= must be a vkarray.ndarray, got " +
-                     std::string(py::str(py::type::of(target))));
-  }
-  store_into(target.cast<Array&>(), std::move(result), op);
-  return py::reinterpret_borrow<py::object>(target);
+  if (!out || out.is_none()) return py::cast(std::move(result));
+  store(out_array(out, f), std::move(result), f);
+  return py::reinterpret_borrow<py::object>(
+      py::isinstance<py::tuple>(out) ? py::handle(py::reinterpret_borrow<py::tuple>(out)[0]) : out);
 }
+
+py::object result_or_out(Array result, py::handle out, Op op) {
+  return finish(std::move(result), out, op_finish(op));
+}
+
+void store_into(Array& out, Array result, Op op) { store(out, std::move(result), op_finish(op)); }
 
 }  // namespace vka

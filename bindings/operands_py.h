@@ -1,11 +1,14 @@
 // Python values as operands of vkarray ops (ndarrays, weak Python scalars, strong numpy values)
-// and the rules every op call shares: ufunc dtype=, out= and in-place stores, uploads.
+// and the rules every op call shares: numpy's casting rules, the out=/dtype= finisher, in-place
+// stores, uploads.
 #pragma once
 
 #include <pybind11/pybind11.h>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -36,17 +39,43 @@ bool is_array(py::handle h);
 std::optional<std::vector<PyOperand>> to_operands(const std::vector<py::handle>& values,
                                                   Accept accept, std::string_view op);
 
-// op(operands...) with numpy's ufunc `dtype=`: array inputs are cast to `dtype` first (only
-// under same_kind), and the result must cast to it under same_kind (predicates stay bool).
-Array call_op(Op op, const std::vector<PyOperand>& operands, std::optional<DType> dtype);
+// op(operands...): arrays strong, Python scalars weak (NEP 50).
+Array call_op(Op op, const std::vector<PyOperand>& operands);
 
-// numpy's `out=` and in-place store: `result` must have out's shape and cast to out's dtype
-// under same_kind; otherwise ValueError/TypeError and `out` is unchanged. On success `out`
-// (and every Python name bound to it) takes the value.
-void store_into(Array& out, Array result, Op op);
+// numpy's casting= rules: 'no' and 'equiv' (the same dtype), 'safe', 'same_kind', 'unsafe'.
+enum class CastRule : uint8_t { kNo, kEquiv, kSafe, kSameKind, kUnsafe };
+// The rule named `text`; ValueError naming `op` for any other text.
+CastRule to_cast_rule(std::string_view text, std::string_view op);
+std::string_view name(CastRule rule);
+bool allows(CastRule rule, DType from, DType to);
 
-// Python object `value` (ndarray or not) as an ndarray bound into `out` (None: a new array).
+// How finish() treats a result: `dtype=` (the result is converted to it first), the casting
+// rule for that conversion and for the store into out=, a ufunc's where= mask, whether out must
+// have the result's shape exactly (numpy's non-ufunc functions and reductions) or takes it
+// broadcast (ufuncs), and the names errors carry: "[op]" and, for ufuncs, numpy's "ufunc 'x'".
+struct Finish {
+  std::string op;
+  std::string ufunc;  // empty: not a ufunc; cast errors use numpy's array-cast wording
+  std::optional<DType> dtype;
+  CastRule casting = CastRule::kSameKind;
+  py::handle where;  // None or True: store everywhere
+  bool exact_shape = false;
+};
+
+// The one out=/dtype= finisher every function with out= or dtype= ends in (C++ and, through
+// vkarray._vkarray._finish, Python): `result` converted to `f.dtype`, then, without out=,
+// returned; with out= (an ndarray, or a 1-tuple of one), checked against out's shape and dtype
+// under `f.casting` and stored into it where `f.where` holds, and out returned. On an error out
+// is unchanged.
+py::object finish(Array result, py::handle out, const Finish& f);
+
+// finish() for op-table ops: "[name] ... ufunc 'numpy name'", same_kind, broadcast.
 py::object result_or_out(Array result, py::handle out, Op op);
+
+// numpy's in-place store (x += y): `result` must have out's shape up to broadcasting and cast
+// to out's dtype under same_kind; otherwise ValueError/TypeError and `out` is unchanged. On
+// success `out` (and every Python name bound to it) takes the value.
+void store_into(Array& out, Array result, Op op);
 
 // np.asarray(data[, dtype]) on `context`: 0-d data becomes a constant node (no transfer),
 // anything else is uploaded to every replica.

@@ -19,7 +19,7 @@ py::object binary(Op op, py::handle self, py::handle other, bool reflected) {
       reflected ? std::vector<py::handle>{other, self} : std::vector<py::handle>{self, other};
   std::optional<std::vector<PyOperand>> operands = to_operands(values, Accept::kOperator, name(op));
   if (!operands) return not_implemented();
-  return py::cast(call_op(op, *operands, std::nullopt));
+  return py::cast(call_op(op, *operands));
 }
 
 // x <op>= y: the result replaces x's value in place (every name bound to x sees it), under
@@ -29,7 +29,7 @@ py::object inplace(Op op, py::handle self, py::handle other) {
   std::optional<std::vector<PyOperand>> operands =
       to_operands({self, other}, Accept::kOperator, name(op));
   if (!operands) return not_implemented();
-  Array result = call_op(op, *operands, std::nullopt);
+  Array result = call_op(op, *operands);
   store_into(self.cast<Array&>(), std::move(result), op);
   return py::reinterpret_borrow<py::object>(self);
 }

@@ -1,9 +1,10 @@
-// The ufunc-style module functions, one per elementwise row of ops.def (numpy's names and
-// signatures), plus the composites numpy has beside them: round, clip, astype, and the dtype
-// queries result_type and can_cast.
+// The elementwise rows of ops.def as the kernels of vkarray's ufunc objects (vkarray/_ufunc.py
+// adds numpy's keywords and methods), plus round, clip, the dtype queries result_type and
+// can_cast, the out=/dtype= finisher for Python, eval and kernel_count.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -22,15 +23,55 @@ namespace {
 
 std::string prefix(std::string_view op) { return "[" + std::string(op) + "] "; }
 
-std::optional<DType> optional_dtype(py::handle dtype, std::string_view op) {
-  if (dtype.is_none()) return std::nullopt;
-  return to_dtype(dtype, op);
+// op(*xs) for Python operands (ndarrays, numpy data, array-likes, Python scalars as weak).
+py::object call(Op op, const std::vector<py::handle>& xs) {
+  return py::cast(call_op(op, *to_operands(xs, Accept::kFunction, name(op))));
 }
 
-py::object call(Op op, const std::vector<py::handle>& xs, py::handle out, py::handle dtype) {
-  std::optional<DType> t = optional_dtype(dtype, name(op));
-  std::vector<PyOperand> operands = *to_operands(xs, Accept::kFunction, name(op));
-  return result_or_out(call_op(op, operands, t), out, op);
+// `op`'s loops as numpy's ufunc.types spells them ("ff->f"): for each dtype vkarray accepts,
+// the dtype the op computes in and the result's, each loop once, ordered by the compute dtype
+// (numpy's order: a loop search takes the first loop its inputs cast to safely).
+py::list loop_types(Op op) {
+  std::vector<std::pair<int, std::string>> loops;
+  for (int i = 0; i < kNumDTypes; ++i) {
+    const DType t = static_cast<DType>(i);
+    if (!accepts(op, t)) continue;
+    const DType compute = compute_dtype(op, std::vector<DType>(arity(op), t));
+    const std::string loop = std::string(arity(op), info(compute).numpy_char) + "->" +
+                             info(result_dtype(op, compute)).numpy_char;
+    const std::pair<int, std::string> entry{static_cast<int>(compute), loop};
+    if (std::find(loops.begin(), loops.end(), entry) == loops.end()) loops.push_back(entry);
+  }
+  std::stable_sort(loops.begin(), loops.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  py::list types;
+  for (const auto& [compute, loop] : loops) types.append(loop);
+  return types;
+}
+
+// The kernel of op's ufunc: op(*xs), positional only, no keywords (the ufunc object handles
+// dtype=, casting=, out= and where=).
+py::cpp_function kernel_of(Op op) {
+  switch (arity(op)) {
+    case 1:
+      return py::cpp_function([op](py::object x) { return call(op, {x}); }, py::arg("x"),
+                              py::pos_only());
+    case 2:
+      return py::cpp_function(
+          [op](py::object x1, py::object x2) {
+            return call(op, {x1, x2});
+          },
+          py::arg("x1"), py::arg("x2"), py::pos_only());
+    case 3:
+      return py::cpp_function(
+          [op](py::object x1, py::object x2, py::object x3) {
+            return call(op, {x1, x2, x3});
+          },
+          py::arg("x1"), py::arg("x2"), py::arg("x3"), py::pos_only());
+    default:
+      throw InternalError("[ops_py] elementwise op " + std::string(name(op)) + " has arity " +
+                          std::to_string(arity(op)));
+  }
 }
 
 std::string kinds_text(std::string_view kinds) {
@@ -46,62 +87,25 @@ std::string kinds_text(std::string_view kinds) {
   return s;
 }
 
-std::string doc_of(const OpInfo& o) {
-  std::string args = o.arity == 1 ? "x" : o.arity == 2 ? "x1, x2" : "x1, x2, x3";
-  return std::string(o.name) + "(" + args + ", /, out=None, *, dtype=None)\n\n" + "numpy." +
-         std::string(o.numpy) +
-         " on vkarray arrays, elementwise and lazy (fused with its neighbours when evaluated).\n"
-         "Operands: ndarrays, numpy arrays and scalars (strong), array-likes, Python scalars "
-         "(weak, NEP 50).\nAccepted dtypes: " +
-         kinds_text(o.kinds) +
-         ".\ndtype= casts the array inputs (same_kind) and the result to that dtype; out= "
-         "takes an ndarray of the result's shape whose dtype accepts the result under "
-         "same_kind, stores the result in it and returns it.";
-}
-
-// Registers f under `fname` with numpy's positional-only signature for `op`'s arity.
-py::object define_ufunc(py::module_& m, const std::string& fname, Op op) {
-  const std::string doc = doc_of(info(op));
-  switch (arity(op)) {
-    case 1:
-      m.def(
-          fname.c_str(),
-          [op](py::object x, py::object out, py::object dtype) {
-            return call(op, {x}, out, dtype);
-          },
-          py::arg("x"), py::pos_only(), py::arg("out") = py::none(), py::kw_only(),
-          py::arg("dtype") = py::none(), doc.c_str());
-      break;
-    case 2:
-      m.def(
-          fname.c_str(),
-          [op](py::object x1, py::object x2, py::object out, py::object dtype) {
-            return call(op, {x1, x2}, out, dtype);
-          },
-          py::arg("x1"), py::arg("x2"), py::pos_only(), py::arg("out") = py::none(), py::kw_only(),
-          py::arg("dtype") = py::none(), doc.c_str());
-      break;
-    case 3:
-      m.def(
-          fname.c_str(),
-          [op](py::object x1, py::object x2, py::object x3, py::object out, py::object dtype) {
-            return call(op, {x1, x2, x3}, out, dtype);
-          },
-          py::arg("x1"), py::arg("x2"), py::arg("x3"), py::pos_only(), py::arg("out") = py::none(),
-          py::kw_only(), py::arg("dtype") = py::none(), doc.c_str());
-      break;
-    default:
-      throw InternalError("[ops_py] elementwise op " + std::string(name(op)) + " has arity " +
-                          std::to_string(arity(op)));
-  }
-  return m.attr(fname.c_str());
+// One row of the table the package builds its ufuncs from (vkarray/_math.py).
+py::dict elementwise_row(Op op) {
+  const OpInfo& o = info(op);
+  py::dict row;
+  row["name"] = std::string(o.name);
+  row["numpy"] = std::string(o.numpy.empty() ? o.name : o.numpy);
+  row["nin"] = o.arity;
+  row["kernel"] = kernel_of(op);
+  row["types"] = loop_types(op);
+  row["predicate"] = o.rule == ResultRule::kBool;
+  row["accepts"] = kinds_text(o.kinds);
+  return row;
 }
 
 // numpy.round: half to even at `decimals` decimal places, as numpy computes it (scale, round,
 // unscale), so results match numpy's to the last bit where the scaling is exact.
 py::object round_decimals(py::object a, int decimals, py::object out) {
   std::vector<PyOperand> x = *to_operands({a}, Accept::kFunction, "round");
-  Array r = call_op(Op::kRound, x, std::nullopt);
+  Array r = call_op(Op::kRound, x);
   if (decimals != 0) {
     const Array& xa = *x[0].array;
     if (!is_floating(xa.dtype()) && !is_complex(xa.dtype())) {
@@ -119,9 +123,9 @@ py::object round_decimals(py::object a, int decimals, py::object out) {
 // numpy.clip: minimum(maximum(a, a_min), a_max); either bound may be None.
 py::object clip_of(py::object a, py::object lo, py::object hi, py::object out) {
   py::object r = a;
-  if (!lo.is_none()) r = call(Op::kMaximum, {r, lo}, py::none(), py::none());
-  if (!hi.is_none()) r = call(Op::kMinimum, {r, hi}, py::none(), py::none());
-  if (lo.is_none() && hi.is_none()) r = call(Op::kPositive, {r}, py::none(), py::none());
+  if (!lo.is_none()) r = call(Op::kMaximum, {r, lo});
+  if (!hi.is_none()) r = call(Op::kMinimum, {r, hi});
+  if (lo.is_none() && hi.is_none()) r = call(Op::kPositive, {r});
   return result_or_out(r.cast<Array>(), out, Op::kMinimum);
 }
 
@@ -165,35 +169,42 @@ bool can_cast_of(py::handle from, py::handle to, const std::string& casting) {
                      : from,
                  "can_cast");
   }
-  const DType t = to_dtype(to, "can_cast");
-  if (casting == "no" || casting == "equiv") return f == t;
-  if (casting == "safe") return can_cast(f, t, Casting::kSafe);
-  if (casting == "same_kind") return can_cast(f, t, Casting::kSameKind);
-  if (casting == "unsafe") return true;
-  throw ShapeError(
-      "[can_cast] casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
-      "'unsafe', got '" +
-      casting + "'");
+  return allows(to_cast_rule(casting, "can_cast"), f, to_dtype(to, "can_cast"));
+}
+
+// vkarray._vkarray._finish: finish() for the Python package's functions.
+py::object finish_of(py::object result, py::handle out, py::handle dtype, std::string op,
+                     std::string ufunc, const std::string& casting, py::handle where,
+                     bool exact_shape) {
+  if (!is_array(result)) {
+    throw InternalError(prefix(op) + "the result to finish is not an ndarray");
+  }
+  Finish f;
+  f.op = std::move(op);
+  f.ufunc = std::move(ufunc);
+  if (!dtype.is_none()) f.dtype = to_dtype(dtype, f.op);
+  f.casting = to_cast_rule(casting, f.op);
+  f.where = where;
+  f.exact_shape = exact_shape;
+  return finish(result.cast<Array>(), out, f);
 }
 
 }  // namespace
 
 void register_ops(py::module_& m) {
-  // numpy's ufunc names → functions, for ndarray.__array_ufunc__ (vkarray/__init__.py).
-  py::dict ufuncs;
+  py::list rows;
   for (int i = 0; i < kNumOps; ++i) {
     const Op op = static_cast<Op>(i);
-    if (!is_elementwise(op) || op == Op::kAstype || op == Op::kRound) continue;
-    const OpInfo& o = info(op);
-    py::object f = define_ufunc(m, std::string(o.name), op);
-    ufuncs[py::str(std::string(o.name))] = f;
-    if (!o.numpy.empty() && o.numpy != o.name) {
-      m.attr(py::str(std::string(o.numpy))) = f;
-      ufuncs[py::str(std::string(o.numpy))] = f;
-    }
+    if (is_elementwise(op) && op != Op::kAstype) rows.append(elementwise_row(op));
   }
-  m.attr("_ufuncs") = ufuncs;
-
+  m.attr("_elementwise") = rows;
+  m.def("_finish", &finish_of, py::arg("result"), py::arg("out") = py::none(),
+        py::arg("dtype") = py::none(), py::kw_only(), py::arg("op"), py::arg("ufunc") = "",
+        py::arg("casting") = "same_kind", py::arg("where") = py::none(),
+        py::arg("exact_shape") = false,
+        "The out=/dtype= finisher (bindings/operands_py.h, finish): result converted to "
+        "dtype, then returned, or stored into out (numpy's checks, where= mask) and out "
+        "returned. ufunc= names the ufunc for numpy's UFuncTypeError wording.");
   m.def("round", &round_decimals, py::arg("a"), py::arg("decimals") = 0,
         py::arg("out") = py::none(), R"doc(
 numpy.round: round half to even to `decimals` decimal places (negative: tens, hundreds...),
@@ -201,21 +212,10 @@ computed as numpy does (scale, round, unscale). Integer arrays with decimals >= 
 returned as they are; negative decimals for integers are not supported yet.
 )doc");
   m.attr("around") = m.attr("round");
-  m.def("clip", &clip_of, py::arg("a"), py::arg("a_min"), py::arg("a_max"),
+  m.def("_clip", &clip_of, py::arg("a"), py::arg("a_min"), py::arg("a_max"),
         py::arg("out") = py::none(),
         "numpy.clip: minimum(maximum(a, a_min), a_max) with NaNs propagated; a bound of None "
         "is not applied.");
-  m.def(
-      "astype",
-      [](py::object x, py::handle dtype, bool copy) -> py::object {
-        if (!py::isinstance<Array>(x)) {
-          throw DTypeError(prefix("astype") + "expected a vkarray.ndarray, got " +
-                           std::string(py::str(py::type::of(x))));
-        }
-        return x.attr("astype")(dtype, py::arg("copy") = copy);
-      },
-      py::arg("x"), py::arg("dtype"), py::pos_only(), py::kw_only(), py::arg("copy") = true,
-      "The array API's astype(x, dtype): x converted to dtype with numpy's casting results.");
   m.def("result_type", &result_type_of, R"doc(
 The dtype numpy 2 gives for an operation on these operands: arrays, numpy scalars and dtypes
 are strong; Python scalars are weak (NEP 50), so result_type(float32_array, 2.0) is float32.

@@ -85,17 +85,19 @@ void def_reduction(py::module_& m, py::class_<Array>& cls, const char* name, Op 
   }
 }
 
-void def_variance(py::module_& m, py::class_<Array>& cls, const char* name, Op op, Variance f,
-                  bool method, const char* doc) {
+// `module_name`: the module function's name (var and std are private there: the Python
+// package adds the array API's correction=).
+void def_variance(py::module_& m, py::class_<Array>& cls, const char* name, const char* module_name,
+                  Op op, Variance f, bool method, const char* doc) {
   auto call = [f, name, op](py::object a, py::object axis, py::object dtype, py::object out,
                             double ddof, bool keepdims, py::object where) {
     Array x = as_array(a, name);
     ReduceOptions o = options(x, dtype, keepdims, py::none(), where, name);
     return finish(f(x, to_axes(axis, name), ddof, o), out, op);
   };
-  m.def(name, call, py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
-        py::arg("out") = py::none(), py::arg("ddof") = 0.0, py::arg("keepdims") = false,
-        py::kw_only(), py::arg("where") = py::none(), doc);
+  m.def(module_name, call, py::arg("a"), py::arg("axis") = py::none(),
+        py::arg("dtype") = py::none(), py::arg("out") = py::none(), py::arg("ddof") = 0.0,
+        py::arg("keepdims") = false, py::kw_only(), py::arg("where") = py::none(), doc);
   if (method) {
     cls.def(name, call, py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
             py::arg("out") = py::none(), py::arg("ddof") = 0.0, py::arg("keepdims") = false,
@@ -169,10 +171,10 @@ void register_reductions(py::module_& m) {
               py::arg("where") = py::none(), doc);
     }
   }
-  def_variance(m, cls, "var", Op::kMean, &var, true, "numpy.var (ddof=).");
-  def_variance(m, cls, "std", Op::kMean, &stddev, true, "numpy.std (ddof=).");
-  def_variance(m, cls, "nanvar", Op::kMean, &nanvar, false, "numpy.nanvar (ddof=).");
-  def_variance(m, cls, "nanstd", Op::kMean, &nanstd, false, "numpy.nanstd (ddof=).");
+  def_variance(m, cls, "var", "_var", Op::kMean, &var, true, "numpy.var (ddof=).");
+  def_variance(m, cls, "std", "_std", Op::kMean, &stddev, true, "numpy.std (ddof=).");
+  def_variance(m, cls, "nanvar", "nanvar", Op::kMean, &nanvar, false, "numpy.nanvar (ddof=).");
+  def_variance(m, cls, "nanstd", "nanstd", Op::kMean, &nanstd, false, "numpy.nanstd (ddof=).");
   def_arg(m, cls, "argmax", Op::kArgmax, &argmax, true,
           "numpy.argmax: the first maximum's index (NaN counts as the maximum).");
   def_arg(m, cls, "argmin", Op::kArgmin, &argmin, true,
@@ -182,7 +184,7 @@ void register_reductions(py::module_& m) {
   def_arg(m, cls, "nanargmin", Op::kArgmin, &nanargmin, false,
           "numpy.nanargmin: NaN skipped; ValueError for an all-NaN slice.");
   m.def(
-      "count_nonzero",
+      "_count_nonzero",
       [](py::object a, py::object axis, bool keepdims) {
         return count_nonzero(as_array(a, "count_nonzero"), to_axes(axis, "count_nonzero"),
                              keepdims);

@@ -64,7 +64,7 @@ void assign_all(const Array& a, Array value) {
 
 void register_sorting(py::module_& m) {
   m.def(
-      "sort",
+      "_sort",
       [](py::object a, py::object axis, py::object kind, py::object order, py::object stable) {
         check_kind(kind, order, stable, "sort");
         return sort(as_array(a, "sort"), axis_of(axis));
@@ -74,7 +74,7 @@ void register_sorting(py::module_& m) {
       "numpy.sort: a sorted copy along axis (None: flattened). Always stable (a radix sort); "
       "NaN sorts last.");
   m.def(
-      "argsort",
+      "_argsort",
       [](py::object a, py::object axis, py::object kind, py::object order, py::object stable) {
         check_kind(kind, order, stable, "argsort");
         return argsort(as_array(a, "argsort"), axis_of(axis));

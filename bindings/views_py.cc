@@ -119,8 +119,6 @@ void register_views(py::module_& m) {
         return copy(a);
       },
       py::arg("order") = py::none(), "A new array with the same values (never a view).");
-  cls.def("__copy__", [](const Array& a) { return copy(a); });
-  cls.def("__deepcopy__", [](const Array& a, py::handle) { return copy(a); });
   m.def(
       "reshape",
       [](py::object a, py::object shape, py::object order, py::object copy_) {

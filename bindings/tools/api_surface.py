@@ -41,8 +41,9 @@ class Signature:
 
 @dataclasses.dataclass
 class Entry:
-    """One public name: kind is "function", "class", "dtype", "constant", "module" or
-    "alias" (a class defined elsewhere, e.g. numpy's LinAlgError)."""
+    """One public name: kind is "function", "ufunc" (a vkarray.ufunc object: its call
+    signature), "class", "dtype", "constant", "module" or "alias" (a class defined elsewhere,
+    e.g. numpy's LinAlgError)."""
     module: str
     name: str
     kind: str
@@ -233,6 +234,10 @@ def entry(module, name):
         return Entry(mod, name, "dtype", obj, [], summary_of(obj.__doc__))
     if isinstance(obj, type):
         return _class_entry(mod, name, obj)
+    if isinstance(obj, vkarray.ufunc):
+        e = _callable_entry(mod, name, obj)
+        e.kind = "ufunc"
+        return e
     if callable(obj):
         return _callable_entry(mod, name, obj)
     return Entry(mod, name, "constant", obj, [], "")

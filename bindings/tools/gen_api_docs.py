@@ -105,6 +105,7 @@ def _module_section(module):
         out += [doc, ""]
     classes = [e for e in entries if e.kind in ("class", "alias")]
     functions = [e for e in entries if e.kind == "function"]
+    ufuncs = [e for e in entries if e.kind == "ufunc"]
     dtypes = [e for e in entries if e.kind == "dtype"]
     constants = [e for e in entries if e.kind == "constant"]
     modules = [e for e in entries if e.kind == "module"]
@@ -119,6 +120,11 @@ def _module_section(module):
     if constants:
         out += ["Constants: " + ", ".join(f"`{e.name}` = `{e.obj!r}`" for e in constants) + ".",
                 ""]
+    if ufuncs:
+        out += ["### ufuncs", "", "`vkarray.ufunc` objects: numpy's attributes (nin, nout, "
+                "nargs, ntypes, types, identity) and methods (reduce, accumulate, outer, at, "
+                "reduceat), on the device.", "", "| signature | |", "|---|---|",
+                *_function_rows(ufuncs, home=module.__name__), ""]
     if functions:
         out += ["### Functions", "", "| signature | |", "|---|---|",
                 *_function_rows(functions, home=module.__name__), ""]

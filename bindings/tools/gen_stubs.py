@@ -28,7 +28,7 @@ PARAM_TYPES = {
         "indices", "q", "weights", "where", "obj", "data", "p", "fill_value", "a_min", "a_max",
         "min", "max", "c", "w", "xp", "fp", "A", "B", "M", "ar1", "ar2", "element",
         "test_elements", "mask", "prepend", "append", "k_array", "cond", "dims", "x0", "low",
-        "high", "loc", "scale")},
+        "high", "loc", "scale", "array")},
     "arrays": "Sequence[ArrayLike]",
     "tup": "Sequence[ArrayLike]",
     "operands": "Any",
@@ -109,7 +109,10 @@ METHOD_RETURNS = {"__init__": "None", "__repr__": "str", "__str__": "str", "__fo
                   "__reduce__": "Any", "__reduce_ex__": "Any", "__getstate__": "Any",
                   "__setstate__": "None", "fill": "None", "write": "None", "item": "Any",
                   "tolist": "Any", "shuffle": "None", "choice": "Any", "shape": "tuple[int, ...]",
-                  "__divmod__": "tuple[ndarray, ndarray]", "__rdivmod__": "tuple[ndarray, ndarray]"}
+                  "__divmod__": "tuple[ndarray, ndarray]", "__rdivmod__": "tuple[ndarray, ndarray]",
+                  # vkarray.ufunc's (its __call__ may return a tuple: Any)
+                  "types": "list[str]", "ntypes": "int", "reduce": "ndarray",
+                  "accumulate": "ndarray", "reduceat": "ndarray", "at": "None"}
 # Classes whose methods return arrays unless a table says otherwise (other classes' methods
 # without a known type return Any).
 ARRAY_CLASSES = {"ndarray", "Generator"}
@@ -236,7 +239,7 @@ def _stub(module):
              "from typing import Any, Callable, Iterator, Optional, Sequence, Union, overload",
              "", "import numpy as _np", "from numpy.typing import ArrayLike, DTypeLike", ""]
     if not top:
-        lines.append("from vkarray import Context, ndarray")
+        lines.append("from vkarray import Context, ndarray, ufunc")
         lines.append("")
     lines += ["_Axis = Union[int, tuple[int, ...]]", "_ShapeLike = Union[int, Sequence[int]]", ""]
     body = []
@@ -249,6 +252,8 @@ def _stub(module):
             lines.append(f"from {e.obj.__module__} import {e.obj.__name__} as {e.name}")
         elif e.kind == "constant":
             body.append(f"{e.name}: {_constant_type(e.obj)}")
+        elif e.kind == "ufunc":
+            body.append(f"{e.name}: ufunc")
         elif e.kind == "class":
             body += ["", *_class_lines(e), ""]
         else:

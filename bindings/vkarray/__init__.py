@@ -1,287 +1,204 @@
 """vkarray: lazy GPU arrays on Vulkan compute.
 
-``import vkarray as vk``. Lazy arrays: ``vk.ndarray`` with numpy's operators, the ufunc-named
-functions (``vk.add``, ``vk.sin``, ``vk.where``, ... generated from the op table), creation
-functions (``vk.asarray``, ``vk.zeros``, ``vk.arange``, ...), ``vk.eval`` and
-``vk.kernel_count``. Expressions run on the device, fused into as few kernels as possible,
+``import vkarray as vk``. Lazy arrays: ``vk.ndarray`` with numpy's operators, the ufuncs
+(``vk.add``, ``vk.sin``, ... vkarray.ufunc objects made from the op table, with numpy's
+methods), creation functions (``vk.asarray``, ``vk.zeros``, ``vk.arange``, ...), ``vk.eval``
+and ``vk.kernel_count``. Expressions run on the device, fused into as few kernels as possible,
 when a value is needed. The seed Buffer API stays: ``vk.Buffer``, ``vk.asbuffer``,
 ``buf.write(data, index=None)``, ``buf.read(index=None)``, and the context functions. dtypes
 are numpy's own objects (``vk.float32 is numpy.float32``).
+
+This file only imports: each public name is defined in one module, by numpy's sections below,
+and imported here once (tests/python/namespace_test.py checks it).
 """
 
-import numpy as _np
-
-from . import _vkarray
-from ._vkarray import (
-    Buffer,
-    Context,
-    Replica,
-    asbuffer,
-    context,
-    list_devices,
-    set_context,
-    synchronize,
-    ndarray,
-    asarray,
-    array,
-    empty,
-    zeros,
-    ones,
-    full,
-    empty_like,
-    zeros_like,
-    ones_like,
-    full_like,
-    arange,
-    linspace,
-    eye,
-    identity,
-    astype,
-    clip,
-    round,
-    around,
-    result_type,
-    can_cast,
-    eval,
-    kernel_count,
-    # views and indexing
-    reshape,
-    ravel,
-    transpose,
-    permute_dims,
-    matrix_transpose,
-    swapaxes,
-    moveaxis,
-    broadcast_to,
-    broadcast_arrays,
-    expand_dims,
-    squeeze,
-    flip,
-    fliplr,
-    flipud,
-    diagonal,
-    ascontiguousarray,
-    copy,
-    take,
-    take_along_axis,
-    nonzero,
-    flatnonzero,
-    compress,
-    extract,
-    put,
-    searchsorted,
-    # reductions
-    sum,
-    prod,
-    nansum,
-    nanprod,
-    max,
-    amax,
-    min,
-    amin,
-    nanmax,
-    nanmin,
-    ptp,
-    any,
-    all,
-    mean,
-    nanmean,
-    var,
-    std,
-    nanvar,
-    nanstd,
-    argmax,
-    argmin,
-    nanargmax,
-    nanargmin,
-    vdot,
-    vecdot,
-    inner,
-    # sorting, searching and counting
-    sort,
-    argsort,
-    partition,
-    argpartition,
-    bincount,
-    histogram,
-    isin,
-    in1d,
+# Contexts and devices: the seed Buffer API, evaluation, the GEMM configuration.
+from . import _devices
+from ._devices import (  # noqa: F401, A004
+    Buffer, Context, Device, Replica, asbuffer, context, devices, eval, gemm_config, kernel_count,
+    list_devices, make_context, set_context, set_gemm_config, set_gemm_split, synchronize,
+)
+# dtypes, constants and dtype routines.
+from . import _dtypes
+from ._dtypes import (  # noqa: F401, A004
+    astype, bool, bool_, can_cast, common_type, complex128, complex64, dtype, e, finfo, float16,
+    float32, float64, iinfo, inf, int16, int32, int64, int8, isdtype, issubdtype, nan, newaxis,
+    pi, promote_types, result_type, uint16, uint32, uint64, uint8,
+)
+# Array creation.
+from . import _creation
+from ._creation import (  # noqa: F401, A004
+    arange, array, asanyarray, asarray, asarray_chkfinite, ascontiguousarray, copy, empty,
+    empty_like, eye, frombuffer, fromiter, full, full_like, identity, linspace, ndarray, ones,
+    ones_like, zeros, zeros_like,
+)
+# Numerical ranges and matrices from vectors.
+from . import _grids
+from ._grids import (  # noqa: F401, A004
+    diag, diagflat, fromfunction, geomspace, logspace, meshgrid, tri, tril, triu, vander,
+)
+# Array manipulation.
+from . import _manipulation
+from ._manipulation import (  # noqa: F401, A004
+    append, atleast_1d, atleast_2d, atleast_3d, block, broadcast_arrays, broadcast_shapes,
+    broadcast_to, copyto, delete, expand_dims, flip, fliplr, flipud, insert, matrix_transpose,
+    moveaxis, ndim, permute_dims, ravel, reshape, resize, rollaxis, shape, size, squeeze,
+    swapaxes, transpose, trim_zeros, unstack,
+)
+# Joining and splitting.
+from . import _joining
+from ._joining import (  # noqa: F401, A004
+    array_split, column_stack, concat, concatenate, dsplit, dstack, hsplit, hstack, row_stack,
+    split, stack, vsplit, vstack,
+)
+# Rearranging and repeating.
+from . import _reorder
+from ._reorder import (  # noqa: F401, A004
+    pad, repeat, roll, rot90, tile,
+)
+# Indexing routines.
+from . import _indexing
+from ._indexing import (  # noqa: F401, A004
+    choose, compress, diag_indices, diag_indices_from, diagonal, fill_diagonal, indices, ix_,
+    mgrid, ogrid, place, put, put_along_axis, putmask, ravel_multi_index, select, take,
+    take_along_axis, tril_indices, tril_indices_from, triu_indices, triu_indices_from,
+    unravel_index,
+)
+# The ufunc type.
+from . import _ufunc
+from ._ufunc import (  # noqa: F401, A004
+    ufunc,
+)
+# Mathematical functions: the op table's ufuncs, round, clip, real, imag, where.
+from . import _math
+from ._math import (  # noqa: F401, A004
+    abs, absolute, acos, acosh, add, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh,
+    around, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_invert, bitwise_left_shift,
+    bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor, ceil, clip, conj, conjugate,
+    copysign, cos, cosh, divide, equal, exp, exp2, expm1, floor, floor_divide, fmax, fmin,
+    greater, greater_equal, hypot, imag, invert, isfinite, isinf, isnan, left_shift, less,
+    less_equal, log, log10, log1p, log2, logical_and, logical_not, logical_or, logical_xor,
+    maximum, minimum, mod, multiply, negative, not_equal, positive, pow, power, real, reciprocal,
+    remainder, right_shift, rint, round, sign, signbit, sin, sinh, sqrt, square, subtract, tan,
+    tanh, true_divide, trunc, where,
+)
+# Mathematical functions composed from the op table.
+from . import _math_composed
+from ._math_composed import (  # noqa: F401, A004
+    angle, cbrt, deg2rad, degrees, divmod, fabs, fix, float_power, fmod, gcd, heaviside, lcm,
+    logaddexp, logaddexp2, modf, nan_to_num, rad2deg, radians, real_if_close, sinc,
+)
+# Sums, products and differences.
+from . import _cumulative
+from ._cumulative import (  # noqa: F401, A004
+    cummax, cummin, cumprod, cumsum, cumulative_prod, cumulative_sum, diff, ediff1d, nancumprod,
+    nancumsum, nanprod, nansum, prod, sum,
+)
+# Interpolation, convolution, gradients and integration.
+from . import _numeric
+from ._numeric import (  # noqa: F401, A004
+    convolve, correlate, cross, gradient, interp, trapezoid, trapz, unwrap,
+)
+# Logic functions.
+from . import _logic
+from ._logic import (  # noqa: F401, A004
+    all, allclose, any, array_equal, array_equiv, isclose, iscomplex, iscomplexobj, isneginf,
+    isposinf, isreal, isrealobj, isscalar,
+)
+# Sorting, searching, counting and sets.
+from . import _sorting
+from ._sorting import (  # noqa: F401, A004
+    argmax, argmin, argpartition, argsort, argwhere, count_nonzero, extract, flatnonzero, in1d,
+    intersect1d, isin, lexsort, nanargmax, nanargmin, nonzero, partition, searchsorted, setdiff1d,
+    setxor1d, sort, sort_complex, union1d, unique, unique_all, unique_counts, unique_inverse,
+    unique_values,
+)
+# Statistics.
+from . import _statistics
+from ._statistics import (  # noqa: F401, A004
+    amax, amin, average, corrcoef, cov, max, mean, median, min, nanmax, nanmean, nanmedian,
+    nanmin, nanpercentile, nanquantile, nanstd, nanvar, percentile, ptp, quantile, std, var,
+)
+# Histograms.
+from . import _histograms
+from ._histograms import (  # noqa: F401, A004
+    bincount, digitize, histogram, histogram2d, histogram_bin_edges, histogramdd,
+)
+# Matrix and tensor products.
+from . import _products
+from ._products import (  # noqa: F401, A004
+    dot, einsum, einsum_path, inner, kron, matmul, outer, tensordot, trace, vdot, vecdot,
+)
+# Polynomials.
+from . import _polynomials
+from ._polynomials import (  # noqa: F401, A004
+    polyadd, polyder, polyfit, polyint, polymul, polysub, polyval,
+)
+# Window functions.
+from . import _windows
+from ._windows import (  # noqa: F401, A004
+    bartlett, blackman, hamming, hanning, i0, kaiser,
+)
+# Functional programming.
+from . import _functional
+from ._functional import (  # noqa: F401, A004
+    apply_along_axis, piecewise,
+)
+# Input and output: printing, DLPack.
+from . import _conversions
+from ._conversions import (  # noqa: F401, A004
+    array2string, array_repr, array_str, from_dlpack, get_printoptions, printoptions,
+    set_printoptions,
+)
+# Host arrays and explicit transfers.
+from . import _host
+from ._host import (  # noqa: F401, A004
+    DeviceArray, Event, HostArray, MappedArray, mapped_empty, record_event,
+)
+# User kernels, sequences and the profiler.
+from . import _kernels
+from ._kernels import (  # noqa: F401, A004
+    Kernel, Profile, Sequence, profile,
 )
 
-from ._products import matmul, dot, outer, tensordot
-from ._einsum import einsum
-from ._vkarray import gemm_config, set_gemm_config, kron
-from ._vkarray import set_gemm_split
+# The array API's version, inspection namespace and device names.
+from ._dtypes import __array_api_version__  # noqa: F401
+from ._info import __array_namespace_info__  # noqa: F401
 
-# The dtypes vkarray holds, as numpy's own scalar types, so that they compare and hash
-# exactly like numpy's and any numpy dtype-like is accepted wherever a dtype is.
-bool_ = _np.bool_
-bool = _np.bool_  # numpy 2 and the array API name it `bool`
-int8 = _np.int8
-uint8 = _np.uint8
-int16 = _np.int16
-uint16 = _np.uint16
-int32 = _np.int32
-uint32 = _np.uint32
-int64 = _np.int64
-uint64 = _np.uint64
-float16 = _np.float16
-float32 = _np.float32
-float64 = _np.float64
-complex64 = _np.complex64
-complex128 = _np.complex128
-dtype = _np.dtype
+# Submodules: numpy.linalg, numpy.fft and numpy.random on the device; replica operations.
+from . import fft, linalg, random  # noqa: F401
+from . import _replicas as replicas  # noqa: F401
+from ._replicas import replica  # noqa: F401
+
+# numpy's protocols and the ndarray's Python members; then what importing vkarray does once its
+# namespace is complete.
+from . import _ndarray, _startup  # noqa: F401
 
 __version__ = "0.1.0"
-
-pi = _np.pi
-e = _np.e
-inf = _np.inf
-nan = _np.nan
-
-# The elementwise functions of the op table, under vkarray's and numpy's names (abs and
-# absolute, bitwise_not and invert, conj and conjugate, ...).
-_UFUNCS = dict(_vkarray._ufuncs)
-globals().update(_UFUNCS)
-_UFUNCS["matmul"] = matmul  # np.matmul(x, y) and numpy_array @ x stay on the device
-
-_where3 = where
-
-
-def where(condition, x=None, y=None, /):
-    """numpy.where: elements of x where condition is true, else of y (one fused kernel); with
-    the condition alone, nonzero(condition)."""
-    if x is None and y is None:
-        return nonzero(condition)
-    if x is None or y is None:
-        raise ValueError("[where] either both or neither of x and y should be given")
-    return _where3(condition, x, y)
-
-
-def argwhere(a):
-    """numpy.argwhere: the indices of the nonzero elements, shape (count, a.ndim)."""
-    a = asarray(a)
-    if a.ndim == 0:
-        a = a.reshape(1)
-        return stack(nonzero(a), axis=1)[:, :0]
-    return stack(nonzero(a), axis=1)
-
-
-def count_nonzero(a, axis=None, *, keepdims=False):
-    """numpy.count_nonzero: a Python int over the whole array, else int64 counts per result."""
-    r = _vkarray.count_nonzero(a, axis, keepdims=keepdims)
-    return int(r) if axis is None and not keepdims else r
-
-
-# numpy's other spellings and the array API standard's names for the same functions.
-_ALIASES = {
-    "true_divide": "divide", "mod": "remainder", "pow": "power", "acos": "arccos",
-    "acosh": "arccosh", "asin": "arcsin", "asinh": "arcsinh", "atan": "arctan",
-    "atan2": "arctan2", "atanh": "arctanh", "bitwise_invert": "bitwise_not",
-    "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift",
-}
-for _alias, _target in _ALIASES.items():
-    globals()[_alias] = _UFUNCS[_alias] = _UFUNCS[_target]
-del _alias, _target
-
-
-def _array_namespace(self, api_version=None):
-    """The array API namespace of vkarray arrays: the vkarray module."""
-    import vkarray
-    return vkarray
-
-
-ndarray.__module__ = "vkarray"  # the public home of the class, as numpy.ndarray's is numpy
-ndarray.__array_namespace__ = _array_namespace
-
-
-def make_context(devices=None, queues_per_device=1, validate=None, host_access="auto"):
-    """Create a Context with these options, make it the process default, and return it.
-
-    Buffers created afterwards without an explicit ``context`` use it; existing buffers keep
-    the context they were created on.
-    """
-    ctx = Context(devices=devices, queues_per_device=queues_per_device, validate=validate,
-                  host_access=host_access)
-    set_context(ctx)
-    return ctx
-
-
-from . import _cumulative, _grids, _joining, _reorder, _sorting, _statistics  # noqa: E402
-from ._cumulative import *  # noqa: E402,F401,F403  cumsum, cumprod, cummax, diff, ...
-from ._statistics import *  # noqa: E402,F401,F403  median, quantile, percentile, average
-from ._joining import *  # noqa: E402,F401,F403  concatenate, stack, split, ...
-from ._reorder import *  # noqa: E402,F401,F403  roll, tile, repeat, pad
-from ._grids import *  # noqa: E402,F401,F403  tril, triu, diag, trace, rot90, meshgrid, ...
-from ._sorting import *  # noqa: E402,F401,F403  unique, unique_values, unique_all, ...
-from . import random  # noqa: E402  vkarray.random: Philox Generator, default_rng, legacy API
-from . import linalg  # noqa: E402  vkarray.linalg (a submodule, as numpy.linalg)
-from . import fft  # noqa: E402,F401  vkarray.fft: numpy.fft on VkFFT
-from . import _protocols  # noqa: E402,F401  numpy's __array_function__ (NEP 18)
-from . import _ufunc_protocol  # noqa: E402,F401  __array_ufunc__ and ufunc methods (NEP 13)
-from ._conversions import from_dlpack  # noqa: E402  pickling, repr, DLPack (host copies)
-from ._devices import Device, devices  # noqa: E402  x.device, x.to_device, vk.devices()
-from . import _numpy_names  # noqa: E402  numpy's names composed from vkarray operations
-from ._numpy_names import *  # noqa: E402,F401,F403  isclose, interp, convolve, cov, ...
-_UFUNCS.update(_numpy_names.UFUNCS)  # np.fmod(x, y), np.divmod(x, y), ... on the device
-from . import _host  # noqa: E402  x.set/get(_async), regions, zero; HostArray, mapped memory
-from ._host import *  # noqa: E402,F401,F403  HostArray, DeviceArray, Event, mapped_empty, ...
-from ._kernels import Kernel, Sequence, profile, Profile  # noqa: E402  user kernels, profiler
-from . import _replicas as replicas  # noqa: E402  vkarray.replicas: broadcast, all_reduce, ...
-from ._replicas import replica  # noqa: E402  with vkarray.replica(i): ...
-# The array API standard's keywords (device=, copy=, descending=, correction=, min=/max=) on
-# the creation and numpy functions above, its data-type functions and inspection namespace.
-from . import _array_api, _info  # noqa: E402
-from ._creation import *  # noqa: E402,F401,F403  asarray, zeros, ... with device= and copy=
-from ._keywords import *  # noqa: E402,F401,F403  sort, argsort, std, var, clip, astype
-from ._array_api import *  # noqa: E402,F401,F403  finfo, iinfo, isdtype, logaddexp, unstack
-from ._info import __array_namespace_info__  # noqa: E402
-_UFUNCS["logaddexp"] = logaddexp  # noqa: F405  np.logaddexp(x, y) stays on the device
-from . import _attributes  # noqa: E402,F401  ndarray.real, ndarray.imag
 __all__ = [
-    "Buffer", "Context", "Replica", "asbuffer", "context", "list_devices", "make_context",
-    "set_context", "synchronize", "dtype", "bool_", "bool", "int8", "uint8", "int16", "uint16",
-    "int32", "uint32", "int64", "uint64", "float16", "float32", "float64", "complex64",
-    "complex128", "ndarray", "asarray", "array", "empty", "zeros", "ones", "full",
-    "empty_like", "zeros_like", "ones_like", "full_like", "arange", "linspace", "eye", "identity",
-    "astype", "clip", "round", "around", "result_type", "can_cast", "eval", "kernel_count",
-    "pi", "e", "inf", "nan", "reshape", "ravel", "transpose", "permute_dims",
-    "matrix_transpose", "swapaxes", "moveaxis", "broadcast_to", "broadcast_arrays",
-    "expand_dims", "squeeze", "flip", "fliplr", "flipud", "diagonal", "ascontiguousarray",
-    "copy", "take", "take_along_axis", "nonzero", "flatnonzero", "compress", "extract", "put", "searchsorted",
-    "argwhere", "count_nonzero", "sum", "prod", "nansum", "nanprod", "max", "amax", "min",
-    "amin", "nanmax", "nanmin", "ptp", "any", "all", "mean", "nanmean", "var", "std", "nanvar",
-    "nanstd", "argmax", "argmin", "nanargmax", "nanargmin", "vdot", "vecdot", "inner", "sort",
-    "argsort", "partition", "argpartition", "bincount", "histogram", "isin", "in1d",
-    "dot", "outer", "tensordot", "kron", "einsum", "gemm_config", "set_gemm_config",
-    "set_gemm_split",
+    *_devices.__all__,
+    *_dtypes.__all__,
+    *_creation.__all__,
+    *_grids.__all__,
+    *_manipulation.__all__,
+    *_joining.__all__,
+    *_reorder.__all__,
+    *_indexing.__all__,
+    *_ufunc.__all__,
+    *_math.__all__,
+    *_math_composed.__all__,
+    *_cumulative.__all__,
+    *_numeric.__all__,
+    *_logic.__all__,
+    *_sorting.__all__,
+    *_statistics.__all__,
+    *_histograms.__all__,
+    *_products.__all__,
+    *_polynomials.__all__,
+    *_windows.__all__,
+    *_functional.__all__,
+    *_conversions.__all__,
+    *_host.__all__,
+    *_kernels.__all__,
     "replica",
-] + (sorted(_UFUNCS) + _joining.__all__ + _reorder.__all__ + _grids.__all__ + _sorting.__all__
-     + _cumulative.__all__ + _statistics.__all__ + _host.__all__
-     + ["Kernel", "Sequence", "profile", "Profile"] + _array_api.__all__ + _info.__all__)
-__all__ += [n for n in ["Device", "devices", "from_dlpack"] + _numpy_names.__all__
-            if n not in __all__]
-__all__ = [n for n in dict.fromkeys(__all__) if not n.startswith("__")]  # each name once
-
-
-def _finish_at_exit():
-    """Waits for the device before the interpreter shuts down, while the driver is whole:
-    work still queued at C-level exit would run after the driver's own exit handlers."""
-    try:
-        _vkarray._finish_default()
-    except Exception:  # noqa: BLE001 — nothing useful can be raised at exit
-        pass
-
-
-import atexit as _atexit  # noqa: E402
-
-_atexit.register(_finish_at_exit)
-
-# With dask already imported (a dask.distributed worker unpickling a vkarray chunk, say),
-# vkarray.dask registers vkarray with dask's dispatch tables and distributed's serialization.
-# `import vkarray` alone never imports dask; otherwise `import vkarray.dask` does this.
-import sys as _sys  # noqa: E402
-
-if "dask.array" in _sys.modules or "distributed" in _sys.modules:
-    from . import dask as _dask_support  # noqa: E402,F401
-del _sys
+]

@@ -1,16 +1,47 @@
-"""Host-side protocols of vkarray.ndarray: pickling and copy (through a host copy or a device
-copy), repr/str in numpy's layout with the device named, and DLPack export and import. Every
-path that moves data to the host says so: a download is always an explicit copy."""
+"""Input and output on the host: printing (numpy's options and array_repr, array_str,
+array2string, which vkarray's repr/str follow), the ndarray's pickling and copy (through a host
+copy or a device copy), repr/str in numpy's layout with the device named, and DLPack export and
+import (from_dlpack). Every path that moves data to the host says so: a download is always an
+explicit copy."""
 
 import numpy as _np
 
 from . import _vkarray as _vk
+from ._creation import asarray
+
+__all__ = ["set_printoptions", "get_printoptions", "printoptions", "array_repr", "array_str",
+           "array2string", "from_dlpack"]
+
+# Printing reads numpy's options: vkarray formats a host copy of the values with numpy.
+set_printoptions = _np.set_printoptions
+get_printoptions = _np.get_printoptions
+printoptions = _np.printoptions
+
+
+def _host(a):
+    return a.get() if isinstance(a, _vk.ndarray) else _np.asarray(a)
+
+
+def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
+    """numpy.array_repr of a vkarray array: numpy's layout with the device named."""
+    text = _np.array_repr(_host(arr), max_line_width, precision, suppress_small)
+    return f"{text[:-1]}, device='{arr.device}')" if isinstance(arr, _vk.ndarray) else text
+
+
+def array_str(a, max_line_width=None, precision=None, suppress_small=None):
+    """numpy.array_str of the values (a host copy)."""
+    return _np.array_str(_host(a), max_line_width, precision, suppress_small)
+
+
+def array2string(a, *args, **kwargs):
+    """numpy.array2string of the values (a host copy)."""
+    return _np.array2string(_host(a), *args, **kwargs)
 
 
 def _unpickle(host):
     """Rebuilds a pickled array on the process default context (the context it was pickled
     from is not part of the pickle: contexts are local to a process)."""
-    return _vk.asarray(host)
+    return asarray(host)
 
 
 def _reduce(self):
@@ -70,7 +101,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
     from ._devices import _context_of_device
     ctx = _context_of_device(device, "from_dlpack")
     if isinstance(x, _vk.ndarray):
-        r = x if ctx is None or ctx is x.context else _vk.asarray(x, context=ctx)
+        r = x if ctx is None or ctx is x.context else asarray(x, context=ctx)
         return _vk.copy(r) if copy and r is x else r
     if copy is False:
         raise BufferError("[from_dlpack] copy=False cannot be honored: data from a host "
@@ -79,14 +110,4 @@ def from_dlpack(x, /, *, device=None, copy=None):
         raise TypeError(f"[from_dlpack] expected an object with __dlpack__, got "
                         f"{type(x).__name__}")
     host = x if isinstance(x, _np.ndarray) else _np.from_dlpack(x)
-    return _vk.asarray(host) if ctx is None else _vk.asarray(host, context=ctx)
-
-
-_cls = _vk.ndarray
-_cls.__reduce__ = _reduce
-_cls.__copy__ = _copy_array
-_cls.__deepcopy__ = _deepcopy
-_cls.__repr__ = _repr
-_cls.__str__ = _str
-_cls.__dlpack__ = _dlpack
-_cls.__dlpack_device__ = _dlpack_device
+    return asarray(host) if ctx is None else asarray(host, context=ctx)

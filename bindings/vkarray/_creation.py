@@ -1,15 +1,21 @@
-"""Creation functions with the array API's keywords: ``device=`` (a device string, as
-``x.device`` gives, or a Context) beside vkarray's ``context=``, and asarray's ``copy=``.
+"""Array creation from data and from shapes: the array type, numpy's creation functions with
+the array API's keywords (``device=``, a device string as ``x.device`` gives or a Context,
+beside vkarray's ``context=``; asarray's ``copy=``), and the conversions from host data.
 
-Each forwards to the compiled function of the same name (vkarray._vkarray) on the context
+Each keyword form forwards to the compiled function (vkarray._vkarray._<name>) on the context
 the device names; without a device or context, the default context."""
 
 import operator as _operator
 
-from . import _info, _vkarray
+import numpy as _np
 
-__all__ = ["asarray", "empty", "zeros", "ones", "full", "empty_like", "zeros_like",
-           "ones_like", "full_like", "arange", "linspace", "eye"]
+from . import _info, _vkarray
+from ._vkarray import array, ascontiguousarray, copy, identity, ndarray
+
+__all__ = ["ndarray", "asarray", "array", "asanyarray", "ascontiguousarray", "copy",
+           "asarray_chkfinite", "frombuffer", "fromiter", "empty", "zeros", "ones", "full",
+           "empty_like", "zeros_like", "ones_like", "full_like", "arange", "linspace", "eye",
+           "identity"]
 
 
 def _context(op, device, context):
@@ -33,8 +39,8 @@ def asarray(obj, dtype=None, *, device=None, copy=None, context=None):
             if copy is False:
                 raise ValueError(f"[asarray] copy=False, but an array on {obj.device} must be "
                                  f"copied to reach device {_info.context_device(ctx)}")
-            return _vkarray.asarray(obj.get(), dtype, context=ctx)
-        out = _vkarray.asarray(obj, dtype)
+            return _vkarray._asarray(obj.get(), dtype, context=ctx)
+        out = _vkarray._asarray(obj, dtype)
         if copy is False and out is not obj:
             raise ValueError(f"[asarray] copy=False, but converting {obj.dtype} to "
                              f"{out.dtype} needs a copy")
@@ -44,27 +50,27 @@ def asarray(obj, dtype=None, *, device=None, copy=None, context=None):
     if copy is False:
         raise ValueError(f"[asarray] copy=False, but {type(obj).__name__} data on the host "
                          "must be copied to the device")
-    return _vkarray.asarray(obj, dtype, context=ctx)
+    return _vkarray._asarray(obj, dtype, context=ctx)
 
 
 def empty(shape, dtype=None, *, device=None, context=None):
     """An uninitialized array of shape and dtype (float64 by default) on a device."""
-    return _vkarray.empty(shape, dtype, context=_context("empty", device, context))
+    return _vkarray._empty(shape, dtype, context=_context("empty", device, context))
 
 
 def zeros(shape, dtype=None, *, device=None, context=None):
     """An array of zeros of shape and dtype (float64 by default) on a device."""
-    return _vkarray.zeros(shape, dtype, context=_context("zeros", device, context))
+    return _vkarray._zeros(shape, dtype, context=_context("zeros", device, context))
 
 
 def ones(shape, dtype=None, *, device=None, context=None):
     """An array of ones of shape and dtype (float64 by default) on a device."""
-    return _vkarray.ones(shape, dtype, context=_context("ones", device, context))
+    return _vkarray._ones(shape, dtype, context=_context("ones", device, context))
 
 
 def full(shape, fill_value, dtype=None, *, device=None, context=None):
     """An array of shape filled with fill_value (dtype: fill_value's by default)."""
-    return _vkarray.full(shape, fill_value, dtype, context=_context("full", device, context))
+    return _vkarray._full(shape, fill_value, dtype, context=_context("full", device, context))
 
 
 def _like(op, fn, prototype, dtype, shape, device, context, *fill):
@@ -74,34 +80,34 @@ def _like(op, fn, prototype, dtype, shape, device, context, *fill):
 
 def empty_like(prototype, dtype=None, *, shape=None, device=None, context=None):
     """empty() with the shape, dtype and device of prototype."""
-    return _like("empty_like", _vkarray.empty_like, prototype, dtype, shape, device, context)
+    return _like("empty_like", _vkarray._empty_like, prototype, dtype, shape, device, context)
 
 
 def zeros_like(a, dtype=None, *, shape=None, device=None, context=None):
     """zeros() with the shape, dtype and device of a."""
-    return _like("zeros_like", _vkarray.zeros_like, a, dtype, shape, device, context)
+    return _like("zeros_like", _vkarray._zeros_like, a, dtype, shape, device, context)
 
 
 def ones_like(a, dtype=None, *, shape=None, device=None, context=None):
     """ones() with the shape, dtype and device of a."""
-    return _like("ones_like", _vkarray.ones_like, a, dtype, shape, device, context)
+    return _like("ones_like", _vkarray._ones_like, a, dtype, shape, device, context)
 
 
 def full_like(a, fill_value, dtype=None, *, shape=None, device=None, context=None):
     """full() with the shape, dtype and device of a."""
-    return _like("full_like", _vkarray.full_like, a, dtype, shape, device, context, fill_value)
+    return _like("full_like", _vkarray._full_like, a, dtype, shape, device, context, fill_value)
 
 
 def arange(start, stop=None, step=1, dtype=None, *, device=None, context=None):
     """Evenly spaced values in [start, stop) (numpy.arange)."""
-    return _vkarray.arange(start, stop, step, dtype,
+    return _vkarray._arange(start, stop, step, dtype,
                            context=_context("arange", device, context))
 
 
 def linspace(start, stop, num=50, endpoint=True, dtype=None, *, device=None,
              context=None):
     """num evenly spaced values from start to stop (numpy.linspace)."""
-    return _vkarray.linspace(start, stop, num, endpoint, dtype,
+    return _vkarray._linspace(start, stop, num, endpoint, dtype,
                              context=_context("linspace", device, context))
 
 
@@ -111,4 +117,30 @@ def eye(N, M=None, k=0, dtype=None, *, device=None, context=None):  # noqa: N803
     k = _operator.index(k)
     if N >= 0 and (M is None or M >= 0):  # else the compiled function names the bad size
         k = max(-N - 1, min(N + 1 if M is None else M + 1, k))
-    return _vkarray.eye(N, M, k, dtype, context=_context("eye", device, context))
+    return _vkarray._eye(N, M, k, dtype, context=_context("eye", device, context))
+
+
+_ISFINITE = next(row["kernel"] for row in _vkarray._elementwise if row["name"] == "isfinite")
+
+
+def asanyarray(a, dtype=None):
+    """numpy.asanyarray: vkarray has no subclasses, so asarray."""
+    return asarray(a, dtype=dtype)
+
+
+def asarray_chkfinite(a, dtype=None, order=None):
+    """numpy.asarray_chkfinite: asarray, raising ValueError if any value is inf or NaN."""
+    a = asarray(a, dtype=dtype)
+    if a.dtype.kind in "fc" and not bool(_vkarray.all(_ISFINITE(a))):
+        raise ValueError("[asarray_chkfinite] array must not contain infs or NaNs")
+    return a
+
+
+def frombuffer(buffer, dtype=float, count=-1, offset=0):
+    """numpy.frombuffer on host bytes, uploaded to the device."""
+    return asarray(_np.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
+
+
+def fromiter(iter, dtype, count=-1):  # noqa: A002 — numpy's parameter name
+    """numpy.fromiter on the host, uploaded to the device."""
+    return asarray(_np.fromiter(iter, dtype=dtype, count=count))

@@ -1,42 +1,38 @@
-"""Scans and differences: numpy's cumsum, cumprod, nancumsum, nancumprod, numpy 2's
-cumulative_sum and cumulative_prod, running maxima and minima (np.maximum.accumulate and
-np.minimum.accumulate as cummax and cummin), diff and ediff1d; and the ndarray methods cumsum
-and cumprod. Scans run at once on the device (reduce-then-scan, 3n elements of traffic for a
-long axis), bit-identical from run to run; diff and ediff1d are lazy expressions of slices."""
+"""Sums, products and differences: the compiled sum, prod, nansum and nanprod; the scans cumsum,
+cumprod, nancumsum, nancumprod, numpy 2's cumulative_sum and cumulative_prod, running maxima
+and minima (np.maximum.accumulate and np.minimum.accumulate as cummax and cummin); diff and
+ediff1d; and the ndarray methods cumsum and cumprod. Scans run at once on the device
+(reduce-then-scan, 3n elements of traffic for a long axis), bit-identical from run to run;
+diff and ediff1d are lazy expressions of slices."""
 
 import operator as _operator
 
 from . import _vkarray as _vk
+from ._vkarray import cummax, cummin, ediff1d, nanprod, nansum, prod, sum  # noqa: A004
 
 __all__ = [
-    "cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum", "cumulative_prod",
-    "cummax", "cummin", "diff", "ediff1d",
+    "sum", "prod", "nansum", "nanprod", "cumsum", "cumprod", "nancumsum", "nancumprod",
+    "cumulative_sum", "cumulative_prod", "cummax", "cummin", "diff", "ediff1d",
 ]
-
-cummax = _vk.cummax
-cummin = _vk.cummin
-ediff1d = _vk.ediff1d
 
 
 def _into(op, result, out):
     """numpy's out= of the accumulations: out (a vkarray.ndarray of the result's shape) takes
     the result, converted to its dtype as assignment converts; returns out."""
+    return _vk._finish(result, out, op=op, casting="unsafe", exact_shape=True)
+
+
+def _accumulation_dtype(op, dtype, out):
+    """With out= and no dtype, numpy accumulates in out's dtype."""
+    if out is None or dtype is not None:
+        return dtype
     if not isinstance(out, _vk.ndarray):
-        raise TypeError(f"[{op}] out must be a vkarray.ndarray, got {type(out).__name__}")
-    if tuple(result.shape) != tuple(out.shape):
-        raise ValueError(f"[{op}] out has shape {tuple(out.shape)}, but the result has shape "
-                         f"{tuple(result.shape)}")
-    out[...] = result
-    return out
+        raise TypeError(f"[{op}] out= must be a vkarray.ndarray, got {type(out).__name__}")
+    return out.dtype
 
 
 def _scan(op, fn, a, axis, dtype, out):
-    # With out= and no dtype, numpy accumulates in out's dtype.
-    if out is None:
-        return fn(a, axis, dtype)
-    if not isinstance(out, _vk.ndarray):
-        raise TypeError(f"[{op}] out must be a vkarray.ndarray, got {type(out).__name__}")
-    return _into(op, fn(a, axis, out.dtype if dtype is None else dtype), out)
+    return _into(op, fn(a, axis, _accumulation_dtype(op, dtype, out)), out)
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
@@ -63,11 +59,7 @@ def nancumprod(a, axis=None, dtype=None, out=None):
 
 
 def _cumulative(op, product, x, axis, dtype, out, include_initial):
-    if out is None:
-        return _vk._cumulative(x, product, axis, dtype, include_initial)
-    if not isinstance(out, _vk.ndarray):
-        raise TypeError(f"[{op}] out must be a vkarray.ndarray, got {type(out).__name__}")
-    dtype = out.dtype if dtype is None else dtype
+    dtype = _accumulation_dtype(op, dtype, out)
     return _into(op, _vk._cumulative(x, product, axis, dtype, include_initial), out)
 
 
@@ -109,7 +101,3 @@ def _method_cumsum(self, axis=None, dtype=None, out=None):
 def _method_cumprod(self, axis=None, dtype=None, out=None):
     """a.cumprod(axis=None, dtype=None, out=None): vkarray.cumprod(a, ...)."""
     return cumprod(self, axis, dtype, out)
-
-
-_vk.ndarray.cumsum = _method_cumsum
-_vk.ndarray.cumprod = _method_cumprod

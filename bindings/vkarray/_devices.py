@@ -1,7 +1,31 @@
-"""Devices in the array API sense: a vkarray array lives on a context (every replica of it
-holds the values), so a Device is a context. ``vk.devices()``, ``x.device``, ``x.to_device``."""
+"""Contexts and devices: the seed Buffer API and the context functions, evaluation
+(``vk.eval``, ``vk.kernel_count``), the GEMM configuration, and devices in the array API sense:
+a vkarray array lives on a context (every replica of it holds the values), so a Device is a
+context (``vk.devices()``, ``x.device``, ``x.to_device``). Importing it makes the interpreter
+wait for queued device work at exit."""
+
+import atexit as _atexit
 
 from . import _vkarray as _vk
+from ._vkarray import (Buffer, Context, Replica, asbuffer, context, eval, gemm_config,
+                       kernel_count, list_devices, set_context, set_gemm_config, set_gemm_split,
+                       synchronize)
+
+__all__ = ["Buffer", "Context", "Replica", "asbuffer", "context", "list_devices",
+           "make_context", "set_context", "synchronize", "eval", "kernel_count", "gemm_config",
+           "set_gemm_config", "set_gemm_split", "Device", "devices"]
+
+
+def make_context(devices=None, queues_per_device=1, validate=None, host_access="auto"):
+    """Create a Context with these options, make it the process default, and return it.
+
+    Buffers created afterwards without an explicit ``context`` use it; existing buffers keep
+    the context they were created on.
+    """
+    ctx = Context(devices=devices, queues_per_device=queues_per_device, validate=validate,
+                  host_access=host_access)
+    set_context(ctx)
+    return ctx
 
 
 class Device:
@@ -58,6 +82,7 @@ def _context_of_device(device, op):
 
 
 def _device(self):
+    """The Device (context) the array lives on."""
     return Device(self.context)
 
 
@@ -69,8 +94,16 @@ def _to_device(self, device, /, *, stream=None):
     ctx = _context_of_device(device, "to_device")
     if ctx is None or ctx is self.context:
         return self
-    return _vk.asarray(self.get(), context=ctx)
+    return _vk._asarray(self.get(), context=ctx)
 
 
-_vk.ndarray.device = property(_device, doc="The Device (context) the array lives on.")
-_vk.ndarray.to_device = _to_device
+def _finish_at_exit():
+    """Waits for the device before the interpreter shuts down, while the driver is whole:
+    work still queued at C-level exit would run after the driver's own exit handlers."""
+    try:
+        _vk._finish_default()
+    except Exception:  # noqa: BLE001 — nothing useful can be raised at exit
+        pass
+
+
+_atexit.register(_finish_at_exit)

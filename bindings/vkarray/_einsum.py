@@ -10,6 +10,7 @@ import operator
 import numpy as _np
 
 from . import _vkarray
+from ._creation import asarray
 
 _ELLIPSIS_BASE = 0x2000  # labels of ellipsis dimensions: chr(0x2000 + i), never letters
 
@@ -272,7 +273,7 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         subscripts, ops = operands[0], list(operands[1:])
     else:
         subscripts, ops = _from_sublists(operands)
-    ops = [_vkarray.asarray(x) for x in ops]
+    ops = [asarray(x) for x in ops]
     if dtype is not None:
         for i, x in enumerate(ops):
             if not _np.can_cast(x.dtype, dtype, casting=casting):
@@ -303,6 +304,5 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     if tuple(x.shape) != shape:
         x = _vkarray.broadcast_to(x, shape)
     if out is not None:
-        from ._products import _store
-        return _store(x, out, "einsum")
+        return _vkarray._finish(x, out, op="einsum", exact_shape=True)
     return _vkarray.ascontiguousarray(x) if len(ops) == 1 else x

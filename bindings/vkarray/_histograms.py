@@ -1,20 +1,26 @@
-"""numpy's multidimensional histograms on the device: each coordinate binned with
-searchsorted against its edges, the bin tuples flattened and counted with bincount."""
+"""numpy's histograms on the device: the compiled histogram and bincount, histogram_bin_edges,
+digitize, and the multidimensional histograms (each coordinate binned with searchsorted against
+its edges, the bin tuples flattened and counted with bincount)."""
 
 import numpy as _np
 
-from ._namespace import vk as _vk
+from . import _math, _vkarray
+from ._creation import linspace
+from ._cumulative import diff
+from ._dtypes import astype
 from ._shaping import _asarray, _asarrays
+from ._vkarray import bincount, histogram
 
-__all__ = ["histogramdd", "histogram2d"]
+__all__ = ["histogram", "histogramdd", "histogram2d", "histogram_bin_edges", "bincount",
+           "digitize"]
 
 
 def _edges(v, bins, rng, i):
     """The edges of dimension i: given, or bins + 1 equal-width edges over rng (default the
     data's min and max; an empty range widened by 0.5 each side, as numpy's)."""
     if not isinstance(bins, (int, _np.integer)):
-        e = _vk.astype(_asarray(bins, v.context), _np.float64)
-        if e.shape[0] > 1 and not bool(_vk.all(e[1:] >= e[:-1])):
+        e = astype(_asarray(bins, v.context), _np.float64)
+        if e.shape[0] > 1 and not bool(_vkarray.all(e[1:] >= e[:-1])):
             raise ValueError(f"[histogramdd] `bins[{i}]` must be monotonically increasing, "
                              f"when an array")
         return e
@@ -25,7 +31,7 @@ def _edges(v, bins, rng, i):
         if v.shape[0] == 0:
             lo, hi = 0.0, 1.0
         else:
-            lo, hi = float(_vk.min(v)), float(_vk.max(v))
+            lo, hi = float(_vkarray.min(v)), float(_vkarray.max(v))
     else:
         lo, hi = map(float, rng)
         if lo > hi:
@@ -35,7 +41,7 @@ def _edges(v, bins, rng, i):
         raise ValueError(f"[histogramdd] autodetected range of [{lo}, {hi}] is not finite")
     if lo == hi:
         lo, hi = lo - 0.5, hi + 0.5
-    return _vk.linspace(lo, hi, n + 1)
+    return linspace(lo, hi, n + 1)
 
 
 def histogramdd(sample, bins=10, range=None, density=None, weights=None):
@@ -45,7 +51,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
         coords = _asarrays("histogramdd", list(sample))
     else:
         s = _asarray(sample)
-        s = _vk.reshape(s, (-1, 1)) if s.ndim == 1 else s
+        s = _vkarray.reshape(s, (-1, 1)) if s.ndim == 1 else s
         if s.ndim != 2:
             raise ValueError(f"[histogramdd] sample must be (N, D), got shape {s.shape}")
         coords = [s[:, i] for i in _np.arange(s.shape[1])]
@@ -65,24 +71,24 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     for i, (v, b, r) in enumerate(zip(coords, per_dim, ranges)):
         e = _edges(v, b, r, i)
         nb = e.shape[0] - 1
-        idx = _vk.searchsorted(e, v, side="right")
-        idx = _vk.where(v == e[-1], nb, idx)  # the last edge belongs to the last bin
+        idx = _vkarray.searchsorted(e, v, side="right")
+        idx = _math.where(v == e[-1], nb, idx)  # the last edge belongs to the last bin
         ok = (idx >= 1) & (idx <= nb)
         valid = ok if valid is None else valid & ok
         flat = idx - 1 if flat is None else flat * nb + (idx - 1)
         edges.append(e)
         shape.append(nb)
     total = int(_np.prod(shape))
-    flat = _vk.where(valid, flat, total)
+    flat = _math.where(valid, flat, total)
     w = None if weights is None else _asarray(weights, coords[0].context)
-    counts = _vk.bincount(flat, weights=w, minlength=total + 1)
-    h = _vk.astype(_vk.reshape(counts[:total], tuple(shape)), _np.float64)
+    counts = _vkarray.bincount(flat, weights=w, minlength=total + 1)
+    h = astype(_vkarray.reshape(counts[:total], tuple(shape)), _np.float64)
     if density:
         widths = None
         for i, e in enumerate(edges):
-            dw = _vk.reshape(_vk.diff(e), (1,) * i + (-1,) + (1,) * (d - i - 1))
+            dw = _vkarray.reshape(diff(e), (1,) * i + (-1,) + (1,) * (d - i - 1))
             widths = dw if widths is None else widths * dw
-        h = h / widths / _vk.sum(h)
+        h = h / widths / _vkarray.sum(h)
     return h, edges
 
 
@@ -98,3 +104,25 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
         bins = [bins, bins]
     h, (xe, ye) = histogramdd([x, y], bins, range, density, weights)
     return h, xe, ye
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    """numpy.histogram_bin_edges with a bin count or explicit edges (histogram's edges)."""
+    return _vkarray.histogram(a, bins=bins, range=range, weights=weights)[1]
+
+
+def digitize(x, bins, right=False):
+    """numpy.digitize: the index of the bin of each x (bins monotonic, either direction)."""
+    x, bins = _asarrays("digitize", [x, bins])
+    if x.dtype.kind == "c":
+        raise TypeError("[digitize] x may not be complex")
+    if bins.ndim != 1:
+        raise ValueError("[digitize] object too deep for desired array")
+    d = diff(bins)
+    increasing = bool(_vkarray.all(d >= 0))
+    if not increasing and not bool(_vkarray.all(d <= 0)):
+        raise ValueError("[digitize] bins must be monotonically increasing or decreasing")
+    side = "left" if right else "right"
+    if increasing:
+        return _vkarray.searchsorted(bins, x, side=side)
+    return bins.shape[0] - _vkarray.searchsorted(_vkarray.flip(bins), x, side=side)

@@ -289,16 +289,3 @@ def _padded_shape(self):
     the shape."""
     p = _vkarray._padded_shape(self)
     return self.shape if p is None else p
-
-
-_ndarray.get = _get
-_ndarray.set = _set
-_ndarray.get_async = _get_async
-_ndarray.set_async = _set_async
-_ndarray.get_region = _get_region
-_ndarray.set_region = _set_region
-_ndarray.copy_region = _copy_region
-_ndarray.zero = _zero
-_ndarray.wait_event = _wait_event
-_ndarray.empty_like_host = _empty_like_host
-_ndarray.padded_shape = property(_padded_shape)

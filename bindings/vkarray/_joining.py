@@ -28,11 +28,12 @@ import operator as _operator
 import numpy as _np
 
 from . import _vkarray as _vk
+from ._creation import empty
 from ._shaping import _asarray, _asarrays, _creation_kwargs, _normalize_axis, _at, _store, _check_cast
 
 __all__ = [
-    "concatenate", "concat", "stack", "hstack", "vstack", "dstack", "column_stack", "split",
-    "array_split", "hsplit", "vsplit", "dsplit",
+    "concatenate", "concat", "stack", "hstack", "vstack", "row_stack", "dstack", "column_stack",
+    "split", "array_split", "hsplit", "vsplit", "dsplit",
 ]
 
 
@@ -78,7 +79,7 @@ def _concat(op, xs, shapes, axis, out, dtype, casting):
         target_dtype = _vk.result_type(*xs)
     _check_cast(op, [x.dtype for x in xs], target_dtype, casting)
     if out is None:
-        out = _vk.empty(shape, target_dtype, **_creation_kwargs(xs[0].context))
+        out = empty(shape, target_dtype, **_creation_kwargs(xs[0].context))
     start = 0
     for x, s in zip(xs, shapes):
         n = s[axis]
@@ -141,6 +142,9 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
     xs = _asarrays("vstack", tup)
     shapes = [_atleast_2d(x.shape) for x in xs]
     return _concat("vstack", xs, shapes, 0, None, dtype, casting)
+
+
+row_stack = vstack  # numpy 1.24's other name
 
 
 def dstack(tup):

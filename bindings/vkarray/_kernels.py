@@ -20,6 +20,8 @@ offset plus size) and that size rounded up to 4 bytes; anything else raises Valu
 import numpy as _np
 
 from . import _vkarray
+from ._creation import asarray
+from ._vkarray import ndarray
 
 __all__ = ["Kernel", "Sequence", "profile", "Profile"]
 
@@ -89,7 +91,6 @@ def _dims(v):
 
 
 def _arrays(arrays):
-    from . import asarray, ndarray
     return [a if isinstance(a, ndarray) else asarray(a) for a in arrays]
 
 
@@ -219,7 +220,6 @@ class Sequence:
         return slot
 
     def record_eval(self, expr, out=None):
-        from . import ndarray
         if not callable(expr) and not isinstance(expr, ndarray):
             raise TypeError("[Sequence.record_eval] expects a vkarray array or a callable "
                             f"returning one, not {type(expr).__name__}")

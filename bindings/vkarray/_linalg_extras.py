@@ -3,7 +3,9 @@ chain of products), cond (condition numbers), tensorsolve and tensorinv."""
 
 import numpy as _np
 
-from ._namespace import vk as _vk
+from . import _vkarray as _vk
+from . import linalg as _linalg  # imported by linalg.py once its own functions are defined
+from ._products import matmul
 from ._shaping import _asarray, _asarrays
 
 __all__ = ["multi_dot", "cond", "tensorsolve", "tensorinv"]
@@ -47,17 +49,14 @@ def multi_dot(arrays, *, out=None):
     def product(i, j):
         if i == j:
             return arrays[i]
-        return _vk.matmul(product(i, split[i][j]), product(split[i][j] + 1, j))
+        return matmul(product(i, split[i][j]), product(split[i][j] + 1, j))
 
     r = product(0, n - 1)
     if first and last:
         r = _vk.reshape(r, ())
     elif first or last:
         r = _vk.ravel(r)
-    if out is not None:
-        out[...] = r
-        return out
-    return r
+    return _vk._finish(r, out, op="multi_dot", casting="unsafe")
 
 
 def cond(x, p=None):
@@ -68,14 +67,14 @@ def cond(x, p=None):
         raise _np.linalg.LinAlgError(f"{x.ndim}-dimensional array given. Array must be at "
                                      f"least two-dimensional")
     if p is None or p in (2, -2):
-        s = _vk.linalg.svdvals(x)
+        s = _linalg.svdvals(x)
         hi, lo = s[..., 0], s[..., -1]
         return hi / lo if p != -2 else lo / hi
     if x.shape[-1] != x.shape[-2]:
         raise _np.linalg.LinAlgError("Last 2 dimensions of the array must be square")
     axes = (-2, -1)
-    return (_vk.linalg.norm(x, ord=p, axis=axes)
-            * _vk.linalg.norm(_vk.linalg.inv(x), ord=p, axis=axes))
+    return (_linalg.norm(x, ord=p, axis=axes)
+            * _linalg.norm(_linalg.inv(x), ord=p, axis=axes))
 
 
 def tensorsolve(a, b, axes=None):
@@ -89,7 +88,7 @@ def tensorsolve(a, b, axes=None):
     if int(_np.prod(a.shape[:b.ndim])) != prod:
         raise _np.linalg.LinAlgError("Input arrays must satisfy the requirement "
                                      "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
-    x = _vk.linalg.solve(_vk.reshape(a, (prod, prod)), _vk.reshape(b, (prod,)))
+    x = _linalg.solve(_vk.reshape(a, (prod, prod)), _vk.reshape(b, (prod,)))
     return _vk.reshape(x, x_shape)
 
 
@@ -102,4 +101,4 @@ def tensorinv(a, ind=2):
     prod = int(_np.prod(a.shape[:ind]))
     if int(_np.prod(a.shape[ind:])) != prod:
         raise _np.linalg.LinAlgError("Last 2 dimensions of the array must be square")
-    return _vk.reshape(_vk.linalg.inv(_vk.reshape(a, (prod, -1))), inv_shape)
+    return _vk.reshape(_linalg.inv(_vk.reshape(a, (prod, -1))), inv_shape)

@@ -6,6 +6,7 @@ import operator as _operator
 import numpy as _np
 
 from . import _vkarray as _vk
+from . import _math
 from ._shaping import _asarray
 
 
@@ -17,7 +18,7 @@ def _svdvals(x):
 def _abs2(x):
     """|x|² elementwise, real (complex: re² + im², as numpy's norm)."""
     if x.dtype.kind == "c":
-        return _vk.square(_vk.real(x)) + _vk.square(_vk.imag(x))
+        return _math.square(_math.real(x)) + _math.square(_math.imag(x))
     return x * x
 
 
@@ -29,17 +30,17 @@ def _vector_norm(x, axis, ord, keepdims):
     if isinstance(ord, str):
         raise ValueError(f"Invalid norm order '{ord}' for vectors")
     if ord == _np.inf:
-        return _vk.max(_vk.abs(x), axis=axis, keepdims=keepdims)
+        return _vk.max(_math.abs(x), axis=axis, keepdims=keepdims)
     if ord == -_np.inf:
-        return _vk.min(_vk.abs(x), axis=axis, keepdims=keepdims)
+        return _vk.min(_math.abs(x), axis=axis, keepdims=keepdims)
     if ord == 0:
         return _vk.sum((x != 0).astype(_real_of(x)), axis=axis, keepdims=keepdims)
     if ord == 1:
-        return _vk.sum(_vk.abs(x), axis=axis, keepdims=keepdims)
+        return _vk.sum(_math.abs(x), axis=axis, keepdims=keepdims)
     if ord is None or ord == 2:
-        return _vk.sqrt(_vk.sum(_abs2(x), axis=axis, keepdims=keepdims))
+        return _math.sqrt(_vk.sum(_abs2(x), axis=axis, keepdims=keepdims))
     ord = float(ord)
-    return _vk.sum(_vk.abs(x) ** ord, axis=axis, keepdims=keepdims) ** (1.0 / ord)
+    return _vk.sum(_math.abs(x) ** ord, axis=axis, keepdims=keepdims) ** (1.0 / ord)
 
 
 def _svd_norm(x, row, col, op):
@@ -56,7 +57,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
     nd = x.ndim
     if axis is None:
         if ord is None or (ord in ("f", "fro") and nd == 2) or (ord == 2 and nd == 1):
-            r = _vk.sqrt(_vk.sum(_abs2(x)))
+            r = _math.sqrt(_vk.sum(_abs2(x)))
             return _vk.reshape(r, (1,) * nd) if keepdims else r
         axis = tuple(range(nd))
     elif not isinstance(axis, tuple):
@@ -81,12 +82,12 @@ def norm(x, ord=None, axis=None, keepdims=False):
         r = _svd_norm(x, row, col, _vk.min)
     elif ord in (1, -1):
         red = _vk.max if ord == 1 else _vk.min
-        r = red(_vk.sum(_vk.abs(x), axis=row), axis=col - 1 if col > row else col)
+        r = red(_vk.sum(_math.abs(x), axis=row), axis=col - 1 if col > row else col)
     elif ord in (_np.inf, -_np.inf):
         red = _vk.max if ord > 0 else _vk.min
-        r = red(_vk.sum(_vk.abs(x), axis=col), axis=row - 1 if row > col else row)
+        r = red(_vk.sum(_math.abs(x), axis=col), axis=row - 1 if row > col else row)
     elif ord in (None, "fro", "f"):
-        r = _vk.sqrt(_vk.sum(_abs2(x), axis=(row, col)))
+        r = _math.sqrt(_vk.sum(_abs2(x), axis=(row, col)))
     elif ord == "nuc":
         r = _svd_norm(x, row, col, _vk.sum)
     else:

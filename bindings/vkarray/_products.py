@@ -1,62 +1,43 @@
 """Matrix and tensor products: numpy's signatures (out=, dtype=, tensordot's axes forms) over
-the C++ functions of array/matmul.h, which run on the GEMM kernel."""
+the C++ functions of array/matmul.h, which run on the GEMM kernel: matmul (a vkarray.ufunc
+with numpy's gufunc signature), dot, vdot, vecdot, inner, outer, tensordot, kron, einsum and
+einsum_path, and trace."""
 
 import operator
 
 import numpy as _np
 
 from . import _vkarray
+from ._creation import asarray
+from ._einsum import einsum
+from ._shaping import _asarray
+from ._ufunc import ufunc
+from ._vkarray import inner, kron, vdot, vecdot
+
+__all__ = ["matmul", "dot", "vdot", "vecdot", "inner", "outer", "tensordot", "kron", "einsum",
+           "einsum_path", "trace"]
 
 
-def _as_operand(x, dtype):
-    a = _vkarray.asarray(x)
-    if dtype is not None and a.dtype != _np.dtype(dtype):
-        if not _np.can_cast(a.dtype, dtype, casting="same_kind"):
-            raise TypeError(
-                f"Cannot cast ufunc 'matmul' input from dtype('{a.dtype}') to "
-                f"dtype('{_np.dtype(dtype)}') with casting rule 'same_kind'")
-        a = a.astype(dtype)
-    return a
+def _matmul(x1, x2):
+    return _vkarray._matmul(asarray(x1), asarray(x2))
 
 
-def _store(result, out, what):
-    if out is None:
-        return result
-    if isinstance(out, tuple):
-        if len(out) != 1:
-            raise ValueError(f"[{what}] out= tuple must have 1 element, got {len(out)}")
-        out = out[0]
-    if not isinstance(out, _vkarray.ndarray):
-        raise TypeError(f"[{what}] out= must be a vkarray.ndarray, got {type(out).__name__}")
-    if out.shape != result.shape:
-        raise ValueError(
-            f"{what}: Output operand 0 has shape {out.shape}, but the result has shape "
-            f"{result.shape}")
-    if not _np.can_cast(result.dtype, out.dtype, casting="same_kind"):
-        raise TypeError(
-            f"Cannot cast ufunc '{what}' output from dtype('{result.dtype}') to "
-            f"dtype('{out.dtype}') with casting rule 'same_kind'")
-    out[...] = result
-    return out
-
-
-def matmul(x1, x2, /, out=None, *, dtype=None):
-    """numpy.matmul (``x1 @ x2``): batched matrix products with numpy's rules for 1-d operands
-    and broadcast batch dimensions, run on the tiled GEMM kernel. ``dtype`` casts both operands
-    first (same_kind); ``out`` receives the result."""
-    return _store(_vkarray._matmul(_as_operand(x1, dtype), _as_operand(x2, dtype)), out,
-                  "matmul")
+matmul = ufunc("matmul", _matmul, 2, signature="(n?,k),(k,m?)->(n?,m?)", doc="""\
+numpy.matmul (``x1 @ x2``): batched matrix products with numpy's rules for 1-d operands and
+broadcast batch dimensions, run on the tiled GEMM kernel. A vkarray.ufunc with numpy's gufunc
+signature: ``dtype`` casts both operands first (under casting=), ``out`` receives the result;
+it has no reduce, accumulate, outer, at or reduceat, as numpy's has none.""")
 
 
 def dot(a, b, out=None):
     """numpy.dot: a * b when either is 0-d, else sums over a's last axis and b's second-to-last
     (its only axis when 1-d)."""
-    return _store(_vkarray._dot(a, b), out, "dot")
+    return _vkarray._finish(_vkarray._dot(a, b), out, op="dot", exact_shape=True)
 
 
 def outer(a, b, out=None):
     """numpy.outer: every element of the flattened a times every element of the flattened b."""
-    return _store(_vkarray._outer(a, b), out, "outer")
+    return _vkarray._finish(_vkarray._outer(a, b), out, op="outer", exact_shape=True)
 
 
 def tensordot(a, b, axes=2):
@@ -75,3 +56,22 @@ def tensordot(a, b, axes=2):
     except TypeError:
         axes_b = [operator.index(axes_b)]
     return _vkarray._tensordot(a, b, axes_a, axes_b)
+
+
+def einsum_path(subscripts, *operands, optimize="greedy", einsum_call=False):
+    """numpy.einsum_path: the contraction order numpy would choose; it depends on shapes only,
+    so numpy plans it on zero-strided host stand-ins (no download)."""
+    stand_ins = [_np.broadcast_to(_np.zeros((), o.dtype), o.shape)
+                 if isinstance(o, _vkarray.ndarray) else o for o in operands]
+    return _np.einsum_path(subscripts, *stand_ins, optimize=optimize, einsum_call=einsum_call)
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """numpy.trace: the sum of the diagonal with offset `offset` of axes (axis1, axis2), one
+    fused reduction of the diagonal view; a 0-d array for 2-d input. Integers and bools sum in
+    int64 (unsigned: uint64) unless `dtype` says otherwise, as numpy's sum does."""
+    a = _asarray(a)
+    if a.ndim < 2:
+        raise ValueError("[trace] diag requires an array of at least two dimensions")
+    return _vkarray.sum(_vkarray.diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype,
+                        out=out)

@@ -1,11 +1,17 @@
-"""numpy's function protocol (NEP 18) for vkarray arrays: ``np.sum(x)``, ``np.concatenate([x,
-y])``, ``np.linalg.norm(x)`` and ``np.fft.fft(x)`` run vkarray's function of the same name on
-the device and return vkarray arrays. A numpy function vkarray does not implement raises a
-TypeError naming it: vkarray never copies to the host behind the caller's back."""
+"""numpy's dispatch protocols for vkarray arrays, each mapping numpy's name to vkarray's public
+one (looked up in the vkarray namespace when called): the function protocol (NEP 18:
+``np.sum(x)``, ``np.concatenate([x, y])``, ``np.linalg.norm(x)`` and ``np.fft.fft(x)``), the
+ufunc protocol (NEP 13: ``np.sin(x)``, ``np.add(x, y, out=z)`` and every ufunc method, through
+vkarray's ufunc of the same name) and the array API's ``__array_namespace__``. They run on the
+device and return vkarray arrays; what vkarray does not implement raises a TypeError naming
+it: vkarray never copies to the host behind the caller's back."""
+
+import numbers as _numbers
 
 import numpy as _np
 
 from . import _vkarray as _vk
+from ._creation import asarray
 
 # numpy's modules whose functions have a vkarray counterpart of the same qualified name.
 _NAMESPACES = {"numpy": "", "numpy.linalg": "linalg", "numpy.fft": "fft"}
@@ -33,9 +39,15 @@ def _not_implemented(qualname):
                      f"version, or write it with vkarray's functions")
 
 
+def _namespace():
+    """The vkarray namespace: complete by the time numpy dispatches to it."""
+    import vkarray
+    return vkarray
+
+
 def _lookup(func):
     """vkarray's function for numpy's func, or None."""
-    import vkarray
+    vkarray = _namespace()
     module = getattr(func, "__module__", None)
     if module not in _NAMESPACES:
         return None
@@ -54,7 +66,7 @@ def _to_device(value, ctx):
     """numpy arrays among the arguments (also inside lists and tuples, as concatenate's) are
     uploaded to the context of the vkarray arguments."""
     if isinstance(value, _np.ndarray):
-        return _vk.asarray(value, context=ctx)
+        return asarray(value, context=ctx)
     if isinstance(value, (list, tuple)) and any(isinstance(v, _np.ndarray) for v in value):
         converted = [_to_device(v, ctx) for v in value]
         return converted if isinstance(value, list) else tuple(converted)
@@ -113,7 +125,41 @@ def _array_function(self, func, types, args, kwargs):
         raise
 
 
-_vk.ndarray.__array_function__ = _array_function
+def _known(value):
+    """Values vkarray takes as ufunc operands: its arrays, numpy arrays and scalars, Python
+    scalars and nested sequences of them."""
+    return isinstance(value, (_vk.ndarray, _np.ndarray, _np.generic, _numbers.Number,
+                              list, tuple, bool))
+
+
+def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    """NEP 13: numpy's ufunc (or its method) called with vkarray arrays among the operands,
+    run by vkarray's ufunc of the same name."""
+    for value in inputs + tuple(kwargs.get("out", None) or ()):
+        if not _known(value) and hasattr(value, "__array_ufunc__"):
+            return NotImplemented  # another library's array: let it decide
+    vkarray = _namespace()
+    fn = getattr(vkarray, ufunc.__name__, None)
+    if not isinstance(fn, vkarray.ufunc):
+        raise TypeError(f"[__array_ufunc__] numpy.{ufunc.__name__} is not implemented by "
+                        f"vkarray; convert explicitly with numpy.asarray(x) (a download to the "
+                        f"host) to use numpy's")
+    for o in kwargs.get("out", None) or ():
+        if o is not None and not isinstance(o, _vk.ndarray):
+            raise TypeError(f"[__array_ufunc__] numpy.{ufunc.__name__}.{method}: out= must be "
+                            f"vkarray.ndarray, got {type(o).__name__} (vkarray does not write "
+                            f"results to host memory)")
+    if method == "at" and not isinstance(inputs[0], _vk.ndarray):
+        raise TypeError(f"[__array_ufunc__] numpy.{ufunc.__name__}.at: the array must be a "
+                        f"vkarray.ndarray (vkarray does not write results to host memory)")
+    return getattr(fn, method)(*inputs, **kwargs)
+
+
+def _array_namespace(self, api_version=None):
+    """The array API namespace of vkarray arrays: the vkarray module."""
+    return _namespace()
+
+
 # Above numpy's (0): libraries that pick the array type of a mixed operation by priority (dask's
 # tensordot and concatenate3) pick vkarray's.
-_vk.ndarray.__array_priority__ = 100.0
+ARRAY_PRIORITY = 100.0

@@ -1,5 +1,5 @@
-"""Reordering and repeating: numpy's roll, tile, repeat and pad (kernel counts: _joining.py's
-docstring and each function's)."""
+"""Rearranging and repeating: numpy's roll, rot90, tile, repeat and pad (kernel counts:
+_joining.py's docstring and each function's)."""
 
 import itertools as _itertools
 import operator as _operator
@@ -7,10 +7,11 @@ import operator as _operator
 import numpy as _np
 
 from . import _vkarray as _vk
-from ._shaping import _asarray, _creation_kwargs, _normalize_axis, _at, _INTP
+from ._creation import empty, full
+from ._shaping import _asarray, _creation_kwargs, _normalize_axis, _nonnegative_ints, _at, _INTP
 
 __all__ = [
-    "roll", "tile", "repeat", "pad",
+    "roll", "rot90", "tile", "repeat", "pad",
 ]
 
 
@@ -55,7 +56,7 @@ def roll(a, shift, axis=None):
         out = _roll_gather(x, offsets)
         if out is not None:
             return out
-    out = _vk.empty(x.shape, x.dtype, **_creation_kwargs(x.context))
+    out = empty(x.shape, x.dtype, **_creation_kwargs(x.context))
     for combo in _itertools.product(*pieces):
         src, dst = zip(*combo)
         out[dst] = x[src]
@@ -91,16 +92,11 @@ def tile(A, reps):
     to the same length). One kernel, run at once: the result, seen as (r0, r1, ..., s0, s1,
     ...) through a view, is assigned A broadcast, so a lazy A fuses into it."""
     x = _asarray(A)
-    try:
-        reps = tuple(_operator.index(r) for r in reps)
-    except TypeError:
-        reps = (_operator.index(reps),)
-    if any(r < 0 for r in reps):
-        raise ValueError(f"[tile] reps may not contain negative values, got {reps}")
+    reps = _nonnegative_ints("tile", reps, "reps")
     d = max(len(reps), x.ndim)
     shape = (1,) * (d - x.ndim) + tuple(x.shape)
     reps = (1,) * (d - len(reps)) + reps
-    out = _vk.empty(tuple(s * r for s, r in zip(shape, reps)), x.dtype,
+    out = empty(tuple(s * r for s, r in zip(shape, reps)), x.dtype,
                     **_creation_kwargs(x.context))
     if out.size:
         split_shape = tuple(v for pair in zip(reps, shape) for v in pair)  # r0, s0, r1, s1, ...
@@ -156,7 +152,7 @@ def repeat(a, repeats, axis=None):
         counts = _repeat_counts("repeat", repeats, x.size)
         if isinstance(counts, int):
             # The result seen as (count,) + x.shape takes x broadcast, with no flat copy of x.
-            out = _vk.empty((x.size * counts,), x.dtype, **_creation_kwargs(x.context))
+            out = empty((x.size * counts,), x.dtype, **_creation_kwargs(x.context))
             if out.size:
                 view = _vk.moveaxis(out.reshape(tuple(x.shape) + (counts,)), -1, 0)
                 view[...] = x
@@ -171,12 +167,12 @@ def repeat(a, repeats, axis=None):
     n = shape[axis]
     if isinstance(counts, int):
         shape[axis] = n * counts
-        out = _vk.empty(tuple(shape), x.dtype, **_creation_kwargs(x.context))
+        out = empty(tuple(shape), x.dtype, **_creation_kwargs(x.context))
         if out.size:
             _repeat_into(out, x, axis, 0, counts)
         return out
     shape[axis] = int(counts.sum())
-    out = _vk.empty(tuple(shape), x.dtype, **_creation_kwargs(x.context))
+    out = empty(tuple(shape), x.dtype, **_creation_kwargs(x.context))
     if out.size:
         # One assignment per run of equal counts; split points where the count changes.
         change = _np.flatnonzero(counts[1:] != counts[:-1]) + 1
@@ -272,7 +268,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
             if n == 0 and any(pair):
                 raise ValueError(f"[pad] can't extend empty axis {axis} using modes other than "
                                  "'constant' or 'empty'")
-        return _vk.empty(shape, x.dtype, **kw)
+        return empty(shape, x.dtype, **kw)
 
     values = None
     if mode == "constant":
@@ -281,16 +277,16 @@ def pad(array, pad_width, mode="constant", **kwargs):
             cv = cv.get()
         cv = _np.asarray(cv)
         if cv.size == 1:
-            out = _vk.full(shape, cv.reshape(()).astype(x.dtype)[()], x.dtype, **kw)
+            out = full(shape, cv.reshape(()).astype(x.dtype)[()], x.dtype, **kw)
         else:
-            out = _vk.empty(shape, x.dtype, **kw)
+            out = empty(shape, x.dtype, **kw)
             try:
                 values = _np.broadcast_to(cv, (x.ndim, 2)).astype(x.dtype)
             except ValueError:
                 raise ValueError(f"[pad] constant_values of shape {cv.shape} cannot be "
                                  f"broadcast to ({x.ndim}, 2)") from None
     else:
-        out = _vk.empty(shape, x.dtype, **kw)
+        out = empty(shape, x.dtype, **kw)
     if x.size:
         out[interior] = x
     if mode == "empty" or (mode == "constant" and values is None):
@@ -340,3 +336,27 @@ def pad(array, pad_width, mode="constant", **kwargs):
                     roi[_at(axis, slice(dst, dst + length))] = block
         later_padded = True
     return out
+
+
+def rot90(m, k=1, axes=(0, 1)):
+    """numpy.rot90: a view rotated by 90 degrees k times in the plane of `axes`, from the
+    first axis towards the second. No kernel."""
+    x = _asarray(m)
+    axes = tuple(axes)
+    if len(axes) != 2:
+        raise ValueError("[rot90] len(axes) must be 2.")
+    a0, a1 = (_operator.index(a) for a in axes)
+    if a0 == a1 or abs(a0 - a1) == x.ndim:
+        raise ValueError("[rot90] Axes must be different.")
+    if not (-x.ndim <= a0 < x.ndim and -x.ndim <= a1 < x.ndim):
+        raise ValueError(f"[rot90] Axes={axes} out of range in array of dimension {x.ndim}")
+    k = _operator.index(k) % 4
+    if k == 0:
+        return x[...]
+    if k == 2:
+        return _vk.flip(_vk.flip(x, a0), a1)
+    order = list(range(x.ndim))
+    order[a0], order[a1] = order[a1], order[a0]
+    if k == 1:
+        return _vk.transpose(_vk.flip(x, a1), order)
+    return _vk.flip(_vk.transpose(x, order), a1)

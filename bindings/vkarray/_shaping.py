@@ -6,6 +6,7 @@ import operator as _operator
 import numpy as _np
 
 from . import _vkarray as _vk
+from ._creation import asarray
 
 # numpy's AxisError subclasses both ValueError and IndexError (numpy.exceptions from 1.25).
 _AxisError = getattr(_np, "exceptions", _np).AxisError
@@ -25,8 +26,8 @@ def _asarray(obj, ctx=None):
     if isinstance(obj, _vk.ndarray):
         return obj
     if ctx is None:
-        return _vk.asarray(obj)
-    return _vk.asarray(obj, context=ctx)
+        return asarray(obj)
+    return asarray(obj, context=ctx)
 
 
 def _asarrays(op, arrays):
@@ -53,6 +54,17 @@ def _normalize_axis(op, axis, ndim):
     if not -ndim <= axis < ndim:
         raise _AxisError(f"[{op}] axis {axis} is out of bounds for array of dimension {ndim}")
     return axis % ndim if ndim else axis
+
+
+def _nonnegative_ints(op, value, what):
+    """An int or a sequence of ints as a tuple, none negative (ValueError naming `what`)."""
+    try:
+        ints = tuple(_operator.index(v) for v in value)
+    except TypeError:
+        ints = (_operator.index(value),)
+    if any(v < 0 for v in ints):
+        raise ValueError(f"[{op}] {what} must be non-negative, got {ints}")
+    return ints
 
 
 def _at(axis, index):

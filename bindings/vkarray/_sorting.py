@@ -1,14 +1,104 @@
-"""unique and the array API's unique_* functions, on the device's sort (vkarray._vkarray._unique)."""
+"""Sorting, searching, counting and set routines: sort and argsort (with the array API's
+descending=), lexsort, sort_complex, the compiled partition, argpartition, searchsorted,
+argmax/argmin and nonzero family, argwhere and count_nonzero; unique and the array API's
+unique_* functions (on the device's sort, vkarray._vkarray._unique), isin, in1d and the set
+operations. where is the op table's (_math.py)."""
 
 from collections import namedtuple as _namedtuple
 
-from . import _vkarray
+import numpy as _np
 
-__all__ = ["unique", "unique_values", "unique_counts", "unique_inverse", "unique_all"]
+from . import _vkarray
+from ._creation import asarray, ones
+from ._dtypes import astype
+from ._joining import concatenate, stack
+from ._shaping import _asarray, _asarrays
+from ._vkarray import (argmax, argmin, argpartition, extract, flatnonzero, in1d, isin,
+                       nanargmax, nanargmin, nonzero, partition, searchsorted)
+
+__all__ = [
+    "sort", "argsort", "lexsort", "sort_complex", "partition", "argpartition", "searchsorted",
+    "argmax", "argmin", "nanargmax", "nanargmin", "nonzero", "flatnonzero", "argwhere",
+    "count_nonzero", "extract", "unique", "unique_values", "unique_counts", "unique_inverse",
+    "unique_all", "isin", "in1d", "union1d", "intersect1d", "setdiff1d", "setxor1d",
+]
+
+
+def _descending(op, fn, a, axis, kind, order, stable):
+    """fn (sort or argsort) in descending order, stable: reversing, sorting ascending stably
+    and reversing back keeps equal elements in their original order."""
+    a = asarray(a)
+    if axis is None:
+        a, axis = a.reshape(-1), -1
+    if a.ndim == 0:
+        raise _np.AxisError(f"[{op}] axis {axis} is out of bounds for array of dimension 0")
+    r = _vkarray.flip(fn(_vkarray.flip(a, axis), axis, kind, order, stable=True), axis)
+    if fn is _vkarray._argsort:
+        r = (a.shape[axis] - 1) - r
+    return r
+
+
+def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None):
+    """numpy.sort, with the array API's descending= (stable, as ascending sorts are)."""
+    if descending:
+        return _descending("sort", _vkarray._sort, a, axis, kind, order, stable)
+    return _vkarray._sort(a, axis, kind, order, stable=stable)
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None):
+    """numpy.argsort, with the array API's descending= (equal elements keep their order)."""
+    if descending:
+        return _descending("argsort", _vkarray._argsort, a, axis, kind, order, stable)
+    return _vkarray._argsort(a, axis, kind, order, stable=stable)
+
+
+def lexsort(keys, axis=-1):
+    """numpy.lexsort: indices sorting by the last key, then the one before, ... (stable
+    sorts from the first key to the last)."""
+    keys = _asarrays("lexsort", list(keys) if not isinstance(keys, _vkarray.ndarray) else
+                     [keys[i] for i in range(keys.shape[0])])
+    if not keys:
+        raise TypeError("[lexsort] need sequence of keys with len > 0 in lexsort")
+    if axis not in (-1, keys[0].ndim - 1) or keys[0].ndim != 1:
+        raise NotImplementedError("[lexsort] only 1-d keys are supported yet")
+    order = argsort(keys[0], stable=True)
+    for k in keys[1:]:
+        order = _vkarray.take(order, argsort(_vkarray.take(k, order), stable=True))
+    return order
+
+
+def sort_complex(a):
+    """numpy.sort_complex: sorted by real part, then imaginary, as complex."""
+    a = _asarray(a)
+    r = sort(a)
+    if a.dtype.kind == "c":
+        return r
+    to = _np.complex64 if a.dtype.char in "bhBHf?e" else _np.complex128
+    return astype(r, to)
+
+
+def argwhere(a):
+    """numpy.argwhere: the indices of the nonzero elements, shape (count, a.ndim)."""
+    a = asarray(a)
+    if a.ndim == 0:
+        a = a.reshape(1)
+        return stack(_vkarray.nonzero(a), axis=1)[:, :0]
+    return stack(_vkarray.nonzero(a), axis=1)
+
+
+def count_nonzero(a, axis=None, *, keepdims=False):
+    """numpy.count_nonzero: a Python int over the whole array, else int64 counts per result."""
+    r = _vkarray._count_nonzero(a, axis, keepdims=keepdims)
+    return int(r) if axis is None and not keepdims else r
+
 
 UniqueAllResult = _namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices",
                                                   "counts"])
+
+
 UniqueCountsResult = _namedtuple("UniqueCountsResult", ["values", "counts"])
+
+
 UniqueInverseResult = _namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
 
 
@@ -41,13 +131,50 @@ def unique_counts(x):
 
 def unique_inverse(x):
     """The array API's unique_inverse: (values, inverse_indices of x's shape)."""
-    x = _vkarray.asarray(x)
+    x = asarray(x)
     values, _, inverse, _ = _vkarray._unique(x, False, True, False)
     return UniqueInverseResult(values, inverse.reshape(x.shape))
 
 
 def unique_all(x):
     """The array API's unique_all: (values, indices, inverse_indices of x's shape, counts)."""
-    x = _vkarray.asarray(x)
+    x = asarray(x)
     values, index, inverse, counts = _vkarray._unique(x, True, True, True)
     return UniqueAllResult(values, index, inverse.reshape(x.shape), counts)
+
+
+def union1d(ar1, ar2):
+    """numpy.union1d: the sorted unique values of either array."""
+    a, b = _asarrays("union1d", [ar1, ar2])
+    return unique(concatenate([_vkarray.ravel(a), _vkarray.ravel(b)]))
+
+
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    """numpy.intersect1d: the sorted values in both arrays."""
+    if return_indices:
+        raise NotImplementedError("[intersect1d] return_indices=True is not supported yet")
+    a, b = _asarrays("intersect1d", [ar1, ar2])
+    a, b = (_vkarray.ravel(a), _vkarray.ravel(b)) if assume_unique else (unique(a), unique(b))
+    aux = sort(concatenate([a, b]))
+    same = aux[1:] == aux[:-1]
+    return _vkarray.compress(same, aux[:-1])
+
+
+def setdiff1d(ar1, ar2, assume_unique=False):
+    """numpy.setdiff1d: the sorted unique values of ar1 not in ar2."""
+    a, b = _asarrays("setdiff1d", [ar1, ar2])
+    a = _vkarray.ravel(a) if assume_unique else unique(a)
+    return _vkarray.compress(_vkarray.isin(a, b, invert=True), a)
+
+
+def setxor1d(ar1, ar2, assume_unique=False):
+    """numpy.setxor1d: the sorted unique values in exactly one of the arrays."""
+    a, b = _asarrays("setxor1d", [ar1, ar2])
+    if not assume_unique:
+        a, b = unique(a), unique(b)
+    aux = sort(concatenate([_vkarray.ravel(a), _vkarray.ravel(b)]))
+    if aux.shape[0] == 0:
+        return aux
+    true = ones((1,), dtype=_np.bool_)
+    flag = concatenate([true, aux[1:] != aux[:-1], true])
+    return _vkarray.compress(flag[1:] & flag[:-1], aux)

@@ -1,12 +1,28 @@
-"""Order statistics and weighted means built on the device's sort and reductions: median,
-quantile, percentile (numpy's default 'linear' method) and average."""
+"""numpy's statistics: the compiled reductions (max, min, ptp, mean, nanmean, nanvar, nanstd,
+...), std and var with the array API's correction=, order statistics built on the device's sort
+(median, quantile, percentile, their nan forms; numpy's default 'linear' method), average,
+cov and corrcoef. Histograms are in _histograms.py."""
+
+import builtins as _builtins
 
 import numpy as _np
 
 from . import _vkarray as _vk
+from . import _math
+from ._creation import asarray, full
+from ._dtypes import astype
+from ._products import matmul
+from ._sorting import sort
+from ._joining import concatenate
 from ._shaping import _asarray, _normalize_axis
+from ._vkarray import (amax, amin, max, mean, min, nanmax, nanmean, nanmin, nanstd,  # noqa: A004
+                       nanvar, ptp)
 
-__all__ = ["median", "quantile", "percentile", "average", "nanmedian"]
+__all__ = [
+    "max", "amax", "min", "amin", "nanmax", "nanmin", "ptp", "mean", "nanmean", "std", "var",
+    "nanstd", "nanvar", "median", "nanmedian", "quantile", "nanquantile", "percentile",
+    "nanpercentile", "average", "cov", "corrcoef",
+]
 
 
 def _axes(op, axis, ndim):
@@ -34,7 +50,7 @@ def _sorted_last(op, a, axis):
         raise ValueError(f"[{op}] cannot take a quantile of an empty reduction "
                          f"(input shape {a.shape})")
     flat = _vk.reshape(_vk.ascontiguousarray(moved), kept_shape + (n,))
-    return _vk.sort(flat, axis=-1), kept_shape, axes, n
+    return sort(flat, axis=-1), kept_shape, axes, n
 
 
 def _keep(result, axes, keepdims, lead=0):
@@ -46,16 +62,13 @@ def _keep(result, axes, keepdims, lead=0):
     return result
 
 
-def _quantile_result(r, qh, kept_shape, axes, keepdims, out):
+def _quantile_result(op, r, qh, kept_shape, axes, keepdims, out):
     """Quantiles computed as (kept..., q) in numpy's layout (q..., kept...), with keepdims'
-    axes, written into `out` when given."""
+    axes, written into `out` (converted as assignment converts) when given."""
     r = _vk.moveaxis(r, -1, 0) if r.ndim > 1 else r
     r = _vk.reshape(r, qh.shape + kept_shape)
     r = _keep(r, axes, keepdims, lead=qh.ndim)
-    if out is not None:
-        out[...] = r
-        return out
-    return r
+    return _vk._finish(r, out, op=op, casting="unsafe")
 
 
 def _float_of(a):
@@ -66,7 +79,7 @@ def _float_of(a):
 def _lerp(lo, hi, t):
     """numpy's _lerp: a + (b - a) * t, and b - (b - a) * (1 - t) where t >= 0.5."""
     diff = hi - lo
-    return _vk.where(t >= 0.5, hi - diff * (1 - t), lo + diff * t)
+    return _math.where(t >= 0.5, hi - diff * (1 - t), lo + diff * t)
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
@@ -91,13 +104,13 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     lo_i = _np.floor(virtual).astype(_np.int64)
     hi_i = _np.minimum(lo_i + 1, n - 1)
     t = (virtual - lo_i).astype(ft if ft.kind == "f" else _np.float64)
-    lo = _vk.take(s, _vk.asarray(lo_i.reshape(-1), context=a.context), axis=-1)
-    hi = _vk.take(s, _vk.asarray(hi_i.reshape(-1), context=a.context), axis=-1)
-    tv = _vk.asarray(t.reshape(-1), context=a.context)
+    lo = _vk.take(s, asarray(lo_i.reshape(-1), context=a.context), axis=-1)
+    hi = _vk.take(s, asarray(hi_i.reshape(-1), context=a.context), axis=-1)
+    tv = asarray(t.reshape(-1), context=a.context)
     r = _lerp(lo, hi, tv).astype(ft)
-    has_nan = _vk.isnan(s[..., n - 1:n])  # NaN sorts last
-    r = _vk.where(has_nan, _np.nan, r).astype(ft) if ft.kind in "fc" else r
-    return _quantile_result(r, qh, kept_shape, axes, keepdims, out)
+    has_nan = _math.isnan(s[..., n - 1:n])  # NaN sorts last
+    r = _math.where(has_nan, _np.nan, r).astype(ft) if ft.kind in "fc" else r
+    return _quantile_result("quantile", r, qh, kept_shape, axes, keepdims, out)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
@@ -122,22 +135,85 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         r = _vk.mean(s[..., n // 2 - 1:n // 2 + 1], axis=-1)
         r = r.astype(ft)
     if ft.kind in "fc":
-        r = _vk.where(_vk.isnan(s[..., n - 1]), _np.nan, r).astype(ft)
+        r = _math.where(_math.isnan(s[..., n - 1]), _np.nan, r).astype(ft)
     r = _vk.reshape(r, kept_shape)
-    r = _keep(r, axes, keepdims)
-    if out is not None:
-        out[...] = r
-        return out
-    return r
+    return _vk._finish(_keep(r, axes, keepdims), out, op="median", casting="unsafe")
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """numpy.nanmedian for inputs without NaN is median; slices holding NaN are not supported
     yet (NotImplementedError: a device check reads one value back)."""
     a = _asarray(a)
-    if _np.dtype(a.dtype).kind in "fc" and bool(_vk.any(_vk.isnan(a))):
+    if _np.dtype(a.dtype).kind in "fc" and bool(_vk.any(_math.isnan(a))):
         raise NotImplementedError("[nanmedian] slices holding NaN are not supported yet")
     return median(a, axis, out, overwrite_input, keepdims)
+
+
+def _ddof(op, ddof, correction):
+    if correction is None:
+        return ddof
+    if ddof != 0:
+        raise ValueError(f"[{op}] ddof={ddof} and correction={correction} cannot both be given")
+    return correction
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
+        correction=None):
+    """numpy.std; correction= is the array API's name for ddof."""
+    return _vk._std(a, axis, dtype, out, _ddof("std", ddof, correction), keepdims,
+                        where=where)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
+        correction=None):
+    """numpy.var; correction= is the array API's name for ddof."""
+    return _vk._var(a, axis, dtype, out, _ddof("var", ddof, correction), keepdims,
+                        where=where)
+
+
+def _q_values(op, q, top):
+    qh = _np.asarray(q.get() if isinstance(q, _vk.ndarray) else q, dtype=_np.float64)
+    if qh.size and (qh.min() < 0 or qh.max() > top or _np.isnan(qh).any()):
+        name = "Quantiles" if top == 1 else "Percentiles"
+        raise ValueError(f"[{op}] {name} must be in the range [0, {top}]")
+    return qh
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                keepdims=False):
+    """numpy.nanquantile with the 'linear' method: quantile of each slice's non-NaN values."""
+    if method != "linear":
+        raise NotImplementedError(f"[nanquantile] method={method!r} is not supported yet "
+                                  "(method='linear' only)")
+    a = _asarray(a)
+    qh = _q_values("nanquantile", q, 1)
+    if a.dtype.kind not in "fc":
+        return quantile(a, q, axis=axis, out=out, keepdims=keepdims)
+    s, kept_shape, axes, n = _sorted_last("nanquantile", a, axis)
+    ft = _float_of(a)
+    if not _np.isscalar(q):
+        ft = _np.result_type(ft, qh.dtype)
+    s = s.astype(ft)
+    count = _vk.sum(~_math.isnan(s), axis=-1, keepdims=True)  # kept + (1,)
+    qs = asarray(qh.reshape(-1), context=a.context)  # (nq,)
+    virtual = qs * astype(_math.maximum(count - 1, 0), _np.float64)  # kept + (nq,)
+    lo_i = astype(_math.floor(virtual), _np.int64)
+    hi_i = _math.minimum(lo_i + 1, _math.maximum(count - 1, 0))
+    t = astype(virtual - astype(lo_i, _np.float64),
+                   ft if _np.dtype(ft).kind == "f" else _np.float64)
+    lo = _vk.take_along_axis(s, lo_i, axis=-1)
+    hi = _vk.take_along_axis(s, hi_i, axis=-1)
+    r = astype(_lerp(lo, hi, t), ft)
+    r = astype(_math.where(count == 0, _np.nan, r), ft)
+    return _quantile_result("nanquantile", r, qh, kept_shape, axes, keepdims, out)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                  keepdims=False):
+    """numpy.nanpercentile: nanquantile of q / 100."""
+    qh = _q_values("nanpercentile", q, 100)
+    qq = float(qh) / 100 if _np.isscalar(q) else _np.true_divide(qh, 100)
+    return nanquantile(a, qq, axis, out, overwrite_input, method, keepdims)
 
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
@@ -148,8 +224,8 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     if weights is None:
         avg = _vk.mean(a, axis=axis, keepdims=keepdims)
         if returned:
-            scl = _vk.full(avg.shape, a.size // max(avg.size, 1), dtype=avg.dtype,
-                           context=a.context)
+            scl = full(avg.shape, a.size // _builtins.max(avg.size, 1), dtype=avg.dtype,
+                       context=a.context)
             return avg, scl
         return avg
     w = _asarray(weights, a.context)
@@ -175,9 +251,49 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     scl = _vk.sum(w, axis=axis, dtype=rt, keepdims=keepdims)
     if bool(_vk.any(scl == 0)):
         raise ZeroDivisionError("[average] Weights sum to zero, can't be normalized")
-    avg = _vk.sum(_vk.multiply(a, w, dtype=rt), axis=axis, keepdims=keepdims) / scl
+    avg = _vk.sum(_math.multiply(a, w, dtype=rt), axis=axis, keepdims=keepdims) / scl
     if returned:
         if scl.shape != avg.shape:
             scl = _vk.broadcast_to(scl, avg.shape)
         return avg, scl
     return avg
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *,
+        dtype=None):
+    """numpy.cov without weights: variables in rows (rowvar) or columns."""
+    if fweights is not None or aweights is not None:
+        raise NotImplementedError("[cov] fweights and aweights are not supported yet")
+    m = _asarray(m)
+    if m.ndim > 2:
+        raise ValueError("[cov] m has more than 2 dimensions")
+    t = dtype or _np.result_type(m.dtype, _np.float64)
+    x = astype(_vk.reshape(m, (1, -1)) if m.ndim < 2 else m, t)
+    if not rowvar and x.shape[0] != 1:
+        x = _vk.transpose(x)
+    if y is not None:
+        y = astype(_asarray(y, m.context), t)
+        y = _vk.reshape(y, (1, -1)) if y.ndim < 2 else y
+        if not rowvar and y.shape[0] != 1:
+            y = _vk.transpose(y)
+        x = concatenate([x, y], axis=0)
+    ddof = (0 if bias else 1) if ddof is None else ddof
+    n = x.shape[1]
+    xc = x - _vk.mean(x, axis=1, keepdims=True)
+    c = matmul(xc, _math.conj(_vk.transpose(xc)) if xc.dtype.kind == "c" else
+               _vk.transpose(xc)) / _builtins.max(n - ddof, 0)
+    return _vk.squeeze(c)
+
+
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    """numpy.corrcoef: the covariance normalised by the standard deviations, real parts
+    clipped to [-1, 1]."""
+    c = cov(x, y, rowvar, dtype=dtype)
+    if c.ndim == 0:
+        return c / c
+    d = _math.sqrt(_math.real(_vk.diagonal(c)))
+    c = c / _vk.reshape(d, (-1, 1)) / _vk.reshape(d, (1, -1))
+    if c.dtype.kind == "c":
+        return (astype(_math.clip(_math.real(c), -1, 1), c.dtype)
+                + 1j * _math.clip(_math.imag(c), -1, 1))
+    return _math.clip(c, -1, 1)

@@ -18,7 +18,9 @@ from collections.abc import Iterable as _Iterable
 import numpy as _np
 
 from . import _vkarray as _vk
+from ._creation import asarray
 from ._cumulative import _into as _store_into
+from ._reorder import roll
 
 __all__ = [
     "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2",
@@ -130,7 +132,6 @@ def _freq_result(f, device, dtype):
 
 
 def _shift(x, axes, sign):
-    from . import asarray, roll
     x = asarray(x)
     if axes is None:
         axes = tuple(range(x.ndim))

@@ -16,9 +16,13 @@ from collections import namedtuple as _namedtuple
 import numpy as _np
 
 from . import _vkarray as _vk
-from ._grids import trace as _trace, triu as _triu
+from . import _math
+from ._creation import arange, asarray, eye as _eye, zeros
+from ._dtypes import astype
+from ._sorting import count_nonzero
+from ._grids import triu as _triu
 from ._joining import stack as _stack
-from ._products import matmul
+from ._products import matmul, trace as _trace
 from ._shaping import _asarray
 from ._linalg_norms import matrix_norm, norm, vector_norm  # noqa: F401  (exported)
 
@@ -26,7 +30,7 @@ __all__ = [
     "LinAlgError", "norm", "vector_norm", "matrix_norm", "solve", "inv", "det", "slogdet",
     "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals", "lstsq", "pinv", "matrix_power",
     "matrix_rank", "trace", "cross", "outer", "diagonal", "matmul", "tensordot", "vecdot",
-    "matrix_transpose", "solve_triangular",
+    "matrix_transpose", "solve_triangular", "multi_dot", "cond", "tensorsolve", "tensorinv",
 ]
 
 # numpy's own class: code catching numpy.linalg.LinAlgError catches vkarray's.
@@ -65,11 +69,11 @@ def _power_of_two_scale(a):
     power of two keeps them from overflowing or underflowing and changes no rounding."""
     dtype = _linalg_dtype(a.dtype)
     real = _np.dtype(dtype.char.lower()) if dtype.kind == "c" else dtype
-    c = _vk.max(_vk.abs(a), axis=(-2, -1)).get().astype(_np.float64)
+    c = _vk.max(_math.abs(a), axis=(-2, -1)).get().astype(_np.float64)
     info = _np.finfo(real)  # 2^k with 1 <= max|a| / 2^k < 2, a normal number of real
     k = _np.clip(_np.frexp(c)[1] - 1, info.minexp, info.maxexp - 1)
     scale = _np.where(_np.isfinite(c) & (c > 0), _np.ldexp(1.0, k), 1.0)
-    scale = _vk.asarray(scale.astype(real).reshape(c.shape + (1,)), context=a.context)
+    scale = asarray(scale.astype(real).reshape(c.shape + (1,)), context=a.context)
     return a / _vk.expand_dims(scale, -1), scale
 
 
@@ -113,7 +117,7 @@ def _mT(x):
 def _mH(x):
     """The conjugate transpose of the last two axes."""
     t = _vk.matrix_transpose(x)
-    return _vk.conj(t) if t.dtype.kind == "c" else t
+    return _math.conj(t) if t.dtype.kind == "c" else t
 
 
 # --- Factorizations --------------------------------------------------------------------
@@ -136,7 +140,7 @@ def solve(a, b):
     bm = _vk.broadcast_to(bm, batch + bm.shape[-2:])
     if n == 0:  # nothing to factor, nothing singular
         dtype = _np.result_type(_linalg_dtype(a.dtype), _linalg_dtype(b.dtype))
-        x = _vk.zeros(bm.shape, dtype, context=a.context)
+        x = zeros(bm.shape, dtype, context=a.context)
     else:
         x = _vk._linalg_solve(a, bm)
     return _vk.squeeze(x, -1) if vector else x
@@ -146,7 +150,7 @@ def inv(a):
     """numpy.linalg.inv: LU with partial pivoting, then n solves per matrix."""
     a = _stacked(a)
     if a.shape[-1] == 0:  # nothing to factor, nothing singular
-        return _vk.zeros(a.shape, _linalg_dtype(a.dtype), context=a.context)
+        return zeros(a.shape, _linalg_dtype(a.dtype), context=a.context)
     return _vk._linalg_inv(a)
 
 
@@ -155,7 +159,7 @@ def cholesky(a, *, upper=False):
     lower = _vk._linalg_cholesky(_stacked(a))
     if not upper:
         return lower
-    return _vk.conj(_mT(lower)) if lower.dtype.kind == "c" else _mT(lower)
+    return _math.conj(_mT(lower)) if lower.dtype.kind == "c" else _mT(lower)
 
 
 def _lu(a):
@@ -163,7 +167,7 @@ def _lu(a):
     lu, piv = _vk._linalg_lu_factor(a)
     n = a.shape[-1]
     diag = _vk.diagonal(lu, 0, -2, -1)
-    steps = _vk.arange(n, dtype=_np.int32, context=a.context)
+    steps = arange(n, dtype=_np.int32, context=a.context)
     swaps = _vk.sum(piv != steps, axis=-1)
     perm_sign = 1 - 2 * (swaps % 2)
     return diag, perm_sign.astype(lu.dtype)
@@ -179,13 +183,13 @@ def slogdet(a):
     """numpy.linalg.slogdet: (sign, log|det|); (0, -inf) for a singular matrix. For complex
     matrices sign is complex of modulus 1 (or 0)."""
     diag, sign = _lu(a)
-    mag = _vk.abs(diag)
+    mag = _math.abs(diag)
     if diag.dtype.kind == "c":
-        unit = _vk.where(mag == 0, 0, diag / _vk.where(mag == 0, 1, mag).astype(diag.dtype))
+        unit = _math.where(mag == 0, 0, diag / _math.where(mag == 0, 1, mag).astype(diag.dtype))
     else:
-        unit = _vk.sign(diag)
+        unit = _math.sign(diag)
     sign = sign * _vk.prod(unit, axis=-1)
-    return SlogdetResult(sign, _vk.sum(_vk.log(mag), axis=-1))
+    return SlogdetResult(sign, _vk.sum(_math.log(mag), axis=-1))
 
 
 def qr(a, mode="reduced"):
@@ -264,11 +268,11 @@ def solve_triangular(a, b, lower=False, unit_diagonal=False):
         bm = _vk.flip(bm, -2)
     u = _triu(a)
     if unit_diagonal:
-        eye = _vk.eye(n, dtype=bool, context=a.context)
-        u = _vk.where(eye, _np.ones((), a.dtype), u)
+        eye = _eye(n, dtype=bool, context=a.context)
+        u = _math.where(eye, _np.ones((), a.dtype), u)
     elif n and bool(_vk.any(_vk.diagonal(u, 0, -2, -1) == 0)):
         raise LinAlgError("singular matrix: a diagonal element is zero")
-    piv = _vk.broadcast_to(_vk.arange(n, dtype=_np.int32, context=a.context), batch + (n,))
+    piv = _vk.broadcast_to(arange(n, dtype=_np.int32, context=a.context), batch + (n,))
     x = _vk._linalg_lu_solve(u, piv, bm)
     if lower:
         x = _vk.flip(x, -2)
@@ -289,12 +293,12 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=None):
     m, n = a.shape[-2:]
     dtype = _linalg_dtype(a.dtype)
     if m == 0 or n == 0:
-        return _vk.zeros(a.shape[:-2] + (n, m), dtype=dtype, context=a.context)
+        return zeros(a.shape[:-2] + (n, m), dtype=dtype, context=a.context)
     u, s, vh = svd(a, full_matrices=False)
     rcond = _asarray(rcond, a.context)
     cutoff = _vk.expand_dims(rcond, -1) * _vk.max(s, axis=-1, keepdims=True)
     keep = s > cutoff
-    s_inv = _vk.where(keep, 1 / _vk.where(keep, s, 1), 0).astype(dtype)
+    s_inv = _math.where(keep, 1 / _math.where(keep, s, 1), 0).astype(dtype)
     return matmul(_mH(vh), _vk.expand_dims(s_inv, -1) * _mH(u))
 
 
@@ -302,7 +306,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     """numpy.linalg.matrix_rank: singular values above tol (default max(s)·max(M, N)·eps)."""
     A = _asarray(A)
     if A.ndim < 2:
-        return _vk.astype(_vk.any(A != 0), _np.int64)
+        return astype(_vk.any(A != 0), _np.int64)
     s = svdvals(A)
     if tol is None:
         if rtol is None:
@@ -312,7 +316,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
         tol = _vk.max(s, axis=-1, keepdims=True) * rtol
     else:
         tol = _vk.expand_dims(_asarray(tol, A.context), -1)
-    return _vk.count_nonzero(s > tol, axis=-1)
+    return count_nonzero(s > tol, axis=-1)
 
 
 def lstsq(a, b, rcond=None):
@@ -339,25 +343,25 @@ def lstsq(a, b, rcond=None):
     elif rcond < 0:
         rcond = eps
     if m == 0 or n == 0:
-        x = _vk.zeros((n, bm.shape[1]), dtype=dtype, context=a.context)
-        s = _vk.zeros((0,), dtype=real, context=a.context)
-        res = _vk.zeros((0,), dtype=real, context=a.context)
+        x = zeros((n, bm.shape[1]), dtype=dtype, context=a.context)
+        s = zeros((0,), dtype=real, context=a.context)
+        res = zeros((0,), dtype=real, context=a.context)
         if m == 0 and n > 0:
             pass
         elif n == 0:
-            res = _vk.sum(_vk.square(_vk.abs(bm.astype(dtype))), axis=0)
+            res = _vk.sum(_math.square(_math.abs(bm.astype(dtype))), axis=0)
         return (_vk.squeeze(x, -1) if b.ndim == 1 else x), res, 0, s
     u, s, vh = svd(a.astype(dtype), full_matrices=False)
     keep = s > rcond * _vk.max(s)
-    rank = int(_vk.count_nonzero(keep))
-    s_inv = _vk.where(keep, 1 / _vk.where(keep, s, 1), 0).astype(dtype)
+    rank = int(count_nonzero(keep))
+    s_inv = _math.where(keep, 1 / _math.where(keep, s, 1), 0).astype(dtype)
     uTb = matmul(_mH(u), bm.astype(dtype))
     x = matmul(_mH(vh), _vk.expand_dims(s_inv, -1) * uTb)
     if rank == n and m > n:
         r = bm.astype(dtype) - matmul(a.astype(dtype), x)
-        res = _vk.sum(_vk.square(_vk.abs(r)), axis=0)
+        res = _vk.sum(_math.square(_math.abs(r)), axis=0)
     else:
-        res = _vk.zeros((0,), dtype=real, context=a.context)
+        res = zeros((0,), dtype=real, context=a.context)
     if b.ndim == 1:
         x = _vk.squeeze(x, -1)
     return x, res, rank, s
@@ -376,7 +380,7 @@ def matrix_power(a, n):
     except TypeError as e:
         raise TypeError("exponent must be an integer") from e
     if n == 0:
-        eye = _vk.eye(a.shape[-1], dtype=a.dtype, context=a.context)
+        eye = _eye(a.shape[-1], dtype=a.dtype, context=a.context)
         return _vk.copy(_vk.broadcast_to(eye, a.shape))
     if n < 0:
         a = inv(a)
@@ -424,5 +428,5 @@ def cross(x1, x2, /, *, axis=-1):
     c = _stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
     return _vk.moveaxis(c, -1, axis)
 
+# numpy.linalg's compositions of the functions above (they import this module).
 from ._linalg_extras import cond, multi_dot, tensorinv, tensorsolve  # noqa: E402,F401
-__all__ += ["multi_dot", "cond", "tensorsolve", "tensorinv"]

@@ -23,9 +23,8 @@ import numbers as _numbers
 
 import numpy as _np
 
-import vkarray as _vk
-
-from . import _vkarray
+from . import _math, _vkarray
+from ._creation import asarray
 
 __all__ = [
     "Generator", "SeedSequence", "default_rng", "seed", "rand", "randn", "randint", "random",
@@ -116,12 +115,12 @@ def _shape_of(size, *params):
 
 
 def _asarray(x, ctx):
-    return x if isinstance(x, (_vkarray.ndarray,) + _SCALARS) else _vk.asarray(x, context=ctx)
+    return x if isinstance(x, (_vkarray.ndarray,) + _SCALARS) else asarray(x, context=ctx)
 
 
 def _check_all(cond, exc, message):
     if isinstance(cond, _vkarray.ndarray):
-        cond = bool(_vk.all(cond))
+        cond = bool(_vkarray.all(cond))
     if not cond:
         raise exc(message)
 
@@ -169,13 +168,8 @@ class Generator:
         """Independent child generators (SeedSequence spawn keys), as numpy's Generator.spawn."""
         return [Generator(_core=c) for c in self._core.spawn(int(n_children))]
 
-    def _out(self, value, out):
-        if out is None:
-            return value
-        if not isinstance(out, _vkarray.ndarray):
-            raise TypeError("out must be a vkarray.ndarray")
-        out[...] = value
-        return out
+    def _out(self, value, out, name):
+        return _vkarray._finish(value, out, op=name, casting="unsafe", exact_shape=True)
 
     def _float_draw(self, name, size, dtype, out):
         if out is not None:
@@ -186,7 +180,7 @@ class Generator:
             if _np.dtype(dtype) != out.dtype:
                 raise TypeError("Supplied output array has the wrong type. Expected %s, got %s"
                                 % (_np.dtype(dtype), out.dtype))
-        return self._out(getattr(self._core, name)(_size(size), dtype), out)
+        return self._out(getattr(self._core, name)(_size(size), dtype), out, name)
 
     def random(self, size=None, dtype=_np.float64, out=None):
         """Uniform floats in [0, 1): 53 random bits (float64) or 24 (float32)."""
@@ -208,7 +202,7 @@ class Generator:
         low, high = _asarray(low, ctx), _asarray(high, ctx)
         rng = high - low
         if isinstance(rng, _vkarray.ndarray):
-            _check_all(_vk.isfinite(rng), OverflowError, "high - low range exceeds valid bounds")
+            _check_all(_math.isfinite(rng), OverflowError, "high - low range exceeds valid bounds")
         elif not _np.isfinite(rng):
             raise OverflowError("high - low range exceeds valid bounds")
         return low + rng * self._core.random(_shape_of(size, low, high), _np.float64)

@@ -7,7 +7,7 @@ from typing import Any, Callable, Iterator, Optional, Sequence, Union, overload
 import numpy as _np
 from numpy.typing import ArrayLike, DTypeLike
 
-from vkarray import Context, ndarray
+from vkarray import Context, ndarray, ufunc
 
 _Axis = Union[int, tuple[int, ...]]
 _ShapeLike = Union[int, Sequence[int]]

@@ -70,3 +70,14 @@ case("multiply", lambda xp, to: xp.multiply(to(I), 3, dtype=np.float64))
 FIB = np.array([832040, 1346269, 0, 12, -18, 7])  # Fibonacci numbers: Euclid's worst case
 case("gcd", lambda xp, to: xp.gcd(to(FIB), to(np.array([514229, 832040, 0, -8, 12, 0]))))
 case("lcm", lambda xp, to: xp.lcm(to(FIB.astype(np.int32)), 6))
+
+
+def _ufunc_facts(xp, to):
+    """The ufunc type's attributes and methods: the same values from numpy's ufuncs."""
+    return (isinstance(xp.add, xp.ufunc), xp.add.nin, xp.divmod.nout, xp.multiply.identity,
+            xp.logical_and.identity, xp.maximum.identity, xp.add.reduce(to(I), axis=1),
+            xp.maximum.accumulate(to(F), axis=0), xp.subtract.outer(to(I[0]), to(J[0])),
+            xp.add.reduceat(to(I[0]), [0, 3, 1, 4]))
+
+
+case("ufunc", _ufunc_facts)
