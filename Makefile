@@ -39,12 +39,13 @@ bench: build
 
 test: build
 	@rm -rf $(CURDIR)/.bazel/pytest.xml
-	@status=0; \
+	@status=0; start=$$(date +%s); \
 	$(TEST_ENV) $(BAZEL) test //... || status=$$?; \
 	$(TEST_ENV) PYTHONPATH=$(PYDIR) $(PYTHON) -m pytest -q -p no:cacheprovider \
 	  --junitxml=$(CURDIR)/.bazel/pytest.xml tests/python tests/third_party tests/layering_test.py || status=$$?; \
 	$(BAZEL) query --noshow_progress 'tests(//...)' > $(CURDIR)/.bazel/tests.txt 2>/dev/null; \
-	$(PYTHON) tests/summarize.py $(TESTLOGS) $(CURDIR)/.bazel/tests.txt \
+	VKA_TEST_SECONDS=$$(( $$(date +%s) - start )) \
+	  $(PYTHON) tests/summarize.py $(TESTLOGS) $(CURDIR)/.bazel/tests.txt \
 	  $(CURDIR)/.bazel/pytest.xml || status=$$?; \
 	exit $$status
 

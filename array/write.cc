@@ -161,10 +161,14 @@ void write_into(const std::shared_ptr<Context>& context, const NodePtr& dest, No
   if (replica) context->replica(*replica);  // IndexError before any work
   if (dest->view().size() == 0) return;
   // x[k] = x[k] (Python's `x[k] += 1` ends with it): the elements already hold the value.
-  if (value == dest ||
-      (value->op() == Op::kAstype && value->inputs()[0] == dest && value->dtype() == dest->dtype())) {
-    return;
+  // Conversions to the value's own dtype and shape change nothing (a temporary's setitem
+  // wraps the value in one more).
+  const Node* same = value.get();
+  while (same->op() == Op::kAstype && same->inputs()[0]->dtype() == same->dtype() &&
+         same->inputs()[0]->shape() == same->shape()) {
+    same = same->inputs()[0].get();
   }
+  if (same == dest.get()) return;
   pin_readers(context, *dest->buffer(), value, &dest->view());
   NodePtr v = substitute_realized({value})[0];
   value.reset();

@@ -217,6 +217,33 @@ void Stream::dispatch(const Pipeline& pipeline, const std::vector<Binding>& bind
     for (const Binding& b : bindings) bytes += b.range == VK_WHOLE_SIZE ? 0 : b.range;
     profiler->after(*this, current_, pipeline.name(), bytes);
   }
+  submit_if_due();
+}
+
+// Work reaches the device only when submitted, so a host loop that records many small
+// dispatches before its first read would leave the device idle until then and pay for the
+// whole loop twice (recording, then execution). Submitting after every dispatch pays a
+// vkQueueSubmit each (several microseconds on NVIDIA). The policy between: submit once the
+// device has run dry and kSubmitWhenIdle dispatches wait, or whenever kSubmitAlways do, so the
+// device works while the host records and submissions stay few. Not while waits on other
+// queues are pending: every command recorded after wait_on() belongs to the batch that waits.
+void Stream::submit_if_due() {
+  // VKA_SUBMIT_EVERY: a fixed batch instead (0: only explicit submissions), for measuring.
+  static const int every = [] {
+    const char* v = std::getenv("VKA_SUBMIT_EVERY");
+    return v && *v ? std::atoi(v) : -1;
+  }();
+  constexpr uint32_t kSubmitWhenIdle = 8, kSubmitAlways = 256;
+  ++unsubmitted_;
+  if (!waits_.empty() || every == 0) return;
+  if (every > 0) {
+    if (unsubmitted_ >= static_cast<uint32_t>(every)) submit();
+    return;
+  }
+  if (unsubmitted_ >= kSubmitAlways ||
+      (unsubmitted_ >= kSubmitWhenIdle && completed_value() == last_submitted_)) {
+    submit();
+  }
 }
 
 Binding Stream::upload_arguments(const void* data, uint64_t bytes) {
@@ -346,6 +373,7 @@ uint64_t Stream::submit() {
   waits_.clear();
   if (current_) in_flight_.push_back({current_, value});
   current_ = VK_NULL_HANDLE;
+  unsubmitted_ = 0;
   last_submitted_ = value;
   ++stats_.submits;
   return value;

@@ -151,6 +151,8 @@ class Stream {
   void wait_foreign(const VkBuffer* buffers, size_t n, bool writing);
   // Ends the profiler's record of work recorded through record_external().
   void close_external();
+  // The submission policy, after each dispatch: see stream.cc.
+  void submit_if_due();
 
   Device* device_;
   VkQueue queue_;
@@ -171,6 +173,7 @@ class Stream {
 
   VkCommandBuffer current_ = VK_NULL_HANDLE;
   uint64_t last_submitted_ = 0;  // value signalled by the latest submission
+  uint32_t unsubmitted_ = 0;     // dispatches recorded into current_
   std::vector<std::pair<VkSemaphore, uint64_t>> waits_;  // for the next submission
   struct InFlight {
     VkCommandBuffer cb;

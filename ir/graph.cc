@@ -110,10 +110,16 @@ NodePtr Graph::intern(std::unique_ptr<Node> n) {
   n->hash_ = structural_hash(n->op_, n->dtype_, n->shape_, n->inputs_, n->params_, n->buffer_.get(),
                              n->view_);
   std::lock_guard<std::mutex> lock(mu_);
+  // Expired entries of this hash go as they are met: a loop that remakes one structure each
+  // iteration (a scalar, a view) would otherwise walk a chain of dead ones that grows until
+  // the next purge.
   auto range = table_.equal_range(n->hash_);
-  for (auto it = range.first; it != range.second; ++it) {
+  for (auto it = range.first; it != range.second;) {
     if (NodePtr existing = it->second.lock()) {
       if (existing->same_structure(*n)) return existing;
+      ++it;
+    } else {
+      it = table_.erase(it);
     }
   }
   if (table_.size() >= purge_at_) {

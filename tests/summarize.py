@@ -1,9 +1,10 @@
-"""Prints the one summary line CI reads ("N passed, N failed, N skipped") from the GoogleTest
-XML files of the Bazel test targets listed in a file (one label a line, as `bazel query`
-prints them) and from pytest's JUnit XML files.
+"""Prints the one summary line CI reads ("N passed, N failed, N skipped in M min S s") from
+the GoogleTest XML files of the Bazel test targets listed in a file (one label a line, as
+`bazel query` prints them) and from pytest's JUnit XML files.
 
-usage: summarize.py TESTLOGS TARGETS_FILE [JUNIT_XML ...]"""
+usage: [VKA_TEST_SECONDS=wall time] summarize.py TESTLOGS TARGETS_FILE [JUNIT_XML ...]"""
 
+import os
 import pathlib
 import sys
 import xml.etree.ElementTree as ET
@@ -41,7 +42,12 @@ def main(testlogs, targets_file, *junit_files):
             t, fl = 1, 1
         total = [total[0] + t, total[1] + fl, total[2] + sk]
     tests, failed, skipped = total
-    print(f"{tests - failed - skipped} passed, {failed} failed, {skipped} skipped")
+    line = f"{tests - failed - skipped} passed, {failed} failed, {skipped} skipped"
+    # The suite's wall time, which `make test` measures (CI's budget is 20 minutes).
+    seconds = os.environ.get("VKA_TEST_SECONDS")
+    if seconds:
+        line += f" in {int(seconds) // 60} min {int(seconds) % 60} s"
+    print(line)
     return 1 if failed else 0
 
 

@@ -24,3 +24,16 @@ RUNS=${RUNS:-5}
 NUMPY_RUNS=${NUMPY_RUNS:-5}
 NUMPY_S=${NUMPY_S:-60} PEERS_S=${PEERS_S:-240} VK_S=${VK_S:-240}
 dropin_group loops "${PROGRAMS:-loops}" "${PEER_LIBS:-cupy,torch}"
+status=$?
+# The submission policy (device/stream.cc) against one submission per read
+# (VKA_SUBMIT_EVERY=0): vkarray alone on the loops whose time is mostly tiny dispatches.
+if [ "${SUBMIT_POLICY:-1}" = 1 ]; then
+  for every in 0 ""; do
+    VKA_SUBMIT_EVERY=$every PY_TIMEOUT=${VK_S} py311 benchmarks/run.py --libs vkarray \
+      --programs "${POLICY_PROGRAMS:-element_writes,lu_inner,gauss_seidel}" --sizes "$SIZES" \
+      --refs "$WORK/refs-loops" --no-progress --runs "$RUNS" \
+      > "$OUT/submit-every-${every:-policy}.txt" 2>&1 || status=1
+  done
+  tail -n 12 "$OUT"/submit-every-*.txt
+fi
+exit $status
