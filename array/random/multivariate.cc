@@ -2,9 +2,10 @@
 // (array/random/random.h), from the samplers' draws and array operations.
 #include <cmath>
 
+#include "array/random/random.h"
+
 #include "array/gather.h"
 #include "array/random/params.h"
-#include "array/random/random.h"
 #include "array/reduce.h"
 #include "array/sort.h"
 #include "array/views.h"
