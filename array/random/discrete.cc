@@ -29,9 +29,13 @@ constexpr double kHypergeometricMax = 1e9;
 Array Generator::poisson(const Param& lam_p, std::optional<Shape> size) {
   const Param lam = as_float(lam_p);
   const Shape shape = draw_shape("poisson", size, {&lam});
+  // numpy counts a NaN in an array as too large, a NaN number as invalid.
+  const bool arr = lam.is_array();
   Checks("poisson")
-      .fail_if(lam, {{Cmp::kLess, 0}, {Cmp::kNaN}}, "lam < 0 or lam is NaN")
-      .fail_if(lam, {{Cmp::kGreater, kPoissonLamMax}}, "lam value too large")
+      .fail_if(lam, {{Cmp::kLess, 0}, {arr ? Cmp::kLess : Cmp::kNaN, 0}}, "lam < 0 or lam is NaN")
+      .fail_if(lam,
+               {{Cmp::kGreater, kPoissonLamMax}, {arr ? Cmp::kNaN : Cmp::kGreater, kPoissonLamMax}},
+               "lam value too large")
       .run();
   return sample("poisson", KernelKind::kRandomPoisson, kI64, {lam}, shape);
 }

@@ -78,6 +78,7 @@ Checks& Checks::fail_if(const Param& p, std::initializer_list<Bad> bad, std::str
     for (const Bad& b : bad) any_bad = any_bad || host_bad(p.value(), b);
     return fail_if(any_bad, std::move(message));
   }
+  any_array_ = true;
   std::optional<Array> cond;
   for (const Bad& b : bad) {
     if (b.cmp == Cmp::kNaN && !is_floating(p.array().dtype())) continue;
@@ -100,6 +101,15 @@ Checks& Checks::fail_if(const Array& bad, std::string message) {
 }
 
 void Checks::run() {
+  // numpy checks a call with any array parameter as arrays, and words their NaN checks so.
+  const std::string is_nan = " is NaN";
+  for (Check& c : checks_) {
+    std::string& m = c.message;
+    if (any_array_ && m.size() >= is_nan.size() &&
+        m.compare(m.size() - is_nan.size(), is_nan.size(), is_nan) == 0) {
+      m.replace(m.size() - is_nan.size(), is_nan.size(), " contains NaNs");
+    }
+  }
   std::vector<Array*> pending;
   for (Check& c : checks_) {
     if (c.device) pending.push_back(&*c.device);

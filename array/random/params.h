@@ -29,7 +29,9 @@ struct Bad {
 class Checks {
  public:
   explicit Checks(std::string op) : op_(std::move(op)) {}
-  // Fails when any of `bad` holds for the number or for some element of the array.
+  // Fails when any of `bad` holds for the number or for some element of the array. When a
+  // call has an array parameter, a message ending "x is NaN" reads "x contains NaNs", as
+  // numpy's.
   Checks& fail_if(const Param& p, std::initializer_list<Bad> bad, std::string message);
   // Fails when `bad` (a number's test) holds.
   Checks& fail_if(bool bad, std::string message);
@@ -45,6 +47,7 @@ class Checks {
   };
   std::string op_;
   std::vector<Check> checks_;
+  bool any_array_ = false;
 };
 
 // A float parameter as numpy converts it: arrays as float64.
