@@ -54,7 +54,10 @@ Array Generator::standard_gamma(const Param& shape_p, std::optional<Shape> size,
     throw DTypeError("[standard_gamma] Unsupported dtype " + std::string(name(dtype)) +
                      " for standard_gamma (float32 or float64)");
   }
-  const Param a = as_float(shape_p);
+  // float32 draws take float32 shapes (numpy's float32 sampler's), float64 ones float64.
+  const Param a = dtype == DType::kFloat32 && shape_p.is_array()
+                      ? Param(shape_p.array().astype(DType::kFloat32))
+                      : as_float(shape_p);
   const Shape shape = draw_shape("standard_gamma", size, {&a});
   Checks("standard_gamma").fail_if(a, {kNegative}, "shape < 0").run();
   return sample("standard_gamma", KernelKind::kRandomGamma, dtype, {a}, shape);

@@ -53,7 +53,8 @@ Array Generator::sample(const char* op, KernelKind kind, DType out,
   VKA_ASSERT(types.size() == params.size());
   require_dtype(*context_, out, op);
   for (DType t : types) require_dtype(*context_, t, op);
-  require_dtype(*context_, DType::kFloat64, op);  // the samplers compute in float64 (gamma: T)
+  // The samplers compute in float64, but gamma's in its result's dtype.
+  if (out != DType::kFloat32) require_dtype(*context_, DType::kFloat64, op);
   const int64_t n = vka::size(size);
   if (n == 0) return zeros(size, out, context_);
   std::vector<DrawParam> bound;
@@ -65,6 +66,9 @@ Array Generator::sample(const char* op, KernelKind kind, DType out,
   const KernelSpec spec = random_draw_spec(kind, out, bound);
   const int64_t chunk = launch_elements(*context_);
   // One block of the counter per element: element i's loop reads blocks (counter + i, j, 0).
+  // A per-replica generator builds once per replica and keeps replica r's result of the r-th
+  // build (draw()); a library launch runs on every replica, so that case does R times the
+  // work (one replica's key cannot reach one replica's launch alone).
   return draw(op, size, out, static_cast<uint64_t>(n), [&](uint64_t key, uint64_t counter) {
     std::vector<std::shared_ptr<BufferRef>> parts;
     for (int64_t first = 0; first < n; first += chunk) {

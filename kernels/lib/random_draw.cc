@@ -116,8 +116,9 @@ std::string instantiate(const std::string& code, DType t, HelperSet* h) {
 void add_stream(DType t, HelperSet* h) {
   add_philox(h);
   h->add("vka_rs_stream", kStream);
-  h->add("vka_rs_uniform_f64", kUniform64);
-  if (t == DType::kFloat32) h->add("vka_rs_uniform_f32", kUniform32);
+  // float32 samplers declare no double: they run on devices without shaderFloat64.
+  h->add(t == DType::kFloat32 ? "vka_rs_uniform_f32" : "vka_rs_uniform_f64",
+         t == DType::kFloat32 ? kUniform32 : kUniform64);
   const std::string normal = t == DType::kFloat32 ? "vka_rs_normal_f32" : "vka_rs_normal_f64";
   if (!h->has(normal)) h->add(normal, instantiate(kNormal, t, h));
 }
