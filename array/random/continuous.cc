@@ -19,7 +19,7 @@ using detail::draw_shape;
 
 constexpr DType kF64 = DType::kFloat64;
 constexpr double kPi = 3.141592653589793;
-constexpr Bad kNegative{Cmp::kLess, 0};
+constexpr Bad kNegative{Cmp::kSignBit};  // numpy's CONS_NON_NEGATIVE
 constexpr Bad kNotPositive{Cmp::kLessEqual, 0};
 
 // Blocks of a draw whose elements read `stride` 64-bit units each (two units a block).
@@ -267,13 +267,13 @@ Array Generator::triangular(const Param& left_p, const Param& mode_p, const Para
   if (l.is_array() || m.is_array() || r.is_array()) {
     const Array left = detail::as_array(l, shape, kF64, context_);
     const Array right = detail::as_array(r, shape, kF64, context_);
-    checks.fail_if(left > m.arg(), "left > mode")
-        .fail_if(right < m.arg(), "mode > right")
-        .fail_if(left == right, "left == right");
+    checks.fail_if(left > m.arg(), "left > mode", {{"left", left}, {"mode", m}})
+        .fail_if(right < m.arg(), "mode > right", {{"mode", m}, {"right", right}})
+        .fail_if(left == right, "left == right", {{"left", left}, {"right", right}});
   } else {
-    checks.fail_if(l.value() > m.value(), "left > mode")
-        .fail_if(m.value() > r.value(), "mode > right")
-        .fail_if(l.value() == r.value(), "left == right");
+    checks.fail_if(l.value() > m.value(), "left > mode", {{"left", l}, {"mode", m}})
+        .fail_if(m.value() > r.value(), "mode > right", {{"mode", m}, {"right", r}})
+        .fail_if(l.value() == r.value(), "left == right", {{"left", l}, {"right", r}});
   }
   checks.run();
   // The inverse CDF: left of the mode below the ratio (mode - left) / (right - left).

@@ -69,11 +69,11 @@ Array Generator::negative_binomial(const Param& n_p, const Param& p_p, std::opti
     const Array pa = detail::as_array(p, shape, kF64, context_);
     const Array na = detail::as_array(n, shape, kF64, context_);
     checks.fail_if((Arg(1.0) - pa) / pa * (na + Arg(10.0) * sqrt(na)) > Arg(kPoissonLamMax),
-                   too_large);
+                   too_large, {{"n", n}, {"p", p}});
   } else {
     checks.fail_if(
         (1 - p.value()) / p.value() * (n.value() + 10 * std::sqrt(n.value())) > kPoissonLamMax,
-        too_large);
+        too_large, {{"n", n}, {"p", p}});
   }
   checks.run();
   // A Poisson draw of mean gamma(n) (1 - p) / p.
@@ -116,12 +116,17 @@ Array Generator::hypergeometric(const Param& ngood_p, const Param& nbad_p, const
   if (good.is_array() || bad.is_array() || sample_n.is_array()) {
     const Array g = detail::as_array(good, shape, kI64, context_);
     const Array b = detail::as_array(bad, shape, kI64, context_);
-    checks.fail_if(logical_or(g >= Arg(kHypergeometricMax), b >= Arg(kHypergeometricMax)), too_many)
-        .fail_if(g + b < sample_n.arg(), too_few);
+    checks
+        .fail_if(logical_or(g >= Arg(kHypergeometricMax), b >= Arg(kHypergeometricMax)), too_many,
+                 {{"ngood", good}, {"nbad", bad}})
+        .fail_if(g + b < sample_n.arg(), too_few,
+                 {{"ngood", good}, {"nbad", bad}, {"nsample", sample_n}});
   } else {
     checks
-        .fail_if(good.value() >= kHypergeometricMax || bad.value() >= kHypergeometricMax, too_many)
-        .fail_if(good.int_value() + bad.int_value() < sample_n.int_value(), too_few);
+        .fail_if(good.value() >= kHypergeometricMax || bad.value() >= kHypergeometricMax, too_many,
+                 {{"ngood", good}, {"nbad", bad}})
+        .fail_if(good.int_value() + bad.int_value() < sample_n.int_value(), too_few,
+                 {{"ngood", good}, {"nbad", bad}, {"nsample", sample_n}});
   }
   checks.fail_if(good, {{Cmp::kLess, 0}}, "ngood < 0")
       .fail_if(bad, {{Cmp::kLess, 0}}, "nbad < 0")

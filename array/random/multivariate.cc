@@ -61,13 +61,14 @@ Array Generator::multinomial(const Param& n_p, const Array& pvals, std::optional
   const Array p = pvals.astype(kF64);
   const Param rows(p[{ellipsis, int64_t{0}}]);  // pvals' batch shape
   const Shape batch = detail::draw_shape("multinomial", size, {&n, &rows});
+  const Array head_sum =
+      k > 1 ? sum(p[{ellipsis, range(0, k - 1)}], Axes(-1)) : zeros(rows.shape(), kF64, context_);
   Checks("multinomial")
       .fail_if(n, {{Cmp::kLess, 0}}, "n < 0")
       .fail_if(Param(p), {{Cmp::kLess, 0}, {Cmp::kGreater, 1}, {Cmp::kNaN}},
                "pvals < 0, pvals > 1 or pvals contains NaNs")
-      .fail_if(k > 1 ? sum(p[{ellipsis, range(0, k - 1)}], Axes(-1)) > Arg(1.0 + 1e-12)
-                     : zeros({}, DType::kBool, context_),
-               "sum(pvals[:-1]) > 1.0")
+      .fail_if(head_sum > Arg(1.0 + 1e-12), "sum(pvals[:-1]) > 1.0",
+               {{"sum(pvals[:-1])", head_sum}})
       .run();
   Array out = zeros(with_last(batch, k), kI64, context_);
   if (vka::size(batch) == 0) return out;

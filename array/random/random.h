@@ -73,6 +73,7 @@ class Param {
   Param(int64_t v) : value_(static_cast<double>(v)), int_(v), is_int_(true) {}  // NOLINT
   Param(Array a) : array_(std::move(a)) {}                                      // NOLINT
   bool is_array() const { return array_.has_value(); }
+  bool is_int() const { return is_int_; }  // given as an integer number
   const Array& array() const { return *array_; }
   double value() const { return value_; }
   int64_t int_value() const { return is_int_ ? int_ : static_cast<int64_t>(value_); }

@@ -10,7 +10,7 @@ import numpy as _np
 from . import _math, _vkarray, linalg as _linalg
 from ._creation import asarray
 from ._logic import allclose
-from ._manipulation import reshape
+from ._manipulation import broadcast_to, reshape
 from ._random_seeds import SeedSequence
 
 
@@ -38,11 +38,33 @@ def _asarray(x, ctx):
     return x if isinstance(x, (_vkarray.ndarray,) + _SCALARS) else asarray(x, context=ctx)
 
 
-def _check_all(cond, exc, message):
-    if isinstance(cond, _vkarray.ndarray):
-        cond = bool(_vkarray.all(cond))
-    if not cond:
-        raise exc(message)
+def _negative(x):
+    """numpy's test of a non-negative parameter: the sign bit set (-0.0 too), NaN allowed."""
+    if isinstance(x, _vkarray.ndarray):
+        return _math.signbit(x) & ~_math.isnan(x)
+    return not _np.isnan(x) and bool(_np.signbit(x))
+
+
+def _fail_if(op, bad, exc, message, **operands):
+    """Raises exc("[op] message (name = value, ...)"), numpy's message and the values that broke
+    it, where `bad` holds: a bool, or a bool array checked on the device (one readback, and one
+    more to find the first failing element when it fails)."""
+    index = None
+    if isinstance(bad, _vkarray.ndarray):
+        if not bool(_vkarray.any(bad)):
+            return
+        index = _np.unravel_index(int(_vkarray.argmax(reshape(bad, (-1,)))), bad.shape)
+    elif not bad:
+        return
+    at = "[" + ", ".join(str(int(i)) for i in index) + "]" if index else ""
+    values = []
+    for name, v in operands.items():
+        arr = isinstance(v, _vkarray.ndarray)
+        if arr:
+            v = broadcast_to(v, bad.shape)[index].item()
+        values.append("%s%s = %r" % (name, at if arr and len(operands) == 1 else "", v))
+    where = "at index (%s): " % at[1:-1] if at and len(operands) > 1 else ""
+    raise exc("[%s] %s (%s%s)" % (op, message, where, ", ".join(values)))
 
 
 class Generator:
@@ -124,23 +146,22 @@ class Generator:
         ctx = self.context
         low, high = _asarray(low, ctx), _asarray(high, ctx)
         rng = high - low
-        if isinstance(rng, _vkarray.ndarray):
-            _check_all(_math.isfinite(rng), OverflowError, "high - low range exceeds valid bounds")
-        elif not _np.isfinite(rng):
-            raise OverflowError("high - low range exceeds valid bounds")
+        _fail_if("uniform", ~_math.isfinite(rng) if isinstance(rng, _vkarray.ndarray)
+                 else not _np.isfinite(rng), OverflowError,
+                 "high - low range exceeds valid bounds", low=low, high=high)
         return low + rng * self._core.random(_shape_of(size, low, high), _np.float64)
 
     def normal(self, loc=0.0, scale=1.0, size=None):
         """loc + scale * standard_normal(); float64."""
         ctx = self.context
         loc, scale = _asarray(loc, ctx), _asarray(scale, ctx)
-        _check_all(scale >= 0, ValueError, "scale < 0")
+        _fail_if("normal", _negative(scale), ValueError, "scale < 0", scale=scale)
         return loc + scale * self._core.standard_normal(_shape_of(size, loc, scale), _np.float64)
 
     def exponential(self, scale=1.0, size=None):
         """scale * standard_exponential(); float64."""
         scale = _asarray(scale, self.context)
-        _check_all(scale >= 0, ValueError, "scale < 0")
+        _fail_if("exponential", _negative(scale), ValueError, "scale < 0", scale=scale)
         return scale * self._core.standard_exponential(_shape_of(size, scale), _np.float64)
 
     def integers(self, low, high=None, size=None, dtype=_np.int64, endpoint=False):
@@ -304,15 +325,22 @@ class Generator:
         return self._core.multinomial(n, pvals, size)
 
     def multivariate_hypergeometric(self, colors, nsample, size=None, method="marginals"):
-        """Hypergeometric draws color by color (both methods: numpy's 'marginals'); int64."""
+        """Hypergeometric draws color by color (both methods: numpy's 'marginals'); int64.
+
+        colors are host numbers, as numpy's sequence of ints: they set the number of launches
+        and each one's constants (a vkarray array is downloaded for them)."""
         if method not in ("count", "marginals"):
-            raise ValueError('method must be "count" or "marginals".')
+            raise ValueError('[multivariate_hypergeometric] method must be "count" or '
+                             '"marginals". (method = %r)' % (method,))
         colors = _np.asarray(colors)
         if colors.ndim != 1 or colors.dtype.kind not in "iu" or (colors < 0).any():
-            raise ValueError("colors must be a one-dimensional sequence of nonnegative integers "
-                             "not exceeding %d." % _np.iinfo(_np.int64).max)
+            raise ValueError("[multivariate_hypergeometric] colors must be a one-dimensional "
+                             "sequence of nonnegative integers not exceeding %d. (colors = %s)"
+                             % (_np.iinfo(_np.int64).max, _np.array2string(colors,
+                                                                          threshold=20)))
         if not isinstance(nsample, (int, _np.integer)) or isinstance(nsample, (bool, _np.bool_)):
-            raise ValueError("nsample must be an integer")
+            raise ValueError("[multivariate_hypergeometric] nsample must be an integer "
+                             "(nsample = %r)" % (nsample,))
         return self._core.multivariate_hypergeometric([int(c) for c in colors], int(nsample),
                                                       size)
 
@@ -327,11 +355,14 @@ class Generator:
         mean = asarray(mean, context=ctx).astype(_np.float64)
         cov = asarray(cov, context=ctx).astype(_np.float64)
         if mean.ndim != 1:
-            raise ValueError("mean must be 1 dimensional")
+            raise ValueError("[multivariate_normal] mean must be 1 dimensional (mean.shape = %s)"
+                             % (mean.shape,))
         if cov.ndim != 2 or cov.shape[0] != cov.shape[1]:
-            raise ValueError("cov must be 2 dimensional and square")
+            raise ValueError("[multivariate_normal] cov must be 2 dimensional and square "
+                             "(cov.shape = %s)" % (cov.shape,))
         if mean.shape[0] != cov.shape[0]:
-            raise ValueError("mean and cov must have same length")
+            raise ValueError("[multivariate_normal] mean and cov must have same length "
+                             "(mean.shape = %s, cov.shape = %s)" % (mean.shape, cov.shape))
         batch = () if size is None else ((size,) if isinstance(size, int) else tuple(size))
         n = mean.shape[0]
         if method == "cholesky":
@@ -346,7 +377,8 @@ class Generator:
             factor = u * _math.sqrt(s)
         if method != "cholesky" and check_valid != "ignore" and not psd:
             if check_valid == "raise":
-                raise ValueError("covariance is not symmetric positive-semidefinite.")
+                raise ValueError("[multivariate_normal] covariance is not symmetric "
+                                 "positive-semidefinite.")
             _warnings.warn("covariance is not symmetric positive-semidefinite.", RuntimeWarning,
                            stacklevel=2)
         z = self._core.standard_normal(batch + (n,), _np.float64)

@@ -36,6 +36,11 @@ INVALID = [
     ("multivariate_hypergeometric", ([3, 1], -1)), ("multivariate_hypergeometric", ([3, 1], 2.5)),
     ("multivariate_normal", ([0.0], [[1.0, 0.0], [0.0, 1.0]])),
     ("multivariate_normal", ([[0.0]], [[1.0]])), ("binomial", (np.array([5.5]), 0.5)),
+    # numpy's non-negative parameters refuse -0.0 (a set sign bit) and take NaN.
+    ("normal", (0.0, -1.0)), ("normal", (0.0, -0.0)), ("exponential", (-0.0,)),
+    ("gamma", (-0.0,)), ("laplace", (0.0, -0.0)), ("weibull", (-0.0,)),
+    ("vonmises", (0.0, -0.0)), ("noncentral_chisquare", (1.0, -0.0)),
+    ("uniform", (0.0, inf)),
 ]
 
 
@@ -62,6 +67,37 @@ def test_errors_match_numpy(name, args):
             getattr(rng, name)(vk.asarray(np.full(3, args[0])), *args[1:])
         if exc is ValueError:
             assert message in str(info.value)
+
+
+@pytest.mark.parametrize("call,text", [
+    (lambda r: r.poisson(-1.5), "[poisson] lam < 0 or lam is NaN (lam = -1.5)"),
+    (lambda r: r.poisson(np.array([[1.0, 2.0], [-3.0, -4.0]])),
+     "[poisson] lam < 0 or lam contains NaNs (lam[1, 0] = -3.0)"),
+    (lambda r: r.binomial(vk.asarray([5, -3]), 0.5), "[binomial] n < 0 (n[1] = -3)"),
+    (lambda r: r.gamma(2.0, -0.0), "[gamma] scale < 0 (scale = -0.0)"),
+    (lambda r: r.negative_binomial(1e10, 1e-12), "(n = 10000000000.0, p = 1e-12)"),
+    (lambda r: r.hypergeometric(5, 5, 11),
+     "[hypergeometric] ngood + nbad < nsample (ngood = 5, nbad = 5, nsample = 11)"),
+    (lambda r: r.hypergeometric([5, 5], 5, [3, 11]),
+     "ngood + nbad < nsample (at index (1): ngood = 5, nbad = 5, nsample = 11)"),
+    (lambda r: r.triangular([0.0, 1.0], [1.0, 0.5], 2.0),
+     "[triangular] left > mode (at index (1): left = 1.0, mode = 0.5)"),
+    (lambda r: r.multinomial(5, [[0.2, 0.8], [0.7, -0.1]]),
+     "pvals < 0, pvals > 1 or pvals contains NaNs (pvals[1, 1] = -0.1)"),
+    (lambda r: r.normal(0.0, [1.0, -2.0]), "[normal] scale < 0 (scale[1] = -2.0)"),
+    (lambda r: r.exponential(-0.0), "[exponential] scale < 0 (scale = -0.0)"),
+    (lambda r: r.multivariate_normal([0.0], np.eye(2)),
+     "[multivariate_normal] mean and cov must have same length (mean.shape = (1,), "
+     "cov.shape = (2, 2))"),
+])
+def test_errors_name_the_op_and_the_values(call, text):
+    """numpy's message, after the op's name and followed by the values that broke it: a
+    number, or an array's first offending element (its index in the parameter, or in the
+    broadcast parameters when a check compares several)."""
+    rng = vk.random.default_rng(0)
+    with pytest.raises(ValueError) as info:
+        call(rng)
+    assert text in str(info.value)
 
 
 def test_a_refused_draw_uses_no_blocks_and_nan_parameters_give_nan():
