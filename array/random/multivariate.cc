@@ -73,27 +73,24 @@ Array Generator::multinomial(const Param& n_p, const Array& pvals, std::optional
   Array out = zeros(with_last(batch, k), kI64, context_);
   if (vka::size(batch) == 0) return out;
   // Category by category, as numpy: X_j ~ binomial(n left, p_j / the probability left), the
-  // last category what remains. A 1-d pvals gives every launch its probability as a number.
-  const bool host_p = p.ndim() == 1;
-  const std::vector<double> ph = host_p ? p.to_vector<double>() : std::vector<double>{};
+  // last category what remains. The probabilities stay on the device (each launch binds its
+  // column, broadcast to the batch). What is left is computed every round, so that the rounds
+  // after the first run the same kernels (compiled once however many categories there are).
   Param left = n;
-  double p_left = 1.0;
-  std::optional<Array> p_left_a;
+  std::optional<Array> p_left;
   for (int64_t j = 0; j + 1 < k; ++j) {
-    Param pj(0.0);
-    if (host_p) {
-      pj = Param(p_left > 0 ? std::min(1.0, std::max(0.0, ph[j] / p_left)) : 1.0);
-      p_left -= ph[j];
-    } else {
-      Array col = p[{ellipsis, int64_t{j}}];
-      Array ratio = p_left_a ? col / *p_left_a : col;
-      pj = Param(where(p_left_a ? *p_left_a > Arg(0.0) : col >= Arg(0.0),
-                       minimum(maximum(ratio, Arg(0.0)), Arg(1.0)), Arg(1.0)));
-      p_left_a = p_left_a ? *p_left_a - col : Arg(1.0) - col;
-    }
+    Array col = p[{ellipsis, int64_t{j}}];
+    Array ratio = p_left ? col / *p_left : col;
+    Param pj(where(p_left ? *p_left > Arg(0.0) : col >= Arg(0.0),
+                   minimum(maximum(ratio, Arg(0.0)), Arg(1.0)), Arg(1.0)));
     Array x = binomial_unchecked(left, pj, batch);
     out.set({ellipsis, int64_t{j}}, x);
-    left = Param(left.is_array() ? left.array() - x : Arg(left.int_value()) - x);
+    Array next = left.is_array() ? left.array() - x : Arg(left.int_value()) - x;
+    if (j + 2 < k) {
+      p_left = p_left ? *p_left - col : Arg(1.0) - col;
+      eval(*p_left, next);
+    }
+    left = Param(next);
   }
   out.set({ellipsis, int64_t{k - 1}},
           left.is_array() ? left.array() : full(batch, Scalar::of_int(left.int_value()), context_));
@@ -126,14 +123,16 @@ Array Generator::multivariate_hypergeometric(const std::vector<int64_t>& colors,
   Array out = zeros(with_last(batch, k), kI64, context_);
   if (vka::size(batch) == 0 || k == 0) return out;
   // The marginal method: color j's count among what is still to draw is hypergeometric against
-  // the colors after it.
+  // the colors after it. What is left to draw is computed every round, as multinomial's.
   int64_t rest = static_cast<int64_t>(total);
   Param left = detail::as_int("multivariate_hypergeometric", nsample);
   for (int64_t j = 0; j + 1 < k; ++j) {
     rest -= colors[j];
     Array x = hypergeometric_unchecked(Param(colors[j]), Param(rest), left, batch);
     out.set({ellipsis, int64_t{j}}, x);
-    left = Param(left.is_array() ? left.array() - x : Arg(left.int_value()) - x);
+    Array next = left.is_array() ? left.array() - x : Arg(left.int_value()) - x;
+    if (j + 2 < k) next.eval();
+    left = Param(next);
   }
   out.set({ellipsis, int64_t{k - 1}},
           left.is_array() ? left.array() : full(batch, Scalar::of_int(left.int_value()), context_));
