@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import vkarray as vk
-from random_stats import assert_chi2, assert_ks, assert_mean, beta_cdf, lgamma, poisson_pmf
+from random_stats import Z, assert_chi2, assert_ks, assert_mean, beta_cdf, lgamma, poisson_pmf
 from random_testing import element_uniforms
 
 N = 50000
@@ -154,13 +154,18 @@ def test_multinomial_and_multivariate_hypergeometric():
 def test_multivariate_normal():
     mean, cov = np.array([1.0, -2.0, 0.5]), np.array([[2.0, 0.5, 0.0], [0.5, 1.0, -0.3],
                                                       [0.0, -0.3, 0.5]])
+    # z-tests at ALPHA of each mean and covariance entry: the standard errors of a normal
+    # sample's mean, sqrt(cov_ii / n), and covariance, sqrt((cov_ii cov_jj + cov_ij^2) / n).
+    n = 50000
+    var = np.diag(cov)
+    se_cov = np.sqrt((np.outer(var, var) + cov**2) / n)
     for method in ("svd", "eigh", "cholesky"):
-        x = np.asarray(vk.random.default_rng(6).multivariate_normal(mean, cov, size=(40, 500),
+        x = np.asarray(vk.random.default_rng(6).multivariate_normal(mean, cov, size=(100, 500),
                                                                      method=method))
-        assert x.shape == (40, 500, 3)
+        assert x.shape == (100, 500, 3)
         flat = x.reshape(-1, 3)
-        np.testing.assert_allclose(flat.mean(axis=0), mean, atol=4.5 * math.sqrt(2 / 20000))
-        np.testing.assert_allclose(np.cov(flat.T), cov, atol=0.06)
+        assert (np.abs(flat.mean(axis=0) - mean) < Z * np.sqrt(var / n)).all(), method
+        assert (np.abs(np.cov(flat.T) - cov) < Z * se_cov).all(), method
     with pytest.warns(RuntimeWarning, match="positive-semidefinite"):
         vk.random.default_rng(1).multivariate_normal([0, 0], [[1, 2], [2, 1]])
     with pytest.raises(ValueError, match="positive-semidefinite"):
