@@ -49,13 +49,20 @@ TEST(Distributions, ErrorsNameTheOpAndNumpysCheck) {
     g.poisson(testing::upload(std::vector<double>{1.0, -2.0}), std::nullopt);
     FAIL() << "no error";
   } catch (const ShapeError& e) {
-    EXPECT_STREQ(e.what(), "[poisson] lam < 0 or lam contains NaNs");
+    EXPECT_STREQ(e.what(), "[poisson] lam < 0 or lam contains NaNs (lam[1] = -2.0)");
   }
   try {
     g.hypergeometric(int64_t{5}, int64_t{5}, int64_t{11}, std::nullopt);
     FAIL() << "no error";
   } catch (const ShapeError& e) {
-    EXPECT_STREQ(e.what(), "[hypergeometric] ngood + nbad < nsample");
+    EXPECT_STREQ(e.what(),
+                 "[hypergeometric] ngood + nbad < nsample (ngood = 5, nbad = 5, nsample = 11)");
+  }
+  try {
+    g.gamma(2.0, -0.0, std::nullopt);  // numpy's sign-bit test of a non-negative parameter
+    FAIL() << "no error";
+  } catch (const ShapeError& e) {
+    EXPECT_STREQ(e.what(), "[gamma] scale < 0 (scale = -0.0)");
   }
   EXPECT_THROW(g.standard_gamma(1.0, Shape{2}, DType::kInt32), DTypeError);
   EXPECT_THROW(g.binomial(testing::iota(3), 0.5, std::nullopt), DTypeError);  // float n
