@@ -348,9 +348,11 @@ class Generator:
                             method="svd"):
         """mean + Z @ F.T for standard normals Z and F F.T = cov (svd, eigh or cholesky)."""
         if method not in ("svd", "eigh", "cholesky"):
-            raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
+            raise ValueError("[multivariate_normal] method must be one of {'eigh', 'svd', "
+                             "'cholesky'} (method = %r)" % (method,))
         if check_valid not in ("warn", "raise", "ignore"):
-            raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
+            raise ValueError("[multivariate_normal] check_valid must equal 'warn', 'raise', or "
+                             "'ignore' (check_valid = %r)" % (check_valid,))
         ctx = self.context
         mean = asarray(mean, context=ctx).astype(_np.float64)
         cov = asarray(cov, context=ctx).astype(_np.float64)
@@ -365,17 +367,19 @@ class Generator:
                              "(mean.shape = %s, cov.shape = %s)" % (mean.shape, cov.shape))
         batch = () if size is None else ((size,) if isinstance(size, int) else tuple(size))
         n = mean.shape[0]
+        # The check reads one bool back from the device; check_valid='ignore' skips it.
+        check, psd = method != "cholesky" and check_valid != "ignore", True
         if method == "cholesky":
             factor = _linalg.cholesky(cov)  # fails (LinAlgError) unless positive definite
         elif method == "eigh":
             s, u = _linalg.eigh(cov)
-            psd = not bool(_vkarray.any(s < -tol))
+            psd = not check or not bool(_vkarray.any(s < -tol))
             factor = u * _math.sqrt(_math.abs(s))
         else:
             u, s, vh = _linalg.svd(cov)
-            psd = allclose((vh.T * s) @ vh, cov, rtol=tol, atol=tol)
+            psd = not check or allclose((vh.T * s) @ vh, cov, rtol=tol, atol=tol)
             factor = u * _math.sqrt(s)
-        if method != "cholesky" and check_valid != "ignore" and not psd:
+        if not psd:
             if check_valid == "raise":
                 raise ValueError("[multivariate_normal] covariance is not symmetric "
                                  "positive-semidefinite.")
