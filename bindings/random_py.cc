@@ -1,6 +1,6 @@
 // vka::random (array/random/random.h) for the vkarray.random module: the SeedSequence and Generator
-// cores. numpy's argument handling (size=None, array-valued parameters, the legacy functions)
-// is in bindings/vkarray/random.py.
+// cores, the distributions with their parameters as numbers or arrays. numpy's signatures and
+// the legacy functions are in bindings/vkarray/random.py and its siblings.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "array/random/random.h"
+#include "base/errors.h"
 #include "bindings/convert.h"
 #include "bindings/index_py.h"
 #include "bindings/operands_py.h"
@@ -24,6 +25,111 @@ std::optional<Array> optional_array(py::handle p, std::string_view op, const Gen
   return as_array(p, op, std::nullopt, g.context());
 }
 
+// A distribution parameter: a Python or numpy number (or 0-d numpy data) stays a number, checked
+// and passed on the host; anything else is an array on the generator's context.
+random::Param to_param(py::handle h, const char* op, const Generator& g) {
+  if (!is_array(h)) {
+    py::module_ np = py::module_::import("numpy");
+    if (np.attr("ndim")(h).cast<int>() == 0) {
+      py::object v = np.attr("asarray")(h);
+      const char kind = v.attr("dtype").attr("kind").cast<std::string>()[0];
+      py::object item = v.attr("item")();
+      if (kind == 'b' || kind == 'i' || kind == 'u') {
+        try {
+          return random::Param(item.cast<int64_t>());
+        } catch (const py::cast_error&) {  // beyond int64: numpy takes it as a float
+          return random::Param(py::float_(item).cast<double>());
+        }
+      }
+      if (kind == 'f') return random::Param(item.cast<double>());
+      throw DTypeError("[" + std::string(op) + "] parameters must be real numbers, got " +
+                       py::str(v.attr("dtype")).cast<std::string>());
+    }
+  }
+  return random::Param(as_array(h, op, std::nullopt, g.context()));
+}
+
+std::optional<Shape> to_size(py::handle size, const char* op) {
+  if (size.is_none()) return std::nullopt;
+  return to_shape(size, op);
+}
+
+using Size = std::optional<Shape>;
+using random::Param;
+
+// numpy's distribution methods of one, two and three parameters, and a size.
+template <typename Fn>
+void def1(py::class_<Generator>& c, const char* name, Fn fn) {
+  c.def(name, [name, fn](Generator& g, py::handle a, py::handle size) {
+    return (g.*fn)(to_param(a, name, g), to_size(size, name));
+  });
+}
+template <typename Fn>
+void def2(py::class_<Generator>& c, const char* name, Fn fn) {
+  c.def(name, [name, fn](Generator& g, py::handle a, py::handle b, py::handle size) {
+    return (g.*fn)(to_param(a, name, g), to_param(b, name, g), to_size(size, name));
+  });
+}
+template <typename Fn>
+void def3(py::class_<Generator>& c, const char* name, Fn fn) {
+  c.def(name, [name, fn](Generator& g, py::handle a, py::handle b, py::handle d, py::handle size) {
+    return (g.*fn)(to_param(a, name, g), to_param(b, name, g), to_param(d, name, g),
+                   to_size(size, name));
+  });
+}
+
+void register_distributions(py::class_<Generator>& c) {
+  c.def("standard_gamma", [](Generator& g, py::handle shape, py::handle size, py::handle dtype) {
+    return g.standard_gamma(to_param(shape, "standard_gamma", g), to_size(size, "standard_gamma"),
+                            to_dtype(dtype, "standard_gamma"));
+  });
+  c.def("standard_cauchy", [](Generator& g, py::handle size) {
+    return g.standard_cauchy(to_size(size, "standard_cauchy").value_or(Shape{}));
+  });
+  def1(c, "chisquare", &Generator::chisquare);
+  def1(c, "standard_t", &Generator::standard_t);
+  def1(c, "pareto", &Generator::pareto);
+  def1(c, "power", &Generator::power);
+  def1(c, "rayleigh", &Generator::rayleigh);
+  def1(c, "weibull", &Generator::weibull);
+  def1(c, "poisson", &Generator::poisson);
+  def1(c, "geometric", &Generator::geometric);
+  def1(c, "zipf", &Generator::zipf);
+  def1(c, "logseries", &Generator::logseries);
+  def2(c, "gamma", &Generator::gamma);
+  def2(c, "beta", &Generator::beta);
+  def2(c, "noncentral_chisquare", &Generator::noncentral_chisquare);
+  def2(c, "f", &Generator::f);
+  def2(c, "laplace", &Generator::laplace);
+  def2(c, "logistic", &Generator::logistic);
+  def2(c, "gumbel", &Generator::gumbel);
+  def2(c, "lognormal", &Generator::lognormal);
+  def2(c, "wald", &Generator::wald);
+  def2(c, "vonmises", &Generator::vonmises);
+  def2(c, "binomial", &Generator::binomial);
+  def2(c, "negative_binomial", &Generator::negative_binomial);
+  def3(c, "noncentral_f", &Generator::noncentral_f);
+  def3(c, "triangular", &Generator::triangular);
+  def3(c, "hypergeometric", &Generator::hypergeometric);
+  c.def("dirichlet", [](Generator& g, py::handle alpha, py::handle size) {
+    return g.dirichlet(as_array(alpha, "dirichlet", std::nullopt, g.context()),
+                       to_size(size, "dirichlet"));
+  });
+  c.def("multinomial", [](Generator& g, py::handle n, py::handle pvals, py::handle size) {
+    return g.multinomial(to_param(n, "multinomial", g),
+                         as_array(pvals, "multinomial", std::nullopt, g.context()),
+                         to_size(size, "multinomial"));
+  });
+  c.def("multivariate_hypergeometric",
+        [](Generator& g, std::vector<int64_t> colors, int64_t nsample, py::handle size) {
+          return g.multivariate_hypergeometric(colors, Param(nsample),
+                                               to_size(size, "multivariate_hypergeometric"));
+        });
+  c.def("permuted", [](Generator& g, py::handle x, std::optional<int64_t> axis) {
+    return g.permuted(as_array(x, "permuted", std::nullopt, g.context()), axis);
+  });
+}
+
 }  // namespace
 
 void register_random(py::module_& m) {
@@ -35,7 +141,8 @@ void register_random(py::module_& m) {
       .def_property_readonly("entropy", &SeedSequence::entropy)
       .def_property_readonly("spawn_key", &SeedSequence::spawn_key);
 
-  py::class_<Generator>(m, "_Generator")
+  py::class_<Generator> generator(m, "_Generator");
+  generator
       .def(py::init([](const SeedSequence& s, std::shared_ptr<Context> ctx, bool per_replica) {
              return Generator(s, context_or_default(std::move(ctx)), per_replica);
            }),
@@ -100,6 +207,8 @@ void register_random(py::module_& m) {
                            counter);
            })
       .def("spawn", &Generator::spawn, py::arg("n_children"));
+  register_distributions(generator);
+  m.def("_set_max_sample_launch", &random::set_max_sample_launch, py::arg("elements"));
 }
 
 }  // namespace vka

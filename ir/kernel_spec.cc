@@ -29,6 +29,15 @@ std::string interface_suffix(const KernelSpec& s) {
   return out;
 }
 
+// "random_binomial_i64_as": the sampler, the result's dtype, and where each parameter comes
+// from (a: an input binding, s: a push-constant slot).
+std::string random_name(const char* sampler, const KernelSpec& s) {
+  std::string out =
+      "random_" + std::string(sampler) + "_" + std::string(short_name(s.outputs[0].dtype)) + "_";
+  for (const TapeEntry& e : s.tape) out += e.op == Op::kBuffer ? 'a' : 's';
+  return out;
+}
+
 }  // namespace
 
 bool any_strided(const KernelSpec& s) {
@@ -226,6 +235,20 @@ std::string KernelSpec::name() const {
       return "svd_jacobi_wide_" + std::string(short_name(outputs[0].dtype));
     case KernelKind::kEighJacobiWide:
       return "eigh_jacobi_wide_" + std::string(short_name(outputs[0].dtype));
+    case KernelKind::kRandomGamma:
+      return random_name("gamma", *this);
+    case KernelKind::kRandomPoisson:
+      return random_name("poisson", *this);
+    case KernelKind::kRandomBinomial:
+      return random_name("binomial", *this);
+    case KernelKind::kRandomHypergeometric:
+      return random_name("hypergeometric", *this);
+    case KernelKind::kRandomZipf:
+      return random_name("zipf", *this);
+    case KernelKind::kRandomVonmises:
+      return random_name("vonmises", *this);
+    case KernelKind::kRandomLogseries:
+      return random_name("logseries", *this);
   }
   std::string s = "ew_";
   s += outputs.empty() ? "none" : std::string(short_name(outputs[0].dtype));

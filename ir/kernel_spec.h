@@ -47,6 +47,14 @@ enum class KernelKind : uint8_t {
   kEighJacobi,
   kSvdJacobiWide,  // one phase of the wide (whole-device) Jacobi solvers
   kEighJacobiWide,
+  // vka::random's rejection and sequential samplers (kernels/lib/random_draw.h).
+  kRandomGamma,
+  kRandomPoisson,
+  kRandomBinomial,
+  kRandomHypergeometric,
+  kRandomZipf,
+  kRandomVonmises,
+  kRandomLogseries,
 };
 
 // How a reduction kernel maps its work to invocations (kernels/gen/reduce.h), chosen per launch

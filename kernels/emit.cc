@@ -3,6 +3,7 @@
 
 #include "kernels/lib/cumulative.h"
 #include "kernels/lib/linalg.h"
+#include "kernels/lib/random_draw.h"
 #include "kernels/lib/scan.h"
 #include "kernels/lib/sort.h"
 
@@ -40,6 +41,14 @@ std::string emit(const KernelSpec& spec, const EmitOptions& options) {
     case KernelKind::kSvdJacobiWide:
     case KernelKind::kEighJacobiWide:
       return emit_linalg(spec);
+    case KernelKind::kRandomGamma:
+    case KernelKind::kRandomPoisson:
+    case KernelKind::kRandomBinomial:
+    case KernelKind::kRandomHypergeometric:
+    case KernelKind::kRandomZipf:
+    case KernelKind::kRandomVonmises:
+    case KernelKind::kRandomLogseries:
+      return emit_random_draw(spec);
   }
   return {};  // unreachable: the switch names every kind (-Werror=switch)
 }

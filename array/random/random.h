@@ -25,6 +25,12 @@
 //                (searchsorted(cumsum(p) / sum, random(), side='right')); without, the first
 //                `size` of a permutation, or with p the `size` smallest exponential(1) / p
 //                (Efraimidis-Spirakis, the same law as numpy's sequential draws).
+//   distributions: those with a closed form (docs/user_guide.md, "Random numbers", lists each
+//                transform) are elementwise expressions of the stream and fuse like random;
+//                gamma, Poisson, binomial, hypergeometric, Zipf, von Mises and logarithmic
+//                series loop (rejection, or a sequential search) in kernels of their own
+//                (kernels/lib/random_draw.h), each element on a stream of its own; the others
+//                combine those.
 #pragma once
 
 #include <array>
@@ -35,6 +41,7 @@
 #include <vector>
 
 #include "array/array.h"
+#include "ir/kernel_spec.h"
 
 namespace vka::random {
 
@@ -55,6 +62,30 @@ class SeedSequence {
   std::vector<uint32_t> entropy_, spawn_key_;
   std::vector<uint32_t> pool_;
   uint32_t spawned_ = 0;
+};
+
+// A distribution's parameter as numpy takes it: a number, or an array that broadcasts with the
+// other parameters (and must fit `size` when one is given).
+class Param {
+ public:
+  Param(double v) : value_(v) {}       // NOLINT: implicit, like numpy's operands
+  Param(int v) : Param(int64_t{v}) {}  // NOLINT
+  Param(int64_t v) : value_(static_cast<double>(v)), int_(v), is_int_(true) {}  // NOLINT
+  Param(Array a) : array_(std::move(a)) {}                                      // NOLINT
+  bool is_array() const { return array_.has_value(); }
+  bool is_int() const { return is_int_; }  // given as an integer number
+  const Array& array() const { return *array_; }
+  double value() const { return value_; }
+  int64_t int_value() const { return is_int_ ? int_ : static_cast<int64_t>(value_); }
+  Shape shape() const { return array_ ? array_->shape() : Shape{}; }
+  // As an operand of elementwise arithmetic: the array, or the number as a weak scalar.
+  Arg arg() const { return array_ ? Arg(*array_) : Arg(value_); }
+
+ private:
+  std::optional<Array> array_;
+  double value_ = 0;
+  int64_t int_ = 0;
+  bool is_int_ = false;
 };
 
 class Generator {
@@ -84,6 +115,48 @@ class Generator {
   // device first (ShapeError as numpy's: "low is out of bounds for int8", "low >= high").
   Array integers(const Array& low, const Array& high, std::optional<Shape> size,
                  DType dtype = DType::kInt64, bool endpoint = false);
+  // numpy's distributions (their argument checks and errors too). `size`: the result's shape,
+  // which every parameter must broadcast to; nullopt (numpy's None): the parameters'
+  // broadcast shape. Results are float64 (int64 for the discrete ones) unless a dtype is taken.
+  Array standard_gamma(const Param& shape, std::optional<Shape> size,
+                       DType dtype = DType::kFloat64);
+  Array gamma(const Param& shape, const Param& scale, std::optional<Shape> size);
+  Array beta(const Param& a, const Param& b, std::optional<Shape> size);
+  Array chisquare(const Param& df, std::optional<Shape> size);
+  Array noncentral_chisquare(const Param& df, const Param& nonc, std::optional<Shape> size);
+  Array f(const Param& dfnum, const Param& dfden, std::optional<Shape> size);
+  Array noncentral_f(const Param& dfnum, const Param& dfden, const Param& nonc,
+                     std::optional<Shape> size);
+  Array standard_t(const Param& df, std::optional<Shape> size);
+  Array standard_cauchy(const Shape& size);
+  Array laplace(const Param& loc, const Param& scale, std::optional<Shape> size);
+  Array logistic(const Param& loc, const Param& scale, std::optional<Shape> size);
+  Array gumbel(const Param& loc, const Param& scale, std::optional<Shape> size);
+  Array lognormal(const Param& mean, const Param& sigma, std::optional<Shape> size);
+  Array pareto(const Param& a, std::optional<Shape> size);
+  Array power(const Param& a, std::optional<Shape> size);
+  Array rayleigh(const Param& scale, std::optional<Shape> size);
+  Array weibull(const Param& a, std::optional<Shape> size);
+  Array wald(const Param& mean, const Param& scale, std::optional<Shape> size);
+  Array triangular(const Param& left, const Param& mode, const Param& right,
+                   std::optional<Shape> size);
+  Array vonmises(const Param& mu, const Param& kappa, std::optional<Shape> size);
+  Array poisson(const Param& lam, std::optional<Shape> size);
+  Array binomial(const Param& n, const Param& p, std::optional<Shape> size);
+  Array negative_binomial(const Param& n, const Param& p, std::optional<Shape> size);
+  Array geometric(const Param& p, std::optional<Shape> size);
+  Array hypergeometric(const Param& ngood, const Param& nbad, const Param& nsample,
+                       std::optional<Shape> size);
+  Array zipf(const Param& a, std::optional<Shape> size);
+  Array logseries(const Param& p, std::optional<Shape> size);
+  // Multivariate: the categories are the result's last axis (size + (k,)).
+  Array dirichlet(const Array& alpha, std::optional<Shape> size);
+  Array multinomial(const Param& n, const Array& pvals, std::optional<Shape> size);
+  Array multivariate_hypergeometric(const std::vector<int64_t>& colors, const Param& nsample,
+                                    std::optional<Shape> size);
+  // x with every 1-d slice along `axis` permuted independently (nullopt: the flattened x).
+  Array permuted(const Array& x, std::optional<int64_t> axis);
+
   // A permutation of arange(n), int64.
   Array permutation(int64_t n);
   // x permuted along `axis` (a copy).
@@ -124,6 +197,20 @@ class Generator {
   Array normal_with(const Shape& size, DType dtype, uint64_t key, uint64_t counter) const;
   Array below_with(const Shape& size, uint64_t bound, uint64_t key, uint64_t counter) const;
   Array sort_keys(int64_t n);  // random uint64 keys for permutations
+  // Uniforms of 64-bit units at flat * stride + offset: [0, 1), or (0, 1) when `open`.
+  Array uniform_at(const Shape& size, uint64_t key, uint64_t counter, uint32_t stride,
+                   uint32_t offset, bool open = false) const;
+  // Box-Muller normals of units offset, offset + 1 of each stride.
+  Array normal_at(const Shape& size, uint64_t key, uint64_t counter, uint32_t stride,
+                  uint32_t offset) const;
+  // One draw of a looping sampler (kernels/lib/random_draw.h) of `kind` with result dtype `out`,
+  // `params` converted to its parameter dtypes and broadcast to `size`; `mode` its c3 slot.
+  // One element per block of the counter.
+  Array sample(const char* op, KernelKind kind, DType out, const std::vector<Param>& params,
+               const Shape& size, int64_t mode = 0);
+  Array binomial_unchecked(const Param& n, const Param& p, const Shape& size);
+  Array hypergeometric_unchecked(const Param& ngood, const Param& nbad, const Param& nsample,
+                                 const Shape& size);
 
   SeedSequence seq_;
   std::shared_ptr<Context> context_;
@@ -135,6 +222,10 @@ class Generator {
 // numpy's default_rng(seed): a Generator over SeedSequence(seed) (nullopt: fresh entropy).
 Generator default_rng(std::optional<uint64_t> seed = std::nullopt,
                       std::shared_ptr<Context> context = Context::default_context());
+
+// The most elements one launch of a looping sampler draws (0: the device's binding limit, the
+// default). Larger draws are several launches with the same values; tests set a small limit.
+void set_max_sample_launch(int64_t elements);
 
 // The host reference: Philox-4x32-10 of one block (Random123's philox4x32_R(10, ctr, key)).
 std::array<uint32_t, 4> philox4x32_10(std::array<uint32_t, 4> counter, std::array<uint32_t, 2> key);

@@ -220,6 +220,22 @@ def _ndarray_missing():
     return names, sorted(n for n in names if not hasattr(vkarray.ndarray, n))
 
 
+def _left_out_lines(vk_mod, missing):
+    """Why missing names are left out on purpose: a module's ``_LEFT_OUT`` maps a name to its
+    reason; names sharing a reason share a line."""
+    reasons = getattr(vk_mod, "_LEFT_OUT", {})
+    grouped = {}
+    for n in missing:
+        if n in reasons:
+            grouped.setdefault(reasons[n], []).append(n)
+    lines = []
+    for reason, names in grouped.items():
+        text = ", ".join(f"`{n}`" for n in names) + ": " + reason + "."
+        lines += textwrap.wrap(text, 96, initial_indent="  - ", subsequent_indent="    ",
+                               break_on_hyphens=False)
+    return lines
+
+
 def missing_markdown():
     """The numpy names vkarray lacks, per compared namespace, as Markdown."""
     lines = [BEGIN, "",
@@ -240,6 +256,7 @@ def missing_markdown():
             text = ", ".join(f"`{n}`" for n in missing) if missing else "none"
             lines += textwrap.wrap(text, 96, initial_indent="  ", subsequent_indent="  ",
                                    break_on_hyphens=False)
+            lines += _left_out_lines(vk_mod, missing)
     names, missing = _ndarray_missing()
     lines.append(f"- **`numpy.ndarray` attributes and methods**: {len(names) - len(missing)} of "
                  f"{len(names)} present; missing ({len(missing)}):")

@@ -58,6 +58,18 @@ PARAM_TYPES = {
     "num": "int",
     "seed": "Any",
     "index": "int",
+    **{n: ARRAY_LIKE for n in (
+        "lam", "df", "dfnum", "dfden", "nonc", "sigma", "mu", "kappa", "alpha", "pvals",
+        "colors", "ngood", "nbad", "nsample")},
+}
+# Where one function's parameter differs from the name's type elsewhere: (function, parameter).
+FUNCTION_PARAM_TYPES = {
+    **{(f, "shape"): ARRAY_LIKE for f in ("standard_gamma", "gamma")},
+    **{(f, "n"): ARRAY_LIKE for f in ("binomial", "negative_binomial", "multinomial")},
+    **{("triangular", n): ARRAY_LIKE for n in ("left", "mode", "right")},
+    **{(f, "mean"): ARRAY_LIKE for f in ("wald", "lognormal", "multivariate_normal")},
+    ("multivariate_normal", "cov"): ARRAY_LIKE,
+    ("multivariate_normal", "tol"): "float",
 }
 # pybind11's type names in stub spelling.
 PYBIND_TYPES = {
@@ -93,6 +105,8 @@ RETURNS = {
     "set_gemm_config": "None",
     "set_context": "None",
     "seed": "None",
+    "get_state": "dict[str, Any]",
+    "set_state": "None",
     "shuffle": "None",
     "make_context": "Context",
     "default_rng": "Generator",
@@ -109,13 +123,14 @@ METHOD_RETURNS = {"__init__": "None", "__repr__": "str", "__str__": "str", "__fo
                   "__reduce__": "Any", "__reduce_ex__": "Any", "__getstate__": "Any",
                   "__setstate__": "None", "fill": "None", "write": "None", "item": "Any",
                   "tolist": "Any", "shuffle": "None", "choice": "Any", "shape": "tuple[int, ...]",
+                  "seed": "None", "get_state": "dict[str, Any]", "set_state": "None",
                   "__divmod__": "tuple[ndarray, ndarray]", "__rdivmod__": "tuple[ndarray, ndarray]",
                   # vkarray.ufunc's (its __call__ may return a tuple: Any)
                   "types": "list[str]", "ntypes": "int", "reduce": "ndarray",
                   "accumulate": "ndarray", "reduceat": "ndarray", "at": "None"}
 # Classes whose methods return arrays unless a table says otherwise (other classes' methods
 # without a known type return Any).
-ARRAY_CLASSES = {"ndarray", "Generator"}
+ARRAY_CLASSES = {"ndarray", "Generator", "RandomState"}
 COMPARISONS = {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"}
 # Methods whose stub differs on purpose from what Python's object (or a sibling) declares:
 # comparisons return arrays, and in-place power takes no modulus.
@@ -151,11 +166,12 @@ def _type_of_default(text):
     return "Any"
 
 
-def _param_type(p):
+def _param_type(p, function=None):
     if p.annotation and p.annotation not in ("object", "handle"):
         t = _map_pybind(p.annotation)
     else:
-        t = PARAM_TYPES.get(p.name) or _type_of_default(p.default)
+        t = FUNCTION_PARAM_TYPES.get((function, p.name)) or PARAM_TYPES.get(p.name) or \
+            _type_of_default(p.default)
     if p.default == "None" and t != "Any" and not t.startswith("Optional["):
         t = f"Optional[{t}]"
     return t
@@ -172,7 +188,7 @@ def _return_type(name, sig, method, cls=None):
     return "ndarray" if cls is None or cls in ARRAY_CLASSES else "Any"
 
 
-def _params_text(sig, method):
+def _params_text(sig, method, function=None):
     out, star_done = (["self"] if method else []), False
     had_pos_only = any(p.kind == "pos_only" for p in sig.params)
     for i, p in enumerate(sig.params):
@@ -186,7 +202,7 @@ def _params_text(sig, method):
                 out.append("*")
                 star_done = True
             default = " = ..." if p.default is not None else ""
-            out.append(f"{p.name}: {_param_type(p)}{default}")
+            out.append(f"{p.name}: {_param_type(p, function)}{default}")
         if had_pos_only and p.kind == "pos_only" and \
                 (i + 1 == len(sig.params) or sig.params[i + 1].kind != "pos_only"):
             out.append("/")
@@ -202,7 +218,7 @@ def _function_lines(e, indent="", method=False, cls=None):
             lines.append(f"{indent}@overload")
         ignore = f"  # type: ignore[{IGNORES[e.name]}]" \
             if cls in ARRAY_CLASSES and e.name in IGNORES else ""
-        lines.append(f"{indent}def {e.name}({_params_text(sig, method)}) -> "
+        lines.append(f"{indent}def {e.name}({_params_text(sig, method, e.name)}) -> "
                      f"{_return_type(e.name, sig, method, cls)}: ...{ignore}")
     return lines
 

@@ -96,9 +96,11 @@ uvec2 vka_random_below(uvec2 key, uvec2 counter, uvec2 bound, uvec2 f) {
 
 }  // namespace
 
+void add_philox(HelperSet* h) { h->add("vka_philox4x32_10", kPhilox); }
+
 std::string emit_random(Op op, DType dtype, const std::string& key, const std::string& counter,
                         const std::string& param, const std::string& flat, HelperSet* h) {
-  h->add("vka_philox4x32_10", kPhilox);
+  add_philox(h);
   h->add("vka_random_block", kBlock);
   const std::string args = "(" + key + ", " + counter + ", " + param + ", " + flat + ")";
   if (op == Op::kRandomBits && dtype == DType::kUInt32) {

@@ -26,4 +26,8 @@ namespace vka {
 std::string emit_random(Op op, DType dtype, const std::string& key, const std::string& counter,
                         const std::string& param, const std::string& flat, HelperSet* h);
 
+// Adds `uvec4 vka_philox4x32_10(uvec4 counter, uvec2 key)` to `h`: the block function itself,
+// for kernels that walk their own streams (kernels/lib/random_draw.h).
+void add_philox(HelperSet* h);
+
 }  // namespace vka

@@ -319,6 +319,13 @@ std::string emit_sort(const KernelSpec& spec) {
     case KernelKind::kEighJacobi:
     case KernelKind::kSvdJacobiWide:
     case KernelKind::kEighJacobiWide:
+    case KernelKind::kRandomGamma:
+    case KernelKind::kRandomPoisson:
+    case KernelKind::kRandomBinomial:
+    case KernelKind::kRandomHypergeometric:
+    case KernelKind::kRandomZipf:
+    case KernelKind::kRandomVonmises:
+    case KernelKind::kRandomLogseries:
       break;
   }
   internal_error("emit_sort of a spec that is not a sort kernel", __FILE__, __LINE__);

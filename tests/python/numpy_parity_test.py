@@ -12,6 +12,7 @@ import parity_cases_arrays  # noqa: F401  (registers cases)
 import parity_cases_elementwise  # noqa: F401
 import parity_cases_modules  # noqa: F401
 import parity_cases_numpy_names  # noqa: F401
+import parity_cases_random  # noqa: F401
 import parity_cases_devices  # noqa: F401
 import vkarray as vk
 from parity_registry import CASES, NP

@@ -230,6 +230,15 @@ def test_float64_needs_the_device_feature():
     with pytest.raises(TypeError, match="float64 needs"):
         rng.standard_normal(4)
     assert rng.random(4, dtype=np.float32).shape == (4,)
+    # The gamma sampler computes float32 draws in float32: no float64 on the device.
+    shape = np.array([0.5, 3.0], dtype=np.float32)
+    g = np.asarray(rng.standard_gamma(shape, size=(1000, 2), dtype=np.float32))
+    # 0.3 is 5.5 standard errors of the mean (sqrt(3 / 1000)): false failure below 1e-7.
+    assert g.dtype == np.float32 and abs(g[:, 1].mean() - 3.0) < 0.3
+    with pytest.raises(TypeError, match="float64 needs"):
+        rng.standard_gamma(2.0, 4)
+    with pytest.raises(TypeError, match="float64 needs"):
+        rng.poisson(2.0, 4)
 
 
 def test_integers_with_array_bounds():

@@ -6,9 +6,9 @@ import numpy as np
 MASK = np.uint64(0xFFFFFFFF)
 
 
-def philox(c0, c1, k0, k1):
-    """Random123's philox4x32_R(10) of counters (c0, c1, 0, 0), as uint64 arrays of words."""
-    c2 = np.zeros_like(c0)
+def philox(c0, c1, k0, k1, c2=None):
+    """Random123's philox4x32_R(10) of counters (c0, c1, c2, 0), as uint64 arrays of words."""
+    c2 = np.zeros_like(c0) if c2 is None else c2
     c3 = np.zeros_like(c0)
     for r in range(10):
         if r:
@@ -63,3 +63,18 @@ def ref_integers(key, counter, n, low, r):
         x = sum(int(b[k, i]) << (32 * k) for k in range(4))
         out.append(low + (x * r >> 128))
     return out
+
+
+def element_uniforms(key, counter, n, rounds):
+    """The float64 uniforms of the looping samplers' element streams (kernels/lib/random_draw.h):
+    element i reads blocks (counter + i, j, 0), j = 0 .. rounds - 1, two uniforms a block (words
+    x, y and z, w, low word first). Shape (n, 2 * rounds)."""
+    pos = np.uint64(counter) + np.arange(n, dtype=np.uint64)
+    out = []
+    for j in range(rounds):
+        b = philox(pos & MASK, pos >> np.uint64(32), key & 0xFFFFFFFF, key >> 32,
+                   np.full(n, j, dtype=np.uint64))
+        for lo, hi in ((0, 1), (2, 3)):
+            u = (b[lo] | (b[hi] << np.uint64(32))) >> np.uint64(11)
+            out.append(u.astype(np.float64) * 2.0**-53)
+    return np.stack(out, axis=1)
