@@ -333,6 +333,29 @@ def test_astype_every_pair(src):
     assert a.dtype == np.dtype(src)
 
 
+def test_float64_to_float16_rounds_once():
+    """Just above and below the midpoints of adjacent float16s: float32 holds only the
+    midpoint, so converting through float32 rounds the wrong way half the time."""
+    rng = np.random.default_rng(12)
+    h = np.unique(np.abs(rng.standard_normal(4000) * 10.0 ** rng.integers(-7, 5, 4000))
+                  .astype(np.float16))
+    h = h[np.isfinite(h) & (h < np.float16(65504))]
+    mid = (h.astype(np.float64) + np.nextafter(h, np.float16(np.inf)).astype(np.float64)) / 2
+    x = np.concatenate([mid * (1 + 2.0**-40), mid * (1 - 2.0**-40), -mid * (1 + 2.0**-40),
+                        mid, [65519.99, 65520.0, 1e300, 2.0**-25, 2.0**-25 * (1 + 2.0**-40)]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = x.astype(np.float16)
+    got = np.asarray(vk.asarray(x).astype(vk.float16))
+    bad = np.nonzero(got != want)[0]
+    assert bad.size == 0, _report("astype(float16)", [x], got, want, bad)
+    z = (x + 1j).astype(np.complex128)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        np.testing.assert_array_equal(np.asarray(vk.asarray(z).astype(vk.float16)),
+                                      z.astype(np.float16))
+
+
 @pytest.mark.parametrize("a", DTYPES, ids=[np.dtype(d).name for d in DTYPES])
 def test_mixed_dtype_add_promotes_as_numpy2(a):
     rng = np.random.default_rng(3)
