@@ -30,6 +30,13 @@ const std::shared_ptr<Context>& context_of(const std::vector<Arg>& args, Op op) 
   return *ctx;
 }
 
+bool has_float64(const Context& context) {
+  for (int d = 0; d < context.num_devices(); ++d) {
+    if (!supports(context.device(d).caps(), info(DType::kFloat64).feature)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Array::Array()
@@ -418,6 +425,13 @@ Array linspace(double start, double stop, int64_t num, bool endpoint, DType dtyp
                      ", must be non-negative");
   }
   require_dtype(*context, dtype, "linspace");
+  // numpy computes every linspace in float64 and rounds once to the dtype. A float32 step and
+  // product are off by many float32 ulps where the values cross zero (start + i * step
+  // cancels), so on devices with float64 the narrow floats take numpy's route too: one fused
+  // kernel, the float64 source converted as it is stored.
+  if ((dtype == DType::kFloat32 || dtype == DType::kFloat16) && has_float64(*context)) {
+    return linspace(start, stop, num, endpoint, DType::kFloat64, context).astype(dtype);
+  }
   const DType c = linspace_compute_dtype(dtype);
   const int64_t div = endpoint ? num - 1 : num;
   const double step = div > 0 ? (stop - start) / static_cast<double>(div) : 0.0;
