@@ -18,6 +18,7 @@ import types
 import numpy
 
 import api_surface as api
+from vkarray import _absent
 
 API_HEADER = """\
 # vkarray API reference
@@ -220,6 +221,25 @@ def _ndarray_missing():
     return names, sorted(n for n in names if not hasattr(vkarray.ndarray, n))
 
 
+def _with_reasons(missing, reasons):
+    """The missing names as wrapped lines: those not implemented yet in one list, then those
+    left out on purpose, grouped under their reason."""
+    if not missing:
+        return ["  none"]
+    lines, by_reason = [], {}
+    for n in missing:
+        by_reason.setdefault(reasons.get(n), []).append(n)
+    if None in by_reason:
+        lines += textwrap.wrap(", ".join(f"`{n}`" for n in by_reason.pop(None)), 96,
+                               initial_indent="  ", subsequent_indent="  ",
+                               break_on_hyphens=False)
+    for why, group in sorted(by_reason.items()):
+        lines += textwrap.wrap(", ".join(f"`{n}`" for n in group) + f": {why}", 94,
+                               initial_indent="  - ", subsequent_indent="    ",
+                               break_on_hyphens=False)
+    return lines
+
+
 def missing_markdown():
     """The numpy names vkarray lacks, per compared namespace, as Markdown."""
     lines = [BEGIN, "",
@@ -237,14 +257,13 @@ def missing_markdown():
             label = "functions" if what == "functions" else "classes and scalar types"
             lines.append(f"- **`{np_name}` {label}**: {have} of {len(found[what])} present; "
                          f"missing ({len(missing)}):")
-            text = ", ".join(f"`{n}`" for n in missing) if missing else "none"
-            lines += textwrap.wrap(text, 96, initial_indent="  ", subsequent_indent="  ",
-                                   break_on_hyphens=False)
+            prefix = "" if np_name == "numpy" else np_name.split(".", 1)[1] + "."
+            lines += _with_reasons(missing, {n: _absent.reason(prefix + n) for n in missing
+                                             if _absent.reason(prefix + n)})
     names, missing = _ndarray_missing()
     lines.append(f"- **`numpy.ndarray` attributes and methods**: {len(names) - len(missing)} of "
                  f"{len(names)} present; missing ({len(missing)}):")
-    lines += textwrap.wrap(", ".join(f"`{n}`" for n in missing) or "none", 96,
-                           initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False)
+    lines += _with_reasons(missing, _absent.NDARRAY)
     lines += ["", "numpy's own entry points called on `x = vkarray.arange(4.0)`:", "",
               "| call | result |", "|---|---|", *_probe_rows()]
     lines += ["", END]

@@ -56,6 +56,11 @@ from . import _reorder
 from ._reorder import (  # noqa: F401, A004
     pad, repeat, roll, rot90, tile,
 )
+# Iterating over arrays.
+from . import _flatiter
+from ._flatiter import (  # noqa: F401, A004
+    flatiter,
+)
 # Indexing routines.
 from . import _indexing
 from ._indexing import (  # noqa: F401, A004
@@ -183,6 +188,7 @@ __all__ = [
     *_manipulation.__all__,
     *_joining.__all__,
     *_reorder.__all__,
+    *_flatiter.__all__,
     *_indexing.__all__,
     *_ufunc.__all__,
     *_math.__all__,

@@ -13,6 +13,7 @@ import parity_cases_elementwise  # noqa: F401
 import parity_cases_modules  # noqa: F401
 import parity_cases_numpy_names  # noqa: F401
 import parity_cases_devices  # noqa: F401
+import parity_cases_numpy_more  # noqa: F401
 import vkarray as vk
 from parity_registry import CASES, NP
 
