@@ -83,15 +83,16 @@ from ._math import (  # noqa: F401, A004
     copysign, cos, cosh, divide, equal, exp, exp2, expm1, floor, floor_divide, fmax, fmin,
     greater, greater_equal, hypot, imag, invert, isfinite, isinf, isnan, left_shift, less,
     less_equal, log, log10, log1p, log2, logical_and, logical_not, logical_or, logical_xor,
-    maximum, minimum, mod, multiply, negative, not_equal, positive, pow, power, real, reciprocal,
-    remainder, right_shift, rint, round, sign, signbit, sin, sinh, sqrt, square, subtract, tan,
-    tanh, true_divide, trunc, where,
+    maximum, minimum, mod, multiply, negative, nextafter, not_equal, positive, pow, power, real,
+    reciprocal, remainder, right_shift, rint, round, sign, signbit, sin, sinh, sqrt, square,
+    subtract, tan, tanh, true_divide, trunc, where,
 )
 # Mathematical functions composed from the op table.
 from . import _math_composed
 from ._math_composed import (  # noqa: F401, A004
-    angle, cbrt, deg2rad, degrees, divmod, fabs, fix, float_power, fmod, gcd, heaviside, lcm,
-    logaddexp, logaddexp2, modf, nan_to_num, rad2deg, radians, real_if_close, sinc,
+    angle, cbrt, deg2rad, degrees, divmod, fabs, fix, float_power, fmod, frexp, gcd, heaviside,
+    lcm, ldexp, logaddexp, logaddexp2, modf, nan_to_num, rad2deg, radians, real_if_close, sinc,
+    spacing,
 )
 # Sums, products and differences.
 from . import _cumulative

@@ -231,6 +231,7 @@ __all__ = [
     'bitwise_xor',
     'left_shift',
     'right_shift',
+    'nextafter',
     'equal',
     'not_equal',
     'less',
@@ -273,6 +274,9 @@ __all__ = [
     'nan_to_num',
     'fix',
     'real_if_close',
+    'frexp',
+    'ldexp',
+    'spacing',
     'sum',
     'prod',
     'nansum',
@@ -910,6 +914,7 @@ bitwise_or: ufunc
 bitwise_xor: ufunc
 left_shift: ufunc
 right_shift: ufunc
+nextafter: ufunc
 equal: ufunc
 not_equal: ufunc
 less: ufunc
@@ -952,6 +957,9 @@ def angle(z: Any, deg: builtins.bool = ...) -> ndarray: ...
 def nan_to_num(x: ArrayLike, copy: builtins.bool = ..., nan: float = ..., posinf: Any = ..., neginf: Any = ...) -> ndarray: ...
 def fix(x: ArrayLike, out: Optional[ndarray] = ...) -> ndarray: ...
 def real_if_close(a: ArrayLike, tol: int = ...) -> ndarray: ...
+frexp: ufunc
+ldexp: ufunc
+spacing: ufunc
 def sum(a: ArrayLike, axis: Optional[_Axis] = ..., dtype: Optional[DTypeLike] = ..., out: Optional[ndarray] = ..., keepdims: builtins.bool = ..., initial: Any = ..., where: Optional[ArrayLike] = ...) -> ndarray: ...
 def prod(a: ArrayLike, axis: Optional[_Axis] = ..., dtype: Optional[DTypeLike] = ..., out: Optional[ndarray] = ..., keepdims: builtins.bool = ..., initial: Any = ..., where: Optional[ArrayLike] = ...) -> ndarray: ...
 def nansum(a: ArrayLike, axis: Optional[_Axis] = ..., dtype: Optional[DTypeLike] = ..., out: Optional[ndarray] = ..., keepdims: builtins.bool = ..., initial: Any = ..., where: Optional[ArrayLike] = ...) -> ndarray: ...

@@ -407,6 +407,16 @@ std::string emit_op(Op op, DType t, const std::vector<std::string>& a, HelperSet
       return math("hypot");
     case Op::kCopysign:
       return math("copysign");
+    case Op::kLdexp:
+      return math("ldexp");
+    case Op::kNextafter:
+      // float16 steps are float16 ulps, not those of the float it computes in.
+      if (t == DType::kFloat16) {
+        return math_function("nextafter_f16", DType::kFloat32, h) + "(" + a[0] + ", " + a[1] + ")";
+      }
+      return math("nextafter");
+    case Op::kFrexpExponent:
+      return math("frexp_exponent");
     // The math library's rounding, not GLSL's built-ins, whose lowering may depend on the host
     // CPU (math.cc). round and rint: half to even, as numpy.
     case Op::kFloor:

@@ -22,7 +22,7 @@ EXACT = {"negative", "positive", "abs", "sign", "square", "conj", "real", "imag"
          "logical_not", "bitwise_not", "add", "subtract", "multiply", "maximum", "minimum",
          "fmax", "fmin", "copysign", "logical_and", "logical_or", "logical_xor", "bitwise_and",
          "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "equal", "not_equal", "less",
-         "less_equal", "greater", "greater_equal"}
+         "less_equal", "greater", "greater_equal", "ldexp", "nextafter"}
 # Correctly rounded in IEEE; a GPU may be off by this many ulps (issue: ≤ 2 for basic ops).
 BASIC = {"divide": 2, "reciprocal": 2, "sqrt": 2, "floor_divide": 2, "remainder": 2}
 TRANSCENDENTAL_ULPS = 4  # every other float op: exp, log, trig, hypot, arctan2, power, ...
@@ -116,6 +116,11 @@ def binary_inputs(dtype, name, rng):
         y = (np.abs(y.astype(np.int64)) % (bits + 3)).astype(dt)  # counts 0 .. bits + 2
     if name == "power" and dt.kind in "iu":
         y = (np.abs(y.astype(np.int64)) % 70).astype(dt)  # numpy rejects negative exponents
+    if name == "ldexp":  # numpy's exponent is an integer: around every range boundary
+        edges = np.array([0, 1, -1, 14, -14, 24, -25, 126, -126, -149, -150, 1023, -1022,
+                          -1074, -1075, 5000, -5000, 2**31 - 1, -2**31], np.int64)
+        y = np.concatenate([edges, rng.integers(-1100, 1100, x.size - edges.size)])
+        y = y.astype(np.int32 if dt.itemsize <= 4 else np.int64)
     return x, y
 
 

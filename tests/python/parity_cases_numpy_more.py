@@ -21,3 +21,15 @@ def _flatiter():
 
 
 check("flatiter", _flatiter)
+
+
+# floating-point routines
+X = np.array([0.0, -0.0, 0.75, -6.5, 1e-310, 3e300, np.inf, np.nan])
+c("frexp", lambda xp, to: xp.frexp(to(X)))
+c("frexp", lambda xp, to: xp.frexp(to(F.astype(np.float32))))
+c("ldexp", lambda xp, to: xp.ldexp(to(X), to(np.array([1, -3, 0, 7, 40, 30, -2, 1]))))
+c("ldexp", lambda xp, to: xp.ldexp(to(F.astype(np.float16)), 3))
+c("nextafter", lambda xp, to: xp.nextafter(to(X), to(X[::-1])))
+c("nextafter", lambda xp, to: xp.nextafter(to(F.astype(np.float32)), 0.0))
+c("spacing", lambda xp, to: xp.spacing(to(X)))
+c("spacing", lambda xp, to: xp.spacing(to(F.astype(np.float16))))
