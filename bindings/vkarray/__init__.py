@@ -138,7 +138,8 @@ from ._products import (  # noqa: F401, A004
 # Polynomials.
 from . import _polynomials
 from ._polynomials import (  # noqa: F401, A004
-    polyadd, polyder, polyfit, polyint, polymul, polysub, polyval,
+    poly, poly1d, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub, polyval,
+    roots,
 )
 # Window functions.
 from . import _windows

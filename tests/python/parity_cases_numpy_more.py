@@ -3,6 +3,7 @@ functions: ndarray's companion types, scalar type names, floating-point routines
 packing, polynomials, error handling, functional helpers and input/output."""
 
 import numpy as np
+import pytest
 
 import vkarray as vk
 from parity_registry import case, check
@@ -33,3 +34,106 @@ c("nextafter", lambda xp, to: xp.nextafter(to(X), to(X[::-1])))
 c("nextafter", lambda xp, to: xp.nextafter(to(F.astype(np.float32)), 0.0))
 c("spacing", lambda xp, to: xp.spacing(to(X)))
 c("spacing", lambda xp, to: xp.spacing(to(F.astype(np.float16))))
+
+
+# polynomials
+c("poly", lambda xp, to: xp.poly(to(np.array([1.0, -2.0, 3.5, 0.25]))))
+c("poly", lambda xp, to: xp.poly(to(np.array([2, 3]))))
+c("poly", lambda xp, to: xp.poly(to(np.array([1 + 2j, 1 - 2j, 3.0]))))
+c("poly", lambda xp, to: xp.poly(to(np.array([1j, 2.0]))))
+c("poly", lambda xp, to: xp.poly(to(np.array([[2.0, 1.0, 0.0], [1.0, 3.0, 1.0],
+                                               [0.0, 1.0, 4.0]]))))
+c("poly", lambda xp, to: xp.poly(to(np.array([[1.0, 2.0], [3.0, 4.0]]))))
+c("polydiv", lambda xp, to: xp.polydiv(to(np.array([3.0, 5.0, 2.0])), to(np.array([2.0, 1.0]))))
+c("polydiv", lambda xp, to: xp.polydiv(to(np.array([1.0, -3.0, 0.0, 2.0, 7.0])),
+                                       to(np.array([1.0, 2.0, -1.0]))))
+c("polydiv", lambda xp, to: xp.polydiv(to(np.array([1.0, 2.0])), to(np.array([1.0, 0.0, 1.0]))))
+c("polydiv", lambda xp, to: xp.polydiv(to(np.array([1.0, 3.0, 2.0])), to(np.array([1.0, 1.0]))))
+c("roots", lambda xp, to: xp.sort_complex(xp.roots(to(np.array([1.0, -6.0, 11.0, -6.0])))))
+c("roots", lambda xp, to: xp.roots(to(np.array([0.0, 0.0]))))
+c("roots", lambda xp, to: xp.roots(to(np.array([3, 0]))))
+
+
+def _same_set(got, want, atol):
+    """Each value of want matched by a distinct one of got within atol (eigenvalue orders
+    differ from LAPACK's)."""
+    got = list(np.asarray(got, np.complex128).ravel())
+    assert len(got) == np.size(want)
+    for w in np.asarray(want, np.complex128).ravel():
+        k = int(np.argmin([abs(g - w) for g in got]))
+        assert abs(got[k] - w) <= atol, (got[k], w, atol)
+        got.pop(k)
+
+
+def _roots_complex():
+    for p in ([0.0, 2.0, 0.0, 8.0, 0.0, 0.0], [1.0, 0.0, 1.0], [1.0, 2.0, 3.0, 4.0, 5.0]):
+        got, want = vk.roots(vk.asarray(p)), np.roots(p)
+        assert got.dtype == want.dtype
+        _same_set(got.get(), want, 1e-12 * 8)
+
+
+check("roots", _roots_complex)
+
+
+def _eig_parity():
+    """Eigenvalues as numpy's up to order; eigenvectors satisfy a v = v w (the full
+    comparison is linalg_eig_test.py)."""
+    for a in (F[:, :4] @ F[:, 2:].T, F[:4, :4] + 1j * F[:4, 2:]):
+        tol = 1e-12 * np.abs(a).max() * 4
+        w, v = vk.linalg.eig(vk.asarray(a))
+        want = np.linalg.eigvals(a)
+        assert w.dtype == want.dtype
+        _same_set(w.get(), want, tol)
+        np.testing.assert_allclose(a @ v.get(), v.get() * w.get(), atol=tol)
+        _same_set(vk.linalg.eigvals(vk.asarray(a)).get(), want, tol)
+
+
+check("linalg.eig", _eig_parity)
+check("linalg.eigvals", _eig_parity)
+
+# poly1d: numpy's polynomial class, its coefficients on the device
+P3 = np.array([2.0, -3.0, 0.5, 4.0])
+P2 = np.array([0.0, 1.0, 2.0, -1.0])  # a leading zero numpy trims
+c("poly1d", lambda xp, to: [xp.poly1d(to(P3)).coeffs, xp.poly1d(to(P2)).c, xp.poly1d(to(P3)).order,
+                            len(xp.poly1d(to(P2))), xp.poly1d(to(np.zeros(3))).coeffs])
+c("poly1d", lambda xp, to: xp.poly1d(to(P3))(to(F)))
+c("poly1d", lambda xp, to: [(xp.poly1d(to(P3)) + xp.poly1d(to(P2))).coeffs,
+                            (xp.poly1d(to(P3)) - to(P2)).coeffs,
+                            (3.0 - xp.poly1d(to(P2))).coeffs,
+                            (xp.poly1d(to(P3)) * xp.poly1d(to(P2))).coeffs,
+                            (xp.poly1d(to(P3)) * 2.5).coeffs, (-xp.poly1d(to(P3))).coeffs,
+                            (xp.poly1d(to(P2)) ** 3).coeffs, (xp.poly1d(to(P3)) / 4).coeffs])
+c("poly1d", lambda xp, to: [t.coeffs for t in xp.poly1d(to(P3)) / xp.poly1d(to(P2))])
+c("poly1d", lambda xp, to: [xp.poly1d(to(P3)).deriv().coeffs, xp.poly1d(to(P3)).deriv(2).coeffs,
+                            xp.poly1d(to(P3)).integ().coeffs,
+                            xp.poly1d(to(P3)).integ(2, k=[1.0, 2.0]).coeffs])
+c("poly1d", lambda xp, to: xp.poly1d(to(np.array([1.0, -3.0, 2.0])), r=True).coeffs)
+c("poly1d", lambda xp, to: [xp.poly1d(to(P3))[0], xp.poly1d(to(P3))[3], xp.poly1d(to(P3))[7],
+                            xp.poly1d(to(P3)) == xp.poly1d(to(P3)),
+                            xp.poly1d(to(P3)) != xp.poly1d(to(P2)),
+                            xp.poly1d(to(P3))(xp.poly1d(to(P2))).coeffs])
+c("poly1d", lambda xp, to: [xp.polyadd(xp.poly1d(to(P3)), to(P2)).coeffs,
+                            xp.polymul(to(P2), xp.poly1d(to(P3))).coeffs,
+                            xp.polyder(xp.poly1d(to(P3))).coeffs,
+                            xp.polyval(xp.poly1d(to(P3)), to(F[0]))])
+
+
+def _poly1d_behaviour():
+    p = vk.poly1d(vk.asarray(P3), variable="z")
+    want = np.poly1d(P3, variable="z")
+    assert isinstance(p.coeffs, vk.ndarray)
+    assert repr(p) == repr(want) and str(p) == str(want)
+    np.testing.assert_array_equal(np.asarray(p), np.asarray(want))
+    _same_set(p.roots.get(), want.roots, 1e-12 * 8)
+    p[5] = 7.0  # numpy pads with zeros beyond the degree
+    want[5] = 7.0
+    np.testing.assert_array_equal(p.coeffs.get(), want.coeffs)
+    with pytest.raises(AttributeError, match="Cannot set attribute"):
+        p.coeffs = vk.asarray(P2)
+    with pytest.raises(ValueError, match=r"\[poly1d\] Power to non-negative integers only"):
+        p ** -1
+    with pytest.raises(ValueError, match=r"\[poly1d\] Polynomial must be 1d only"):
+        vk.poly1d(vk.asarray(F))
+
+
+check("poly1d", _poly1d_behaviour)
