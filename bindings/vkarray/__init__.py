@@ -21,9 +21,14 @@ from ._devices import (  # noqa: F401, A004
 # dtypes, constants and dtype routines.
 from . import _dtypes
 from ._dtypes import (  # noqa: F401, A004
-    astype, bool, bool_, can_cast, common_type, complex128, complex64, dtype, e, finfo, float16,
-    float32, float64, iinfo, inf, int16, int32, int64, int8, isdtype, issubdtype, nan, newaxis,
-    pi, promote_types, result_type, uint16, uint32, uint64, uint8,
+    astype, bool, bool_, byte, can_cast, cdouble, cfloat, character, common_type, complex128,
+    complex64, complex_, complexfloating, csingle, double, dtype, e, find_common_type, finfo,
+    flexible, float16, float32, float64, float_, floating, generic, half, iinfo, inexact, inf,
+    int16, int32, int64, int8, int_, intc, integer, intp, isdtype, issctype, issubclass_,
+    issubdtype, issubsctype, longlong, maximum_sctype, min_scalar_type, mintypecode, nan,
+    newaxis, number, obj2sctype, pi, promote_types, result_type, sctype2char, short,
+    signedinteger, single, singlecomplex, typename, ubyte, uint, uint16, uint32, uint64, uint8,
+    uintc, uintp, ulonglong, unsignedinteger, ushort,
 )
 # Array creation.
 from . import _creation

@@ -62,6 +62,47 @@ __all__ = [
     'can_cast',
     'common_type',
     'astype',
+    'byte',
+    'ubyte',
+    'short',
+    'ushort',
+    'intc',
+    'uintc',
+    'int_',
+    'uint',
+    'intp',
+    'uintp',
+    'longlong',
+    'ulonglong',
+    'half',
+    'single',
+    'double',
+    'float_',
+    'csingle',
+    'singlecomplex',
+    'cdouble',
+    'cfloat',
+    'complex_',
+    'generic',
+    'number',
+    'integer',
+    'signedinteger',
+    'unsignedinteger',
+    'inexact',
+    'floating',
+    'complexfloating',
+    'flexible',
+    'character',
+    'min_scalar_type',
+    'find_common_type',
+    'maximum_sctype',
+    'issctype',
+    'obj2sctype',
+    'sctype2char',
+    'issubsctype',
+    'issubclass_',
+    'mintypecode',
+    'typename',
     'ndarray',
     'asarray',
     'array',
@@ -528,6 +569,47 @@ def result_type(*args: Any) -> _np.dtype[Any]: ...
 def can_cast(from_: Any, to: Any, casting: str = ...) -> builtins.bool: ...
 def common_type(*arrays: Any) -> ndarray: ...
 def astype(x: ArrayLike, dtype: DTypeLike, /, *, copy: builtins.bool = ..., device: Any = ...) -> ndarray: ...
+byte = _np.int8
+ubyte = _np.uint8
+short = _np.int16
+ushort = _np.uint16
+intc = _np.int32
+uintc = _np.uint32
+int_ = _np.int64
+uint = _np.uint64
+intp = _np.int64
+uintp = _np.uint64
+longlong = _np.longlong
+ulonglong = _np.ulonglong
+half = _np.float16
+single = _np.float32
+double = _np.float64
+float_ = _np.float64
+csingle = _np.complex64
+singlecomplex = _np.complex64
+cdouble = _np.complex128
+cfloat = _np.complex128
+complex_ = _np.complex128
+generic = _np.generic
+number = _np.number
+integer = _np.integer
+signedinteger = _np.signedinteger
+unsignedinteger = _np.unsignedinteger
+inexact = _np.inexact
+floating = _np.floating
+complexfloating = _np.complexfloating
+flexible = _np.flexible
+character = _np.character
+def min_scalar_type(a: ArrayLike, /) -> ndarray: ...
+def find_common_type(array_types: Any, scalar_types: Any) -> ndarray: ...
+def maximum_sctype(t: Any) -> ndarray: ...
+def issctype(rep: Any) -> ndarray: ...
+def obj2sctype(rep: Any, default: Any = ...) -> ndarray: ...
+def sctype2char(sctype: Any) -> ndarray: ...
+def issubsctype(arg1: Any, arg2: Any) -> ndarray: ...
+def issubclass_(arg1: Any, arg2: Any) -> ndarray: ...
+def mintypecode(typechars: Any, typeset: str = ..., default: str = ...) -> ndarray: ...
+def typename(char: Any) -> ndarray: ...
 
 class ndarray:
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...

@@ -36,6 +36,55 @@ c("spacing", lambda xp, to: xp.spacing(to(X)))
 c("spacing", lambda xp, to: xp.spacing(to(F.astype(np.float16))))
 
 
+# scalar type names: numpy's own objects, so arrays made with them have numpy's dtypes
+for _name in ["byte", "ubyte", "short", "ushort", "intc", "uintc", "int_", "uint", "intp",
+              "uintp", "longlong", "ulonglong", "half", "single", "double", "float_", "csingle",
+              "singlecomplex", "cdouble", "cfloat", "complex_"]:
+    c(_name, lambda xp, to, n=_name: xp.arange(5).astype(getattr(xp, n)))
+    c(_name, lambda xp, to, n=_name: xp.zeros((2, 3), dtype=getattr(xp, n)))
+_DTYPES = [np.bool_, np.int8, np.uint16, np.int64, np.float16, np.float64, np.complex64]
+for _name in ["generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact",
+              "floating", "complexfloating", "flexible", "character"]:
+    c(_name, lambda xp, to, n=_name: [xp.issubdtype(to(np.ones(2, d)).dtype, getattr(xp, n))
+                                      for d in _DTYPES])
+
+# dtype routines
+c("min_scalar_type", lambda xp, to: [xp.min_scalar_type(v) for v in
+                                     (10, -3, 300.0, 1e50, to(F), to(np.array(70000)),
+                                      to(np.array(-2.5)), np.float32(1.0))])
+c("find_common_type", lambda xp, to: [xp.find_common_type([xp.float32, xp.int64], []),
+                                      xp.find_common_type([xp.int8], [xp.float64]),
+                                      xp.find_common_type([to(F).dtype], [xp.complex64])])
+c("issctype", lambda xp, to: [xp.issctype(v) for v in
+                              (np.int32, np.float64, np.dtype("f"), 1.0, to(F), "f")])
+c("obj2sctype", lambda xp, to: [xp.obj2sctype(v) for v in
+                                (np.int32, "f", to(F), to(F.astype(np.complex64)), [1, 2])])
+c("sctype2char", lambda xp, to: [xp.sctype2char(v) for v in
+                                 (np.int32, np.float64, to(F), to(np.arange(3, dtype=np.uint8)))])
+c("issubsctype", lambda xp, to: [xp.issubsctype(to(F), np.floating),
+                                  xp.issubsctype(to(np.arange(3)), np.floating),
+                                  xp.issubsctype(np.int8, np.integer)])
+c("issubclass_", lambda xp, to: [xp.issubclass_(np.int8, np.integer),
+                                  xp.issubclass_(1, int), xp.issubclass_(np.float64, float)])
+c("mintypecode", lambda xp, to: [xp.mintypecode(["d", "f"]), xp.mintypecode("if"),
+                                  xp.mintypecode([to(F.astype(np.float32)), "F"]),
+                                  xp.mintypecode("l", default="f")])
+c("typename", lambda xp, to: [xp.typename(ch) for ch in "?bBhHiIlLqQfdFD"])
+
+
+def _maximum_sctype():
+    """vkarray's widest type of each kind: float64 and complex128, not numpy's float128."""
+    got = [vk.maximum_sctype(t) for t in (np.int8, np.uint16, np.float32, np.complex64,
+                                          np.bool_, "f", vk.asarray(F))]
+    assert got == [np.int64, np.uint64, np.float64, np.complex128, np.bool_, np.float64,
+                   np.float64]
+    for t in (np.int8, np.uint16, np.bool_):  # numpy agrees where it has no wider type
+        assert vk.maximum_sctype(t) is np.maximum_sctype(t)
+
+
+check("maximum_sctype", _maximum_sctype)
+
+
 # polynomials
 c("poly", lambda xp, to: xp.poly(to(np.array([1.0, -2.0, 3.5, 0.25]))))
 c("poly", lambda xp, to: xp.poly(to(np.array([2, 3]))))
