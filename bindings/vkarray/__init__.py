@@ -33,9 +33,9 @@ from ._dtypes import (  # noqa: F401, A004
 # Array creation.
 from . import _creation
 from ._creation import (  # noqa: F401, A004
-    arange, array, asanyarray, asarray, asarray_chkfinite, ascontiguousarray, copy, empty,
-    empty_like, eye, frombuffer, fromiter, full, full_like, identity, linspace, ndarray, ones,
-    ones_like, zeros, zeros_like,
+    arange, array, asanyarray, asarray, asarray_chkfinite, ascontiguousarray, asfarray,
+    asfortranarray, copy, empty, empty_like, eye, frombuffer, fromiter, full, full_like, identity,
+    linspace, ndarray, ones, ones_like, require, zeros, zeros_like,
 )
 # Numerical ranges and matrices from vectors.
 from . import _grids
@@ -46,7 +46,8 @@ from ._grids import (  # noqa: F401, A004
 from . import _manipulation
 from ._manipulation import (  # noqa: F401, A004
     append, atleast_1d, atleast_2d, atleast_3d, block, broadcast_arrays, broadcast_shapes,
-    broadcast_to, copyto, delete, expand_dims, flip, fliplr, flipud, insert, matrix_transpose,
+    broadcast_to, copyto, delete, expand_dims, fastCopyAndTranspose, flip, fliplr, flipud, insert,
+    matrix_transpose,
     moveaxis, ndim, permute_dims, ravel, reshape, resize, rollaxis, shape, size, squeeze,
     swapaxes, transpose, trim_zeros, unstack,
 )
@@ -89,8 +90,8 @@ from ._math import (  # noqa: F401, A004
     greater, greater_equal, hypot, imag, invert, isfinite, isinf, isnan, left_shift, less,
     less_equal, log, log10, log1p, log2, logical_and, logical_not, logical_or, logical_xor,
     maximum, minimum, mod, multiply, negative, nextafter, not_equal, positive, pow, power, real,
-    reciprocal, remainder, right_shift, rint, round, sign, signbit, sin, sinh, sqrt, square,
-    subtract, tan, tanh, true_divide, trunc, where,
+    reciprocal, remainder, right_shift, rint, round, round_, sign, signbit, sin, sinh, sqrt,
+    square, subtract, tan, tanh, true_divide, trunc, where,
 )
 # Mathematical functions composed from the op table.
 from . import _math_composed
@@ -102,8 +103,8 @@ from ._math_composed import (  # noqa: F401, A004
 # Sums, products and differences.
 from . import _cumulative
 from ._cumulative import (  # noqa: F401, A004
-    cummax, cummin, cumprod, cumsum, cumulative_prod, cumulative_sum, diff, ediff1d, nancumprod,
-    nancumsum, nanprod, nansum, prod, sum,
+    cummax, cummin, cumprod, cumproduct, cumsum, cumulative_prod, cumulative_sum, diff, ediff1d,
+    nancumprod, nancumsum, nanprod, nansum, prod, product, sum,
 )
 # Interpolation, convolution, gradients and integration.
 from . import _numeric
@@ -113,8 +114,8 @@ from ._numeric import (  # noqa: F401, A004
 # Logic functions.
 from . import _logic
 from ._logic import (  # noqa: F401, A004
-    all, allclose, any, array_equal, array_equiv, isclose, iscomplex, iscomplexobj, isneginf,
-    isposinf, isreal, isrealobj, isscalar,
+    all, allclose, alltrue, any, array_equal, array_equiv, isclose, iscomplex, iscomplexobj,
+    isfortran, isneginf, isposinf, isreal, isrealobj, isscalar, sometrue,
 )
 # Sorting, searching, counting and sets.
 from . import _sorting
@@ -122,7 +123,7 @@ from ._sorting import (  # noqa: F401, A004
     argmax, argmin, argpartition, argsort, argwhere, count_nonzero, extract, flatnonzero, in1d,
     intersect1d, isin, lexsort, nanargmax, nanargmin, nonzero, partition, searchsorted, setdiff1d,
     setxor1d, sort, sort_complex, union1d, unique, unique_all, unique_counts, unique_inverse,
-    unique_values,
+    unique_values, msort,
 )
 # Statistics.
 from . import _statistics

@@ -20,8 +20,10 @@ __all__ = [
     "nextafter",
     "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "acos", "acosh",
     "asin", "asinh", "atan", "atan2", "atanh", "bitwise_invert", "bitwise_left_shift",
-    "bitwise_right_shift", "round", "around", "clip", "real", "imag", "where",
+    "bitwise_right_shift", "round", "around", "round_", "clip", "real", "imag", "where",
 ]
+
+round_ = round  # numpy's older spelling
 
 _ROWS = {row["name"]: row for row in _vkarray._elementwise}
 # numpy's identities (the value reduce starts from, and gives for empty input): algebra the op

@@ -69,7 +69,8 @@ HOST_CONVERSIONS = {"asarray", "array", "asanyarray", "ascontiguousarray", "asar
 # numpy 1.24 functions that never reach __array_function__ with a vkarray argument, so numpy
 # runs them on a host copy (C functions without dispatch, classes, and dispatchers that
 # return the array itself, which numpy iterates into host scalars).
-NUMPY_UNDISPATCHED = {"poly", "roots", "poly1d"}
+NUMPY_UNDISPATCHED = {"poly", "roots", "poly1d", "require", "asfortranarray",
+                      "fastCopyAndTranspose"}
 
 
 def _check_on_device(name, got, want):

@@ -85,6 +85,53 @@ def _maximum_sctype():
 check("maximum_sctype", _maximum_sctype)
 
 
+# numpy's older spellings
+A3 = RNG.standard_normal((3, 4, 5))
+B = F > 0.3
+c("alltrue", lambda xp, to: [xp.alltrue(to(B)), xp.alltrue(to(B), axis=0)])
+c("sometrue", lambda xp, to: [xp.sometrue(to(B)), xp.sometrue(to(B), axis=1)])
+c("product", lambda xp, to: xp.product(to(F), axis=1))
+c("cumproduct", lambda xp, to: xp.cumproduct(to(F), axis=0))
+c("round_", lambda xp, to: xp.round_(to(F * 100), 1))
+c("msort", lambda xp, to: xp.msort(to(A3)))
+c("fastCopyAndTranspose", lambda xp, to: xp.fastCopyAndTranspose(to(F)))
+
+# layout: Fortran order and requirements
+c("asfarray", lambda xp, to: [xp.asfarray(to(np.arange(4))),
+                              xp.asfarray(to(np.arange(4, dtype=np.int32)), dtype=xp.float32),
+                              xp.asfarray(to(np.arange(3)), dtype=xp.int8)])
+c("asfortranarray", lambda xp, to: xp.asfortranarray(to(A3)))
+c("asfortranarray", lambda xp, to: xp.asfortranarray(to(F), dtype=xp.float32))
+c("isfortran", lambda xp, to: [xp.isfortran(to(F)), xp.isfortran(to(F).T),
+                               xp.isfortran(xp.asfortranarray(to(F))),
+                               xp.isfortran(to(np.arange(3.)))])
+c("require", lambda xp, to: xp.require(to(F)[:, ::2], dtype=xp.float32, requirements="C"))
+c("require", lambda xp, to: xp.require(to(F), requirements=["F", "W"]))
+
+
+def _fortran_layouts():
+    for host in (F, A3, F[:, ::2], np.arange(5.0)):
+        a = vk.asfortranarray(host)
+        assert a.flags.f_contiguous and a.strides == np.asfortranarray(host).strides
+        np.testing.assert_array_equal(a.get(), host)
+        assert vk.asfortranarray(a) is a  # already Fortran-ordered: no copy
+    r = vk.require(F[:, ::2], requirements=("C", "O"))
+    assert r.flags.c_contiguous and r.flags.owndata
+    w = vk.asarray(F)
+    w.setflags(write=False)
+    assert vk.require(w, requirements="W").flags.writeable
+    with pytest.raises(ValueError, match="Cannot specify both"):
+        vk.require(F, requirements="CF")
+    with pytest.raises(ValueError, match=r"\[require\] .*'F' and 'O'"):
+        vk.require(F, requirements="FO")
+    with pytest.raises(KeyError, match=r"\[require\] unknown requirement 'Z'"):
+        vk.require(F, requirements="Z")
+
+
+check("asfortranarray", _fortran_layouts)
+check("require", _fortran_layouts)
+
+
 # polynomials
 c("poly", lambda xp, to: xp.poly(to(np.array([1.0, -2.0, 3.5, 0.25]))))
 c("poly", lambda xp, to: xp.poly(to(np.array([2, 3]))))
