@@ -73,7 +73,7 @@ from ._indexing import (  # noqa: F401, A004
     choose, compress, diag_indices, diag_indices_from, diagonal, fill_diagonal, indices, ix_,
     mgrid, ogrid, place, put, put_along_axis, putmask, ravel_multi_index, select, take,
     take_along_axis, tril_indices, tril_indices_from, triu_indices, triu_indices_from,
-    unravel_index,
+    unravel_index, mask_indices,
 )
 # The ufunc type.
 from . import _ufunc
@@ -155,13 +155,18 @@ from ._windows import (  # noqa: F401, A004
 # Functional programming.
 from . import _functional
 from ._functional import (  # noqa: F401, A004
-    apply_along_axis, piecewise,
+    apply_along_axis, apply_over_axes, piecewise, vectorize,
 )
 # Input and output: printing, DLPack.
 from . import _conversions
 from ._conversions import (  # noqa: F401, A004
     array2string, array_repr, array_str, from_dlpack, get_printoptions, printoptions,
     set_printoptions,
+)
+# Binary operations: packing bits.
+from . import _bits
+from ._bits import (  # noqa: F401, A004
+    packbits, unpackbits,
 )
 # Host arrays and explicit transfers.
 from . import _host
@@ -212,6 +217,7 @@ __all__ = [
     *_windows.__all__,
     *_functional.__all__,
     *_conversions.__all__,
+    *_bits.__all__,
     *_host.__all__,
     *_kernels.__all__,
     "replica",

@@ -70,7 +70,7 @@ HOST_CONVERSIONS = {"asarray", "array", "asanyarray", "ascontiguousarray", "asar
 # runs them on a host copy (C functions without dispatch, classes, and dispatchers that
 # return the array itself, which numpy iterates into host scalars).
 NUMPY_UNDISPATCHED = {"poly", "roots", "poly1d", "require", "asfortranarray",
-                      "fastCopyAndTranspose"}
+                      "fastCopyAndTranspose", "vectorize"}
 
 
 def _check_on_device(name, got, want):

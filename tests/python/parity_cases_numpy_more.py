@@ -132,6 +132,58 @@ check("asfortranarray", _fortran_layouts)
 check("require", _fortran_layouts)
 
 
+# functional programming
+c("apply_over_axes", lambda xp, to: xp.apply_over_axes(xp.sum, to(A3), [0, 2]))
+c("apply_over_axes", lambda xp, to: xp.apply_over_axes(xp.mean, to(A3), -1))
+c("vectorize", lambda xp, to: xp.vectorize(lambda a, b: a * b + 1)(to(F), to(F[0])))
+c("vectorize", lambda xp, to: xp.vectorize(lambda a: a * 2, otypes=[np.float32])(
+    to(np.arange(5))))
+c("vectorize", lambda xp, to: xp.vectorize(lambda a, k: (a + k, a * k), excluded={1})(
+    to(F), 3.0))
+c("vectorize", lambda xp, to: xp.vectorize(lambda a: 7.0)(to(F)))
+
+
+def _vectorize_errors():
+    def sign(x):
+        return 1.0 if x > 0 else -1.0  # control flow on an element: no array form
+    with pytest.raises(ValueError, match=r"\[vectorize\] sign failed on whole arrays"):
+        vk.vectorize(sign)(vk.asarray(F))
+    with pytest.raises(NotImplementedError, match=r"\[vectorize\] signature='\(n\)->\(\)'"):
+        vk.vectorize(vk.sum, signature="(n)->()")
+
+
+check("vectorize", _vectorize_errors)
+c("mask_indices", lambda xp, to: xp.mask_indices(4, xp.triu, 1))
+c("mask_indices", lambda xp, to: xp.mask_indices(5, xp.tril, -2))
+
+
+# bit packing
+BITS = RNG.integers(0, 3, (3, 13)).astype(np.int32)
+U8 = RNG.integers(0, 256, (4, 3)).astype(np.uint8)
+c("packbits", lambda xp, to: xp.packbits(to(BITS)))
+c("packbits", lambda xp, to: xp.packbits(to(BITS), axis=1))
+c("packbits", lambda xp, to: xp.packbits(to(BITS > 0), axis=0, bitorder="little"))
+c("packbits", lambda xp, to: xp.packbits(to(np.zeros((2, 0), np.uint8)), axis=1))
+c("unpackbits", lambda xp, to: xp.unpackbits(to(U8)))
+c("unpackbits", lambda xp, to: xp.unpackbits(to(U8), axis=0, bitorder="little"))
+c("unpackbits", lambda xp, to: xp.unpackbits(to(U8), axis=1, count=-5))
+c("unpackbits", lambda xp, to: xp.unpackbits(to(U8), axis=1, count=30))
+c("unpackbits", lambda xp, to: xp.unpackbits(to(xp.packbits(to(BITS), axis=-1)), axis=-1,
+                                             count=13))
+
+
+def _bits_errors():
+    with pytest.raises(TypeError, match=r"\[packbits\] .*integer or boolean.*float64"):
+        vk.packbits(vk.asarray(F))
+    with pytest.raises(TypeError, match=r"\[unpackbits\] .*unsigned byte.*int32"):
+        vk.unpackbits(vk.asarray(BITS))
+    with pytest.raises(ValueError, match=r"\[packbits\] 'order' must be"):
+        vk.packbits(vk.asarray(BITS), bitorder="middle")
+
+
+check("packbits", _bits_errors)
+
+
 # polynomials
 c("poly", lambda xp, to: xp.poly(to(np.array([1.0, -2.0, 3.5, 0.25]))))
 c("poly", lambda xp, to: xp.poly(to(np.array([2, 3]))))
