@@ -65,7 +65,7 @@ from ._reorder import (  # noqa: F401, A004
 # Iterating over arrays.
 from . import _flatiter
 from ._flatiter import (  # noqa: F401, A004
-    flatiter,
+    broadcast, flatiter, ndenumerate, ndindex,
 )
 # Indexing routines.
 from . import _indexing
@@ -160,13 +160,32 @@ from ._functional import (  # noqa: F401, A004
 # Input and output: printing, DLPack.
 from . import _conversions
 from ._conversions import (  # noqa: F401, A004
-    array2string, array_repr, array_str, from_dlpack, get_printoptions, printoptions,
-    set_printoptions,
+    array2string, array_repr, array_str, base_repr, binary_repr, format_float_positional,
+    format_float_scientific, from_dlpack, get_printoptions, printoptions, set_printoptions,
+    set_string_function,
+)
+# Input and output: files (explicit transfers).
+from . import _files
+from ._files import (  # noqa: F401, A004
+    DataSource, fromfile, fromstring, genfromtxt, load, loadtxt, save, savetxt, savez,
+    savez_compressed,
 )
 # Binary operations: packing bits.
 from . import _bits
 from ._bits import (  # noqa: F401, A004
     packbits, unpackbits,
+)
+# Floating-point error handling.
+from . import _float_errors
+from ._float_errors import (  # noqa: F401, A004
+    errstate, getbufsize, geterr, geterrcall, geterrobj, setbufsize, seterr, seterrcall,
+    seterrobj,
+)
+# Utilities, memory overlap and help.
+from . import _utilities
+from ._utilities import (  # noqa: F401, A004
+    deprecate, deprecate_with_doc, disp, info, iterable, lookfor, may_share_memory,
+    safe_eval, shares_memory, show_config, show_runtime, source, who,
 )
 # Host arrays and explicit transfers.
 from . import _host
@@ -217,7 +236,10 @@ __all__ = [
     *_windows.__all__,
     *_functional.__all__,
     *_conversions.__all__,
+    *_files.__all__,
     *_bits.__all__,
+    *_float_errors.__all__,
+    *_utilities.__all__,
     *_host.__all__,
     *_kernels.__all__,
     "replica",

@@ -1,6 +1,7 @@
-"""numpy's flat iterator for vkarray arrays ("Iterating over arrays"): ``x.flat`` (iteration,
-indexing and assignment in C order over any view; installed by _ndarray.py) and the class
-``vkarray.flatiter``."""
+"""numpy's iterators for vkarray arrays ("Iterating over arrays"): the flat iterator ``x.flat``
+(iteration, indexing and assignment in C order over any view; installed by _ndarray.py) and
+its class ``vkarray.flatiter``, ndenumerate (indices and values), ndindex (indices of a
+shape, numpy's own) and broadcast (numpy's broadcast object: shape and iteration)."""
 
 import numpy as _np
 
@@ -9,7 +10,84 @@ from ._creation import arange, asarray
 from ._indexing import unravel_index
 from ._manipulation import resize
 
-__all__ = ["flatiter"]
+__all__ = ["flatiter", "ndenumerate", "ndindex", "broadcast"]
+
+ndindex = _np.ndindex  # indices of a shape: no array data
+
+
+class ndenumerate:  # noqa: N801 — numpy's name
+    """numpy.ndenumerate over a vkarray array: (index, value) pairs in C order, the values
+    numpy scalars from one download taken at the first step (as iterating x.flat)."""
+
+    __module__ = "vkarray"
+
+    def __init__(self, arr):
+        self._base = arr if isinstance(arr, _vkarray.ndarray) else asarray(arr)
+        self._iter = None
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._iter is None:
+            self._iter = _np.ndenumerate(self._base.get())
+        return next(self._iter)
+
+
+def _host(a):
+    return a.get() if isinstance(a, _vkarray.ndarray) else _np.asarray(a)
+
+
+class broadcast:  # noqa: N801 — numpy's name
+    """numpy.broadcast of up to 32 arrays: shape, ndim (nd), size, numiter, index, reset and
+    iters from their shapes alone; iterating yields tuples of their elements as numpy
+    scalars, each array downloaded once, when iteration starts (as iterating x.flat)."""
+
+    __module__ = "vkarray"
+
+    def __init__(self, *args):
+        if len(args) > 32:
+            raise ValueError(f"[broadcast] Need at least 0 and at most 32 array objects, got "
+                             f"{len(args)}")
+        self._args = args
+        shapes = [a.shape if isinstance(a, _vkarray.ndarray) else _np.shape(a) for a in args]
+        try:
+            self.shape = _np.broadcast_shapes(*shapes)
+        except ValueError:
+            raise ValueError("[broadcast] shape mismatch: objects cannot be broadcast to a "
+                             "single shape; shapes " + ", ".join(str(s) for s in shapes)) \
+                from None
+        self._iter = None
+        self._index = 0
+
+    ndim = property(lambda self: len(self.shape))
+    nd = ndim
+    numiter = property(lambda self: len(self._args))
+    size = property(lambda self: int(_np.prod(self.shape, dtype=_np.int64)))
+    index = property(lambda self: self._index)
+
+    @property
+    def iters(self):
+        """One flat iterator per argument over its values broadcast to the shape, at the
+        broadcast's index, as numpy's (each argument downloaded)."""
+        iters = tuple(_np.broadcast_to(_host(a), self.shape).flat for a in self._args)
+        for it in iters:
+            for _ in range(self._index):
+                next(it)
+        return iters
+
+    def reset(self):
+        self._iter, self._index = None, 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._iter is None:
+            self._iter = iter(_np.broadcast(*[_host(a) for a in self._args]))
+        value = next(self._iter)
+        self._index += 1
+        return value
 
 
 class flatiter:

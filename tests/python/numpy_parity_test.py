@@ -14,6 +14,7 @@ import parity_cases_modules  # noqa: F401
 import parity_cases_numpy_names  # noqa: F401
 import parity_cases_devices  # noqa: F401
 import parity_cases_numpy_more  # noqa: F401
+import parity_cases_numpy_utilities  # noqa: F401
 import vkarray as vk
 from parity_registry import CASES, NP
 
@@ -67,10 +68,11 @@ def _compare(got, want, rtol, where):
 
 HOST_CONVERSIONS = {"asarray", "array", "asanyarray", "ascontiguousarray", "asarray_chkfinite"}
 # numpy 1.24 functions that never reach __array_function__ with a vkarray argument, so numpy
-# runs them on a host copy (C functions without dispatch, classes, and dispatchers that
-# return the array itself, which numpy iterates into host scalars).
-NUMPY_UNDISPATCHED = {"poly", "roots", "poly1d", "require", "asfortranarray",
-                      "fastCopyAndTranspose", "vectorize"}
+# runs them on a host copy: C functions without dispatch (require, asfortranarray,
+# fastCopyAndTranspose), classes (vectorize, poly1d), and poly and roots, whose dispatchers
+# return the array itself (numpy iterates it into host scalars).
+NUMPY_UNDISPATCHED = {"require", "asfortranarray", "fastCopyAndTranspose", "vectorize", "poly",
+                      "roots", "poly1d"}
 
 
 def _check_on_device(name, got, want):
