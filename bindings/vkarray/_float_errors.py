@@ -15,6 +15,7 @@ _KINDS = ("divide", "over", "under", "invalid")
 _MODES = ("ignore", "warn", "raise", "call", "print", "log")  # numpy's errmask codes 0..5
 _SHIFTS = {"divide": 0, "over": 3, "under": 6, "invalid": 9}
 _DEFAULT = ({k: "ignore" for k in _KINDS}, None, 8192)  # (modes, call, bufsize)
+_UNSET = object()  # errstate without call=: the callback stays as it is
 # Per thread and task, as numpy's error state.
 _STATE = _contextvars.ContextVar("vkarray_float_errors", default=_DEFAULT)
 
@@ -60,7 +61,7 @@ class errstate(_contextlib.ContextDecorator):  # noqa: N801 — numpy's name
     """numpy.errstate: seterr's settings (and call=, seterrcall's) for a with block or a
     decorated function, restored after it. See seterr for what vkarray does with each mode."""
 
-    def __init__(self, *, call=None, **kwargs):
+    def __init__(self, *, call=_UNSET, **kwargs):
         self.call = call
         self.kwargs = kwargs
         self._tokens = []
@@ -69,7 +70,7 @@ class errstate(_contextlib.ContextDecorator):  # noqa: N801 — numpy's name
         token = _STATE.set(_STATE.get())
         try:
             seterr(**self.kwargs)
-            if self.call is not None:
+            if self.call is not _UNSET:
                 seterrcall(self.call)
         except Exception:
             _STATE.reset(token)

@@ -109,8 +109,8 @@ class vectorize:  # noqa: N801 — numpy's name
                              excluded=self.excluded, cache=self.cache)
         vary = [i for i in range(len(args)) if i not in self.excluded]
         vary_kw = [k for k in kwargs if k not in self.excluded]
-        arrays = _vkarray.broadcast_arrays(*[_asarray(args[i]) for i in vary],
-                                           *[_asarray(kwargs[k]) for k in vary_kw])
+        inputs = [_asarray(args[i]) for i in vary] + [_asarray(kwargs[k]) for k in vary_kw]
+        arrays = _vkarray.broadcast_arrays(*inputs) if inputs else []
         args, kwargs = list(args), dict(kwargs)
         for i, x in zip(vary + vary_kw, arrays):
             if isinstance(i, int):

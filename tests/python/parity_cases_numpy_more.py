@@ -141,6 +141,7 @@ c("vectorize", lambda xp, to: xp.vectorize(lambda a: a * 2, otypes=[np.float32])
 c("vectorize", lambda xp, to: xp.vectorize(lambda a, k: (a + k, a * k), excluded={1})(
     to(F), 3.0))
 c("vectorize", lambda xp, to: xp.vectorize(lambda a: 7.0)(to(F)))
+c("vectorize", lambda xp, to: xp.vectorize(lambda a, b: a - b, excluded={0, "b"})(2.0, b=0.5))
 
 
 def _vectorize_errors():

@@ -105,6 +105,14 @@ def _errstate():
 
     assert inside() == ("log", print)
     assert vk.geterr() == before and vk.geterrcall() is None
+    vk.seterrcall(print)
+    try:
+        with vk.errstate(call=None):  # numpy's: an explicit None clears the callback
+            assert vk.geterrcall() is None
+        with vk.errstate(divide="warn"):  # no call=: the callback stays
+            assert vk.geterrcall() is print
+    finally:
+        vk.seterrcall(None)
     with pytest.raises(NotImplementedError, match=r"\[seterr\] invalid='raise'"):
         with vk.errstate(invalid="raise"):
             pass
