@@ -30,6 +30,13 @@ const std::shared_ptr<Context>& context_of(const std::vector<Arg>& args, Op op) 
   return *ctx;
 }
 
+bool has_float64(const Context& context) {
+  for (int d = 0; d < context.num_devices(); ++d) {
+    if (!supports(context.device(d).caps(), info(DType::kFloat64).feature)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Array::Array()
@@ -101,12 +108,32 @@ const NodePtr& Array::storage() const {
   return n;
 }
 
-Array Array::view(const View& v, bool writeable) const {
+Array Array::view(const View& v, bool writeable) const { return view_as(dtype(), v, writeable); }
+
+Array Array::view_as(DType dtype, const View& v) const { return view_as(dtype, v, true); }
+
+Array Array::view_as(DType dtype, const View& v, bool writeable) const {
   const NodePtr& base = storage();
-  Array out(*this);  // a fresh state below; the copy only borrows the context
-  out.state_ = std::make_shared<State>(
-      State{default_graph().buffer(base->buffer(), dtype(), v), context(), writeable && is_writeable()});
-  return out;
+  const bool w = writeable && is_writeable();
+  return Array(std::make_shared<State>(State{default_graph().buffer(base->buffer(), dtype, v),
+                                             context(), w, w, state_->base ? state_->base : state_}));
+}
+
+void Array::become_view(DType dtype, const View& v) {
+  const NodePtr& base = storage();
+  state_->node = default_graph().buffer(base->buffer(), dtype, v);
+}
+
+std::optional<Array> Array::base() const {
+  if (!state_->base) return std::nullopt;
+  return Array(state_->base);
+}
+
+void Array::set_writeable(bool writeable) {
+  if (writeable && !state_->may_write) {
+    throw ShapeError("[setflags] cannot set WRITEABLE flag to True of this array");
+  }
+  state_->writeable = writeable;
 }
 
 Array Array::operator[](const Index& index) const {
@@ -326,6 +353,7 @@ Array Array::astype(DType t) const {
 
 void Array::assign(NodePtr node) {
   VKA_ASSERT(node->shape() == shape());
+  if (!is_writeable()) throw ShapeError("[assign] assignment destination is read-only");
   if (!is_storage()) {
     if (node->is_leaf() && node->buffer()->is_storage()) {
       node = default_graph().convert(node, node->dtype(), node->shape());
@@ -333,7 +361,6 @@ void Array::assign(NodePtr node) {
     state_->node = node->dtype() == dtype() ? std::move(node) : default_graph().astype(node, dtype());
     return;
   }
-  if (!is_writeable()) throw ShapeError("[assign] assignment destination is read-only");
   NodePtr c = default_graph().convert(node, dtype(), shape());
   node.reset();
   write_into(context(), this->node(), std::move(c));
@@ -418,6 +445,13 @@ Array linspace(double start, double stop, int64_t num, bool endpoint, DType dtyp
                      ", must be non-negative");
   }
   require_dtype(*context, dtype, "linspace");
+  // numpy computes every linspace in float64 and rounds once to the dtype. A float32 step and
+  // product are off by many float32 ulps where the values cross zero (start + i * step
+  // cancels), so on devices with float64 the narrow floats take numpy's route too: one fused
+  // kernel, the float64 source converted as it is stored.
+  if ((dtype == DType::kFloat32 || dtype == DType::kFloat16) && has_float64(*context)) {
+    return linspace(start, stop, num, endpoint, DType::kFloat64, context).astype(dtype);
+  }
   const DType c = linspace_compute_dtype(dtype);
   const int64_t div = endpoint ? num - 1 : num;
   const double step = div > 0 ? (stop - start) / static_cast<double>(div) : 0.0;

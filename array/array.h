@@ -98,6 +98,21 @@ class Array {
   const NodePtr& storage() const;
   // A new array viewing this array's storage through `view` (elements of the buffer).
   Array view(const View& view, bool writeable = true) const;
+  // The same as `dtype` elements (numpy's view(dtype), ndarray(buffer=...)): `view` counts
+  // in elements of `dtype`, and the caller has checked that it lies in this array's bytes.
+  Array view_as(DType dtype, const View& view) const;
+  // This array (every copy of this Array object) becomes the view `view`, as `dtype`, of its
+  // own storage: numpy's assignments to a.shape and a.dtype. Its base stays what it was.
+  void become_view(DType dtype, const View& view);
+  // This array (every copy of this Array object) takes `other`'s value, shape, dtype and
+  // flags: numpy's in-place resize and __setstate__, which replace an array's memory.
+  void replace(const Array& other) { *state_ = *other.state_; }
+  // numpy's base: the array whose storage a view was taken from (the first owner, as numpy
+  // collapses chains of views); nullopt for an array that owns its values.
+  std::optional<Array> base() const;
+  // numpy's setflags(write=): false always allowed; true only for arrays made writeable
+  // (not read-only views: broadcast_to, diagonal). ShapeError otherwise.
+  void set_writeable(bool writeable);
 
   // In place (numpy's `a += b`): the array, and every copy of this Array object, takes the
   // new value; the result must cast back to this dtype under numpy's same_kind rule.
@@ -119,6 +134,7 @@ class Array {
   bool is_only_handle() const { return state_.use_count() == 1; }
 
  private:
+  Array view_as(DType dtype, const View& view, bool writeable) const;
   void check_host_type(DType requested) const;
   void inplace(Op op, const Arg& o);
   void set_node(const Index& index, NodePtr value) const;
@@ -130,7 +146,12 @@ class Array {
     NodePtr node;
     std::shared_ptr<Context> context;
     bool writeable = true;
+    // What setflags(write=True) may restore: false for views made read-only.
+    bool may_write = true;
+    // The owner of the storage a view was taken from (numpy's base); null for an owner.
+    std::shared_ptr<State> base;
   };
+  explicit Array(std::shared_ptr<State> state) : state_(std::move(state)) {}
   // Copies of an Array share one State, like Python names bound to one numpy array.
   std::shared_ptr<State> state_;
 };

@@ -100,7 +100,7 @@ UserKernel UserKernel::from_spirv(std::vector<uint32_t> spirv, UserKernelOptions
 
 UserKernel::UserKernel(std::shared_ptr<const std::vector<uint32_t>> spirv,
                        UserKernelOptions options)
-    : name_(std::move(options.name)), spirv_(std::move(spirv)) {
+    : name_(std::move(options.name)), spirv_(std::move(spirv)), groups_(options.groups) {
   const std::string op = "[Kernel " + name_ + "] ";
   info_ = reflect_spirv(*spirv_, name_);
   std::map<uint32_t, SpecValue> values = std::move(options.spec_consts);
@@ -114,31 +114,31 @@ UserKernel::UserKernel(std::shared_ptr<const std::vector<uint32_t>> spirv,
   for (int k = 0; k < 3; ++k) {
     const int64_t id = info_.local_size_id[k];
     if (id < 0) {
-      workgroup_[k] = info_.local_size[k];
-      if (options.workgroup && (*options.workgroup)[k] != workgroup_[k]) {
+      local_size_[k] = info_.local_size[k];
+      if (options.local_size && (*options.local_size)[k] != local_size_[k]) {
         std::array<uint32_t, 3> declared = info_.local_size;
-        throw ShapeError(op + "workgroup " + dims(*options.workgroup) +
+        throw ShapeError(op + "local_size " + dims(*options.local_size) +
                          " does not match the shader's local_size " + dims(declared) +
                          " (declare local_size_" + "xyz"[k] + "_id to set it)");
       }
       continue;
     }
     const uint32_t uid = static_cast<uint32_t>(id);
-    if (options.workgroup) {
-      const int64_t want = (*options.workgroup)[k];
+    if (options.local_size) {
+      const int64_t want = (*options.local_size)[k];
       auto given = values.find(uid);
       if (given != values.end() && (given->second.is_float || given->second.i != want)) {
-        throw ShapeError(op + "workgroup " + dims(*options.workgroup) +
+        throw ShapeError(op + "local_size " + dims(*options.local_size) +
                          " disagrees with specialization constant " + std::to_string(uid));
       }
       values[uid] = SpecValue::of_int(want);
     }
     auto it = values.find(uid);
-    workgroup_[k] = it != values.end() ? static_cast<uint32_t>(it->second.i)
+    local_size_[k] = it != values.end() ? static_cast<uint32_t>(it->second.i)
                                        : static_cast<uint32_t>(info_.local_size[k]);
   }
-  for (uint32_t w : workgroup_) {
-    if (w == 0) throw ShapeError(op + "workgroup " + dims(workgroup_) + " has a zero dimension");
+  for (uint32_t w : local_size_) {
+    if (w == 0) throw ShapeError(op + "local_size " + dims(local_size_) + " has a zero dimension");
   }
   for (const auto& [id, v] : values) {
     const SpecConstantInfo& info = info_.spec_constants.at(id);
@@ -208,8 +208,8 @@ std::shared_ptr<UserKernel::Prepared> UserKernel::prepare(std::vector<Array>& ar
     }
   }
   p->push = push_bytes(call.push_consts);
-  if (call.groups) {
-    p->groups = *call.groups;
+  if (call.groups || groups_) {
+    p->groups = call.groups ? *call.groups : *groups_;
   } else {
     int64_t count = 1;
     int first = -1;
@@ -217,7 +217,7 @@ std::shared_ptr<UserKernel::Prepared> UserKernel::prepare(std::vector<Array>& ar
       if (p->writes[i]) first = static_cast<int>(i);
     }
     if (n) count = args[first < 0 ? 0 : first].size();
-    p->groups = {static_cast<uint32_t>((count + workgroup_[0] - 1) / workgroup_[0]), 1, 1};
+    p->groups = {static_cast<uint32_t>((count + local_size_[0] - 1) / local_size_[0]), 1, 1};
   }
   uint64_t align = 4;
   for (int d = 0; d < p->ctx->num_devices(); ++d) {
@@ -270,12 +270,12 @@ void UserKernel::record(const Prepared& p, int replica, Stream& stream) const {
   if (static_cast<uint64_t>(p.groups[0]) * p.groups[1] * p.groups[2] == 0) return;
   Device& device = *p.ctx->replica(replica).device;
   const Caps& caps = device.caps();
-  const uint64_t invocations = uint64_t{workgroup_[0]} * workgroup_[1] * workgroup_[2];
-  if (workgroup_[0] > caps.max_compute_work_group_size[0] ||
-      workgroup_[1] > caps.max_compute_work_group_size[1] ||
-      workgroup_[2] > caps.max_compute_work_group_size[2] ||
+  const uint64_t invocations = uint64_t{local_size_[0]} * local_size_[1] * local_size_[2];
+  if (local_size_[0] > caps.max_compute_work_group_size[0] ||
+      local_size_[1] > caps.max_compute_work_group_size[1] ||
+      local_size_[2] > caps.max_compute_work_group_size[2] ||
       invocations > caps.max_compute_work_group_invocations) {
-    throw ShapeError("[Kernel " + name_ + "] workgroup " + dims(workgroup_) +
+    throw ShapeError("[Kernel " + name_ + "] local_size " + dims(local_size_) +
                      " exceeds the device limits: size (" +
                      std::to_string(caps.max_compute_work_group_size[0]) + ", " +
                      std::to_string(caps.max_compute_work_group_size[1]) + ", " +

@@ -33,9 +33,13 @@ struct SpecValue {
 };
 
 struct UserKernelOptions {
-  // The workgroup size; unset: the shader's local_size. Dimensions the shader takes from
-  // specialization constants (local_size_x_id = k) are set through constant k.
-  std::optional<std::array<uint32_t, 3>> workgroup;
+  // The local size (invocations per workgroup); unset: the shader's. Dimensions the shader
+  // takes from specialization constants (local_size_x_id = k) are set through constant k;
+  // literal ones must match.
+  std::optional<std::array<uint32_t, 3>> local_size;
+  // The dispatch grid (workgroups in x, y, z) of calls that name none: Kompute's
+  // `workgroup`. Unset: ceil(size / local size x), 1, 1 (UserCall::groups).
+  std::optional<std::array<uint32_t, 3>> groups;
   std::map<uint32_t, SpecValue> spec_consts;  // by constant_id
   std::vector<uint8_t> push_consts;           // default push-constant bytes
   std::string name = "user_kernel";
@@ -43,7 +47,9 @@ struct UserKernelOptions {
 
 // One call's arguments (see UserKernel::operator()).
 struct UserCall {
-  std::optional<std::array<uint32_t, 3>> groups;  // unset: ceil(size / workgroup x), 1, 1
+  // The dispatch grid; unset: the kernel's (UserKernelOptions::groups), else
+  // ceil(size / local size x), 1, 1 with size that of the first written argument.
+  std::optional<std::array<uint32_t, 3>> groups;
   std::optional<std::vector<uint8_t>> push_consts;  // unset: the kernel's defaults
   std::optional<std::vector<bool>> writes;  // unset: the bindings not declared readonly
   std::optional<int> index;                 // one replica; unset: every replica
@@ -59,7 +65,9 @@ class UserKernel {
   const std::string& name() const { return name_; }
   int num_bindings() const { return static_cast<int>(info_.declared.size()); }
   const std::vector<bool>& readonly() const { return info_.readonly; }
-  std::array<uint32_t, 3> workgroup() const { return workgroup_; }
+  std::array<uint32_t, 3> local_size() const { return local_size_; }
+  // The default dispatch grid (UserKernelOptions::groups); nullopt: from the arguments' size.
+  const std::optional<std::array<uint32_t, 3>>& groups() const { return groups_; }
   // The shader's push-constant block in bytes (0: none).
   uint32_t push_constant_bytes() const { return info_.push_constant_bytes; }
   const std::vector<uint32_t>& spirv() const { return *spirv_; }
@@ -82,7 +90,8 @@ class UserKernel {
   std::string name_;
   std::shared_ptr<const std::vector<uint32_t>> spirv_;
   ShaderInfo info_;
-  std::array<uint32_t, 3> workgroup_{1, 1, 1};
+  std::array<uint32_t, 3> local_size_{1, 1, 1};
+  std::optional<std::array<uint32_t, 3>> groups_;
   SpecConstants spec_;
   std::vector<uint8_t> default_push_;
   std::string cache_key_;

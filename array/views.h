@@ -7,6 +7,9 @@
 #include <optional>
 #include <vector>
 
+#include "ir/dtype.h"
+#include "ir/shape.h"
+
 namespace vka {
 
 // reshape: one extent may be -1 (inferred); a view when the strides allow, else a copy.
@@ -33,5 +36,26 @@ Array ascontiguousarray(const Array& a);
 // A new value array with the same elements (lazy: computed when needed, from the values
 // at the time of the call).
 Array copy(const Array& a);
+
+// Reinterpreting an array's bytes (array/reinterpret.cc). numpy's rules, with numpy's
+// messages (ShapeError), plus the device's: a view addresses whole elements of its dtype, so
+// its byte offset into the buffer and its byte strides must be multiples of the itemsize.
+
+// numpy's a.view(dtype): the same bytes as `dtype` elements. A 0-d array keeps its itemsize;
+// another itemsize needs a contiguous last axis whose byte length it divides.
+Array view_dtype(const Array& a, DType dtype);
+// numpy's a.dtype = dtype: `a` itself (every copy of it) becomes that view.
+void set_dtype(Array& a, DType dtype);
+// numpy's a.shape = shape: `a` itself becomes a view with that shape (one extent may be -1).
+// ShapeError when the sizes differ; false, `a` unchanged, when its strides allow no view
+// (numpy's AttributeError: only a copy, reshape(), can have that shape).
+bool set_shape(Array& a, Shape shape);
+// numpy's a.getfield(dtype, offset): each element's bytes from `offset` on, as `dtype`
+// (complex128's getfield(float64, 8) is its imaginary part), a view with a's shape.
+Array view_field(const Array& a, DType dtype, int64_t offset);
+// numpy's ndarray(shape, dtype, buffer=a, offset, strides): a view of the bytes of the
+// C-contiguous array `a`, from byte `offset`, with byte strides (default: C order).
+Array view_bytes(const Array& a, DType dtype, const Shape& shape, int64_t offset,
+                 std::optional<std::vector<int64_t>> strides);
 
 }  // namespace vka

@@ -27,7 +27,7 @@ INVOCATIONS = 132 * 2048 * 4
 def main():
     for real, dtype in [("float", np.float32), ("double", np.float64)]:
         src = SOURCE.replace("REAL", real).replace("STEPS", str(STEPS))
-        kernel = vk.Kernel(src, workgroup=(256, 1, 1), name=f"fma_{real}")
+        kernel = vk.Kernel(src, local_size=(256, 1, 1), name=f"fma_{real}")
         out = vk.zeros(INVOCATIONS, dtype)
         groups = (INVOCATIONS // 256, 1, 1)
         for _ in range(3):

@@ -108,10 +108,8 @@ as with numpy. Basic indexing (a[1:, ::2, None]) and the view functions (reshape
 transpose, broadcast_to, ...) return views that share the buffer: assignment through one
 (a[1:-1] = ..., v += 1) is seen by all, while expressions made earlier keep their values.
 )doc")
-      .def_property_readonly("shape", [](const Array& a) { return to_tuple(a.shape()); })
       .def_property_readonly("ndim", &Array::ndim)
       .def_property_readonly("size", &Array::size)
-      .def_property_readonly("dtype", [](const Array& a) { return to_numpy_dtype(a.dtype()); })
       .def_property_readonly("itemsize", &Array::itemsize)
       .def_property_readonly("nbytes", &Array::nbytes)
       .def_property_readonly("context", &Array::context)

@@ -59,11 +59,13 @@ UserCall make_call(const std::optional<std::vector<int64_t>>& groups,
 }
 
 std::shared_ptr<UserKernel> make_kernel(py::object source,
-                                        const std::optional<std::vector<int64_t>>& workgroup,
+                                        const std::optional<std::vector<int64_t>>& local_size,
+                                        const std::optional<std::vector<int64_t>>& groups,
                                         const std::map<uint32_t, py::object>& spec,
                                         const std::optional<py::bytes>& push, std::string name) {
   UserKernelOptions o;
-  o.workgroup = dims3(workgroup, "workgroup");
+  o.local_size = dims3(local_size, "local_size");
+  o.groups = dims3(groups, "workgroup");
   for (const auto& [id, v] : spec) {
     if (py::isinstance<py::float_>(v)) {
       o.spec_consts[id] = SpecValue::of_float(v.cast<double>());
@@ -90,12 +92,13 @@ std::shared_ptr<UserKernel> make_kernel(py::object source,
 
 void register_kernels(py::module_& m) {
   py::class_<UserKernel, std::shared_ptr<UserKernel>>(m, "_Kernel")
-      .def(py::init(&make_kernel), py::arg("source"), py::arg("workgroup"), py::arg("spec"),
-           py::arg("push"), py::arg("name"))
+      .def(py::init(&make_kernel), py::arg("source"), py::arg("local_size"), py::arg("groups"),
+           py::arg("spec"), py::arg("push"), py::arg("name"))
       .def_property_readonly("name", &UserKernel::name)
       .def_property_readonly("num_bindings", &UserKernel::num_bindings)
       .def_property_readonly("readonly", &UserKernel::readonly)
-      .def_property_readonly("workgroup", &UserKernel::workgroup)
+      .def_property_readonly("local_size", &UserKernel::local_size)
+      .def_property_readonly("groups", &UserKernel::groups)
       .def_property_readonly("push_constant_bytes", &UserKernel::push_constant_bytes)
       .def_property_readonly("spirv",
                              [](const UserKernel& k) {

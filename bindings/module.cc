@@ -16,6 +16,7 @@ PYBIND11_MODULE(_vkarray, m) {
   vka::register_creation(m);
   vka::register_indexing(m);
   vka::register_views(m);
+  vka::register_layout(m);
   vka::register_selection(m);
   vka::register_reductions(m);
   vka::register_sorting(m);

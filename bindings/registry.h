@@ -13,6 +13,7 @@ void register_ops(pybind11::module_& m);                // ops_py.cc
 void register_creation(pybind11::module_& m);           // creation_py.cc
 void register_indexing(pybind11::module_& m);           // index_py.cc (after ndarray)
 void register_views(pybind11::module_& m);              // views_py.cc (after ndarray)
+void register_layout(pybind11::module_& m);             // layout_py.cc (after ndarray)
 void register_selection(pybind11::module_& m);          // select_py.cc
 void register_reductions(pybind11::module_& m);         // reduce_py.cc (after ndarray)
 void register_sorting(pybind11::module_& m);            // sort_py.cc (after ndarray)

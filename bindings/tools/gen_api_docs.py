@@ -18,6 +18,7 @@ import types
 import numpy
 
 import api_surface as api
+from vkarray import _absent
 
 API_HEADER = """\
 # vkarray API reference
@@ -220,18 +221,21 @@ def _ndarray_missing():
     return names, sorted(n for n in names if not hasattr(vkarray.ndarray, n))
 
 
-def _left_out_lines(vk_mod, missing):
-    """Why missing names are left out on purpose: a module's ``_LEFT_OUT`` maps a name to its
-    reason; names sharing a reason share a line."""
-    reasons = getattr(vk_mod, "_LEFT_OUT", {})
-    grouped = {}
+def _with_reasons(missing, reasons):
+    """The missing names as wrapped lines: those not implemented yet in one list, then those
+    left out on purpose, grouped under their reason."""
+    if not missing:
+        return ["  none"]
+    lines, by_reason = [], {}
     for n in missing:
-        if n in reasons:
-            grouped.setdefault(reasons[n], []).append(n)
-    lines = []
-    for reason, names in grouped.items():
-        text = ", ".join(f"`{n}`" for n in names) + ": " + reason + "."
-        lines += textwrap.wrap(text, 96, initial_indent="  - ", subsequent_indent="    ",
+        by_reason.setdefault(reasons.get(n), []).append(n)
+    if None in by_reason:
+        lines += textwrap.wrap(", ".join(f"`{n}`" for n in by_reason.pop(None)), 96,
+                               initial_indent="  ", subsequent_indent="  ",
+                               break_on_hyphens=False)
+    for why, group in sorted(by_reason.items()):
+        lines += textwrap.wrap(", ".join(f"`{n}`" for n in group) + f": {why}", 94,
+                               initial_indent="  - ", subsequent_indent="    ",
                                break_on_hyphens=False)
     return lines
 
@@ -253,15 +257,15 @@ def missing_markdown():
             label = "functions" if what == "functions" else "classes and scalar types"
             lines.append(f"- **`{np_name}` {label}**: {have} of {len(found[what])} present; "
                          f"missing ({len(missing)}):")
-            text = ", ".join(f"`{n}`" for n in missing) if missing else "none"
-            lines += textwrap.wrap(text, 96, initial_indent="  ", subsequent_indent="  ",
-                                   break_on_hyphens=False)
-            lines += _left_out_lines(vk_mod, missing)
+            prefix = "" if np_name == "numpy" else np_name.split(".", 1)[1] + "."
+            # A module's own _LEFT_OUT (name: reason) speaks for names of that module.
+            own = getattr(vk_mod, "_LEFT_OUT", {})
+            reasons = {n: _absent.reason(prefix + n) or own.get(n) for n in missing}
+            lines += _with_reasons(missing, {n: r for n, r in reasons.items() if r})
     names, missing = _ndarray_missing()
     lines.append(f"- **`numpy.ndarray` attributes and methods**: {len(names) - len(missing)} of "
                  f"{len(names)} present; missing ({len(missing)}):")
-    lines += textwrap.wrap(", ".join(f"`{n}`" for n in missing) or "none", 96,
-                           initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False)
+    lines += _with_reasons(missing, _absent.NDARRAY)
     lines += ["", "numpy's own entry points called on `x = vkarray.arange(4.0)`:", "",
               "| call | result |", "|---|---|", *_probe_rows()]
     lines += ["", END]

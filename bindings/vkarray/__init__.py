@@ -21,16 +21,21 @@ from ._devices import (  # noqa: F401, A004
 # dtypes, constants and dtype routines.
 from . import _dtypes
 from ._dtypes import (  # noqa: F401, A004
-    astype, bool, bool_, can_cast, common_type, complex128, complex64, dtype, e, finfo, float16,
-    float32, float64, iinfo, inf, int16, int32, int64, int8, isdtype, issubdtype, nan, newaxis,
-    pi, promote_types, result_type, uint16, uint32, uint64, uint8,
+    astype, bool, bool_, byte, can_cast, cdouble, cfloat, character, common_type, complex128,
+    complex64, complex_, complexfloating, csingle, double, dtype, e, find_common_type, finfo,
+    flexible, float16, float32, float64, float_, floating, generic, half, iinfo, inexact, inf,
+    int16, int32, int64, int8, int_, intc, integer, intp, isdtype, issctype, issubclass_,
+    issubdtype, issubsctype, longlong, maximum_sctype, min_scalar_type, mintypecode, nan,
+    newaxis, number, obj2sctype, pi, promote_types, result_type, sctype2char, short,
+    signedinteger, single, singlecomplex, typename, ubyte, uint, uint16, uint32, uint64, uint8,
+    uintc, uintp, ulonglong, unsignedinteger, ushort,
 )
 # Array creation.
 from . import _creation
 from ._creation import (  # noqa: F401, A004
-    arange, array, asanyarray, asarray, asarray_chkfinite, ascontiguousarray, copy, empty,
-    empty_like, eye, frombuffer, fromiter, full, full_like, identity, linspace, ndarray, ones,
-    ones_like, zeros, zeros_like,
+    arange, array, asanyarray, asarray, asarray_chkfinite, ascontiguousarray, asfarray,
+    asfortranarray, copy, empty, empty_like, eye, frombuffer, fromiter, full, full_like, identity,
+    linspace, ndarray, ones, ones_like, require, zeros, zeros_like,
 )
 # Numerical ranges and matrices from vectors.
 from . import _grids
@@ -41,7 +46,8 @@ from ._grids import (  # noqa: F401, A004
 from . import _manipulation
 from ._manipulation import (  # noqa: F401, A004
     append, atleast_1d, atleast_2d, atleast_3d, block, broadcast_arrays, broadcast_shapes,
-    broadcast_to, copyto, delete, expand_dims, flip, fliplr, flipud, insert, matrix_transpose,
+    broadcast_to, copyto, delete, expand_dims, fastCopyAndTranspose, flip, fliplr, flipud, insert,
+    matrix_transpose,
     moveaxis, ndim, permute_dims, ravel, reshape, resize, rollaxis, shape, size, squeeze,
     swapaxes, transpose, trim_zeros, unstack,
 )
@@ -56,13 +62,18 @@ from . import _reorder
 from ._reorder import (  # noqa: F401, A004
     pad, repeat, roll, rot90, tile,
 )
+# Iterating over arrays.
+from . import _flatiter
+from ._flatiter import (  # noqa: F401, A004
+    broadcast, flatiter, ndenumerate, ndindex,
+)
 # Indexing routines.
 from . import _indexing
 from ._indexing import (  # noqa: F401, A004
     choose, compress, diag_indices, diag_indices_from, diagonal, fill_diagonal, indices, ix_,
     mgrid, ogrid, place, put, put_along_axis, putmask, ravel_multi_index, select, take,
     take_along_axis, tril_indices, tril_indices_from, triu_indices, triu_indices_from,
-    unravel_index,
+    unravel_index, mask_indices,
 )
 # The ufunc type.
 from . import _ufunc
@@ -78,21 +89,22 @@ from ._math import (  # noqa: F401, A004
     copysign, cos, cosh, divide, equal, exp, exp2, expm1, floor, floor_divide, fmax, fmin,
     greater, greater_equal, hypot, imag, invert, isfinite, isinf, isnan, left_shift, less,
     less_equal, log, log10, log1p, log2, logical_and, logical_not, logical_or, logical_xor,
-    maximum, minimum, mod, multiply, negative, not_equal, positive, pow, power, real, reciprocal,
-    remainder, right_shift, rint, round, sign, signbit, sin, sinh, sqrt, square, subtract, tan,
-    tanh, true_divide, trunc, where,
+    maximum, minimum, mod, multiply, negative, nextafter, not_equal, positive, pow, power, real,
+    reciprocal, remainder, right_shift, rint, round, round_, sign, signbit, sin, sinh, sqrt,
+    square, subtract, tan, tanh, true_divide, trunc, where,
 )
 # Mathematical functions composed from the op table.
 from . import _math_composed
 from ._math_composed import (  # noqa: F401, A004
-    angle, cbrt, deg2rad, degrees, divmod, fabs, fix, float_power, fmod, gcd, heaviside, lcm,
-    logaddexp, logaddexp2, modf, nan_to_num, rad2deg, radians, real_if_close, sinc,
+    angle, cbrt, deg2rad, degrees, divmod, fabs, fix, float_power, fmod, frexp, gcd, heaviside,
+    lcm, ldexp, logaddexp, logaddexp2, modf, nan_to_num, rad2deg, radians, real_if_close, sinc,
+    spacing,
 )
 # Sums, products and differences.
 from . import _cumulative
 from ._cumulative import (  # noqa: F401, A004
-    cummax, cummin, cumprod, cumsum, cumulative_prod, cumulative_sum, diff, ediff1d, nancumprod,
-    nancumsum, nanprod, nansum, prod, sum,
+    cummax, cummin, cumprod, cumproduct, cumsum, cumulative_prod, cumulative_sum, diff, ediff1d,
+    nancumprod, nancumsum, nanprod, nansum, prod, product, sum,
 )
 # Interpolation, convolution, gradients and integration.
 from . import _numeric
@@ -102,8 +114,8 @@ from ._numeric import (  # noqa: F401, A004
 # Logic functions.
 from . import _logic
 from ._logic import (  # noqa: F401, A004
-    all, allclose, any, array_equal, array_equiv, isclose, iscomplex, iscomplexobj, isneginf,
-    isposinf, isreal, isrealobj, isscalar,
+    all, allclose, alltrue, any, array_equal, array_equiv, isclose, iscomplex, iscomplexobj,
+    isfortran, isneginf, isposinf, isreal, isrealobj, isscalar, sometrue,
 )
 # Sorting, searching, counting and sets.
 from . import _sorting
@@ -111,7 +123,7 @@ from ._sorting import (  # noqa: F401, A004
     argmax, argmin, argpartition, argsort, argwhere, count_nonzero, extract, flatnonzero, in1d,
     intersect1d, isin, lexsort, nanargmax, nanargmin, nonzero, partition, searchsorted, setdiff1d,
     setxor1d, sort, sort_complex, union1d, unique, unique_all, unique_counts, unique_inverse,
-    unique_values,
+    unique_values, msort,
 )
 # Statistics.
 from . import _statistics
@@ -132,7 +144,8 @@ from ._products import (  # noqa: F401, A004
 # Polynomials.
 from . import _polynomials
 from ._polynomials import (  # noqa: F401, A004
-    polyadd, polyder, polyfit, polyint, polymul, polysub, polyval,
+    poly, poly1d, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub, polyval,
+    roots,
 )
 # Window functions.
 from . import _windows
@@ -142,13 +155,37 @@ from ._windows import (  # noqa: F401, A004
 # Functional programming.
 from . import _functional
 from ._functional import (  # noqa: F401, A004
-    apply_along_axis, piecewise,
+    apply_along_axis, apply_over_axes, piecewise, vectorize,
 )
 # Input and output: printing, DLPack.
 from . import _conversions
 from ._conversions import (  # noqa: F401, A004
-    array2string, array_repr, array_str, from_dlpack, get_printoptions, printoptions,
-    set_printoptions,
+    array2string, array_repr, array_str, base_repr, binary_repr, format_float_positional,
+    format_float_scientific, from_dlpack, get_printoptions, printoptions, set_printoptions,
+    set_string_function,
+)
+# Input and output: files (explicit transfers).
+from . import _files
+from ._files import (  # noqa: F401, A004
+    DataSource, fromfile, fromstring, genfromtxt, load, loadtxt, save, savetxt, savez,
+    savez_compressed,
+)
+# Binary operations: packing bits.
+from . import _bits
+from ._bits import (  # noqa: F401, A004
+    packbits, unpackbits,
+)
+# Floating-point error handling.
+from . import _float_errors
+from ._float_errors import (  # noqa: F401, A004
+    errstate, getbufsize, geterr, geterrcall, geterrobj, setbufsize, seterr, seterrcall,
+    seterrobj,
+)
+# Utilities, memory overlap and help.
+from . import _utilities
+from ._utilities import (  # noqa: F401, A004
+    deprecate, deprecate_with_doc, disp, info, iterable, lookfor, may_share_memory,
+    safe_eval, shares_memory, show_config, show_runtime, source, who,
 )
 # Host arrays and explicit transfers.
 from . import _host
@@ -183,6 +220,7 @@ __all__ = [
     *_manipulation.__all__,
     *_joining.__all__,
     *_reorder.__all__,
+    *_flatiter.__all__,
     *_indexing.__all__,
     *_ufunc.__all__,
     *_math.__all__,
@@ -198,6 +236,10 @@ __all__ = [
     *_windows.__all__,
     *_functional.__all__,
     *_conversions.__all__,
+    *_files.__all__,
+    *_bits.__all__,
+    *_float_errors.__all__,
+    *_utilities.__all__,
     *_host.__all__,
     *_kernels.__all__,
     "replica",

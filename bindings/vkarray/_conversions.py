@@ -10,7 +10,11 @@ from . import _vkarray as _vk
 from ._creation import asarray
 
 __all__ = ["set_printoptions", "get_printoptions", "printoptions", "array_repr", "array_str",
-           "array2string", "from_dlpack"]
+           "array2string", "from_dlpack", "set_string_function", "format_float_positional",
+           "format_float_scientific", "binary_repr", "base_repr"]
+
+# set_string_function's functions for vkarray arrays' repr and str (None: numpy's layout).
+_STRING_FUNCTIONS = {"repr": None, "str": None}
 
 # Printing reads numpy's options: vkarray formats a host copy of the values with numpy.
 set_printoptions = _np.set_printoptions
@@ -63,13 +67,18 @@ def _deepcopy(self, memo):
 
 def _repr(self):
     """numpy's repr layout with the device added as the last keyword:
-    ``array([1., 2.], dtype=float32, device='vulkan:0')``."""
+    ``array([1., 2.], dtype=float32, device='vulkan:0')``, or set_string_function's."""
+    if _STRING_FUNCTIONS["repr"] is not None:
+        return _STRING_FUNCTIONS["repr"](self)
     text = _np.array_repr(self.get())
     return f"{text[:-1]}, device='{self.device}')"
 
 
 def _str(self):
-    """numpy's str of the values (no device, as numpy's str has no dtype)."""
+    """numpy's str of the values (no device, as numpy's str has no dtype), or
+    set_string_function's."""
+    if _STRING_FUNCTIONS["str"] is not None:
+        return _STRING_FUNCTIONS["str"](self)
     return _np.array_str(self.get())
 
 
@@ -111,3 +120,44 @@ def from_dlpack(x, /, *, device=None, copy=None):
                         f"{type(x).__name__}")
     host = x if isinstance(x, _np.ndarray) else _np.from_dlpack(x)
     return asarray(host) if ctx is None else asarray(host, context=ctx)
+
+
+def set_string_function(f, repr=True):  # noqa: A002 — numpy's parameter name
+    """numpy.set_string_function for vkarray arrays: f(array) -> str becomes their repr
+    (repr=True) or str (repr=False); None restores numpy's layout."""
+    if f is not None and not callable(f):
+        raise TypeError(f"[set_string_function] f must be callable or None, got {f!r}")
+    _STRING_FUNCTIONS["repr" if repr else "str"] = f
+
+
+def _host_scalar(x, op):
+    """x, or the value of a 0-d vkarray array as a numpy scalar (reading it to the host, as
+    formatting needs)."""
+    if isinstance(x, _vk.ndarray):
+        if x.ndim != 0:
+            raise TypeError(f"[{op}] expected a scalar or a 0-d array, got an array of shape "
+                            f"{x.shape}")
+        return x.get()[()]
+    return x
+
+
+def format_float_positional(x, *args, **kwargs):
+    """numpy.format_float_positional of a float (a 0-d vkarray array's value is read)."""
+    return _np.format_float_positional(_host_scalar(x, "format_float_positional"), *args,
+                                       **kwargs)
+
+
+def format_float_scientific(x, *args, **kwargs):
+    """numpy.format_float_scientific of a float (a 0-d vkarray array's value is read)."""
+    return _np.format_float_scientific(_host_scalar(x, "format_float_scientific"), *args,
+                                       **kwargs)
+
+
+def binary_repr(num, width=None):
+    """numpy.binary_repr: the binary string of an integer (two's complement with width)."""
+    return _np.binary_repr(_host_scalar(num, "binary_repr"), width)
+
+
+def base_repr(number, base=2, padding=0):
+    """numpy.base_repr: the string of an integer in base (2 to 36)."""
+    return _np.base_repr(_host_scalar(number, "base_repr"), base, padding)

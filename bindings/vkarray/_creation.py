@@ -15,7 +15,7 @@ from ._vkarray import array, ascontiguousarray, copy, identity, ndarray
 __all__ = ["ndarray", "asarray", "array", "asanyarray", "ascontiguousarray", "copy",
            "asarray_chkfinite", "frombuffer", "fromiter", "empty", "zeros", "ones", "full",
            "empty_like", "zeros_like", "ones_like", "full_like", "arange", "linspace", "eye",
-           "identity"]
+           "identity", "asfarray", "asfortranarray", "require"]
 
 
 def _context(op, device, context):
@@ -144,3 +144,54 @@ def frombuffer(buffer, dtype=float, count=-1, offset=0):
 def fromiter(iter, dtype, count=-1):  # noqa: A002 — numpy's parameter name
     """numpy.fromiter on the host, uploaded to the device."""
     return asarray(_np.fromiter(iter, dtype=dtype, count=count))
+
+
+def asfarray(a, dtype=_np.float64):
+    """numpy.asfarray: a as an array of a floating-point dtype (dtype, or float64 where dtype
+    is not inexact)."""
+    if not _np.issubdtype(dtype, _np.inexact):
+        dtype = _np.float64
+    return asarray(a, dtype=dtype)
+
+
+def asfortranarray(a, dtype=None, *, like=None):
+    """numpy.asfortranarray: a laid out in Fortran order (a itself where it already is): the
+    transpose of a C-contiguous copy of a's transpose, a view of new device memory."""
+    a = asarray(a, dtype=dtype)
+    if a.ndim == 0:
+        a = a.reshape(1)
+    if a.flags.f_contiguous:
+        return a
+    return ascontiguousarray(a.T).T
+
+
+_REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F",
+                 "F_CONTIGUOUS": "F", "FORTRAN": "F", "A": "A", "ALIGNED": "A", "W": "W",
+                 "WRITEABLE": "W", "O": "O", "OWNDATA": "O", "E": "E", "ENSUREARRAY": "E"}
+
+
+def require(a, dtype=None, requirements=None, *, like=None):
+    """numpy.require: a as an array of dtype meeting the flag requirements ('C', 'F', 'A',
+    'W', 'O', 'E' or their long names), copied only where a does not. vkarray's Fortran-order
+    arrays are views, so 'F' with 'O' is refused."""
+    if not requirements:
+        return asarray(a, dtype=dtype)
+    try:  # numpy's: a string is a sequence of one-letter requirements
+        req = {_REQUIREMENTS[r.upper()] for r in requirements}
+    except KeyError as err:
+        raise KeyError(f"[require] unknown requirement {err.args[0]!r}") from None
+    req.discard("E")  # vkarray.ndarray has no subclasses: every result is the base class
+    if {"C", "F"} <= req:
+        raise ValueError('Cannot specify both "C" and "F" order')
+    a = asarray(a, dtype=dtype)
+    if "F" in req and "O" in req and a.ndim > 1:
+        raise ValueError("[require] vkarray's Fortran-order arrays are views of a C-order "
+                         "allocation and never own their memory: requirements 'F' and 'O' "
+                         "can't both hold")
+    if "C" in req:
+        a = ascontiguousarray(a)
+    elif "F" in req:
+        a = asfortranarray(a)
+    if ("O" in req and not a.flags.owndata) or ("W" in req and not a.flags.writeable):
+        a = asfortranarray(a.copy()) if "F" in req else a.copy()
+    return a

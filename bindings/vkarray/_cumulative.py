@@ -12,7 +12,8 @@ from ._vkarray import cummax, cummin, ediff1d, nanprod, nansum, prod, sum  # noq
 
 __all__ = [
     "sum", "prod", "nansum", "nanprod", "cumsum", "cumprod", "nancumsum", "nancumprod",
-    "cumulative_sum", "cumulative_prod", "cummax", "cummin", "diff", "ediff1d",
+    "cumulative_sum", "cumulative_prod", "cummax", "cummin", "diff", "ediff1d", "product",
+    "cumproduct",
 ]
 
 
@@ -101,3 +102,7 @@ def _method_cumsum(self, axis=None, dtype=None, out=None):
 def _method_cumprod(self, axis=None, dtype=None, out=None):
     """a.cumprod(axis=None, dtype=None, out=None): vkarray.cumprod(a, ...)."""
     return cumprod(self, axis, dtype, out)
+
+
+product = prod  # numpy's older spellings
+cumproduct = cumprod

@@ -15,6 +15,14 @@ __all__ = [
     "uint64", "float16", "float32", "float64", "complex64", "complex128", "pi", "e", "inf",
     "nan", "newaxis", "finfo", "iinfo", "isdtype", "issubdtype", "promote_types",
     "result_type", "can_cast", "common_type", "astype",
+    # numpy's other names of vkarray's dtypes and the abstract scalar types.
+    "byte", "ubyte", "short", "ushort", "intc", "uintc", "int_", "uint", "intp", "uintp",
+    "longlong", "ulonglong", "half", "single", "double", "float_", "csingle", "singlecomplex",
+    "cdouble", "cfloat", "complex_", "generic", "number", "integer", "signedinteger",
+    "unsignedinteger", "inexact", "floating", "complexfloating", "flexible", "character",
+    # numpy's dtype routines beyond the array API's.
+    "min_scalar_type", "find_common_type", "maximum_sctype", "issctype", "obj2sctype",
+    "sctype2char", "issubsctype", "issubclass_", "mintypecode", "typename",
 ]
 
 __array_api_version__ = "2023.12"
@@ -35,6 +43,21 @@ float32 = _np.float32
 float64 = _np.float64
 complex64 = _np.complex64
 complex128 = _np.complex128
+
+# numpy's C-named scalar types are its own objects, so each compares with the dtype it names
+# (vkarray.double is numpy.float64; vkarray.longlong is numpy.longlong, an int64). numpy's
+# extended-precision, string, object, structured and datetime types are left out (_absent.py).
+byte, ubyte, short, ushort = _np.byte, _np.ubyte, _np.short, _np.ushort
+intc, uintc, int_, uint = _np.intc, _np.uintc, _np.int_, _np.uint
+intp, uintp, longlong, ulonglong = _np.intp, _np.uintp, _np.longlong, _np.ulonglong
+half, single, double, float_ = _np.half, _np.single, _np.double, _np.float_
+csingle, singlecomplex = _np.csingle, _np.singlecomplex
+cdouble, cfloat, complex_ = _np.cdouble, _np.cfloat, _np.complex_
+# The abstract classes of numpy's scalar hierarchy, for issubdtype(x.dtype, vkarray.floating).
+generic, number, integer = _np.generic, _np.number, _np.integer
+signedinteger, unsignedinteger = _np.signedinteger, _np.unsignedinteger
+inexact, floating, complexfloating = _np.inexact, _np.floating, _np.complexfloating
+flexible, character = _np.flexible, _np.character
 
 pi = _np.pi
 e = _np.e
@@ -152,3 +175,56 @@ def astype(x, dtype, /, *, copy=True, device=None):
     if device is not None and device != r.device:
         r = _vkarray._asarray(r.get(), context=_info.context_for(device, "astype"))
     return r
+
+
+def _dtype_stand_in(x):
+    """x with each vkarray array (in lists and tuples too) replaced by an empty numpy array of
+    its dtype: numpy's dtype routines read only dtypes, never values."""
+    if isinstance(x, _vkarray.ndarray):
+        return _np.empty(0, x.dtype)
+    if isinstance(x, (list, tuple)):
+        return type(x)(_dtype_stand_in(v) for v in x)
+    return x
+
+
+def _on_dtypes(numpy_fn):
+    """numpy's dtype routine numpy_fn, taking vkarray arrays for their dtypes."""
+    def fn(*args, **kwargs):
+        return numpy_fn(*[_dtype_stand_in(a) for a in args],
+                        **{k: _dtype_stand_in(v) for k, v in kwargs.items()})
+    fn.__name__ = fn.__qualname__ = numpy_fn.__name__
+    fn.__doc__ = (f"numpy.{numpy_fn.__name__} (numpy's own, on dtypes): vkarray arrays are "
+                  f"read for their dtypes only.")
+    fn.__wrapped__ = numpy_fn
+    return fn
+
+
+find_common_type = _on_dtypes(_np.find_common_type)
+issctype = _on_dtypes(_np.issctype)
+obj2sctype = _on_dtypes(_np.obj2sctype)
+sctype2char = _on_dtypes(_np.sctype2char)
+issubsctype = _on_dtypes(_np.issubsctype)
+mintypecode = _on_dtypes(_np.mintypecode)
+issubclass_ = _np.issubclass_  # on Python classes only
+typename = _np.typename  # on type characters only
+
+
+def min_scalar_type(a, /):
+    """numpy.min_scalar_type: the smallest dtype that holds a's value (a Python or numpy
+    scalar, or a 0-d vkarray array, whose one value is read to the host as float(a) would),
+    or the dtype of an array with dimensions, unchanged."""
+    if isinstance(a, _vkarray.ndarray):
+        return _np.min_scalar_type(a.get() if a.ndim == 0 else _np.empty(0, a.dtype))
+    return _np.min_scalar_type(a)
+
+
+_WIDEST = {"b": _np.bool_, "i": _np.int64, "u": _np.uint64, "f": _np.float64,
+           "c": _np.complex128}
+
+
+def maximum_sctype(t):
+    """numpy.maximum_sctype: the widest vkarray scalar type of t's kind (float64 and
+    complex128: vkarray's devices have no extended precision); t itself where its kind has
+    none."""
+    dt = _dtype_of(t, "maximum_sctype") if not isinstance(t, type) else _np.dtype(t)
+    return _WIDEST.get(dt.kind, dt.type)

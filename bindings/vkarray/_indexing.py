@@ -18,7 +18,7 @@ __all__ = [
     "take", "take_along_axis", "put", "put_along_axis", "compress", "diagonal", "choose",
     "select", "place", "putmask", "fill_diagonal", "indices", "ix_", "mgrid", "ogrid",
     "tril_indices", "triu_indices", "tril_indices_from", "triu_indices_from", "diag_indices",
-    "diag_indices_from", "unravel_index", "ravel_multi_index",
+    "diag_indices_from", "unravel_index", "ravel_multi_index", "mask_indices",
 ]
 
 
@@ -341,3 +341,10 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     if result.dtype != _np.int64:
         result = result.astype(_np.int64)
     return _vkarray.copy(result) if any(result is c for c in coords) else result
+
+
+def mask_indices(n, mask_func, k=0):
+    """numpy.mask_indices: the indices where mask_func (vkarray.triu, tril or alike) leaves a
+    nonzero in an n x n array of ones, with its offset k."""
+    a = mask_func(zeros((n, n), dtype=_np.int64) + 1, k)
+    return _vkarray.nonzero(_asarray(a) != 0)

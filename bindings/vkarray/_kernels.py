@@ -110,27 +110,33 @@ def _writes(writes, n):
 
 
 class Kernel:
-    """A compute shader applied to vkarray arrays.
+    """A compute shader applied to vkarray arrays, with Kompute's arguments.
 
-    ``Kernel(source, workgroup=None, spec_consts=None, push_consts=None, name=None)``:
-    ``source`` is GLSL (``str``, compiled through vkarray's kernel cache; compile errors raise
-    RuntimeError with the numbered source) or SPIR-V (``bytes``). ``workgroup`` is the local
-    size (x, y, z); by default the shader's. Dimensions the shader takes from specialization
-    constants (``layout(local_size_x_id = 0) in;``, as Kompute's shaders do) are set from it;
-    literal ones must match it. ``spec_consts`` (a list: constant_id 0, 1, ...; or a dict by
-    constant_id) are converted to the types the shader declares. ``push_consts`` are the
-    defaults for calls that give none (see the module docstring for packing).
+    ``Kernel(source, workgroup=None, spec_consts=None, push_consts=None, name=None, *,
+    local_size=None)``: ``source`` is GLSL (``str``, compiled through vkarray's kernel cache;
+    compile errors raise RuntimeError with the numbered source) or SPIR-V (``bytes``).
+    ``workgroup`` is Kompute's: the dispatch grid, the number of workgroups in (x, y, z), used
+    by calls that give no ``groups``; unset (or Kompute's ``[0, 0, 0]``), a call dispatches
+    ``(ceil(n / local_size[0]), 1, 1)`` workgroups, n the size of the first written array:
+    Kompute's default ``(n, 1, 1)`` for its shaders of local size 1. ``local_size`` is the
+    invocations per workgroup, by default the shader's (``layout(local_size_x = 64) in;``);
+    dimensions the shader takes from specialization constants (``local_size_x_id = 0``) are
+    set from it, or from ``spec_consts`` as in Kompute, and literal ones must match it.
+    ``spec_consts`` (a list: constant_id 0, 1, ...; or a dict by constant_id) are converted to
+    the types the shader declares. ``push_consts`` are the defaults for calls that give none
+    (see the module docstring for packing).
 
     ``kernel(*arrays, groups=None, push_consts=None, writes=None, index=None)`` forces the
     arrays' values, binds each as a contiguous buffer and dispatches ``groups`` workgroups
-    (default ``(ceil(n / workgroup[0]), 1, 1)``, n the size of the first written array) on every
-    replica, or replica ``index``. The written arguments are ``writes`` (indices or one bool
-    per argument) or, by default, those whose buffer block is not ``readonly`` in the shader;
-    they must be writeable vkarray arrays and are changed in place (strided views through a
-    contiguous copy). Returns the written arrays: None, one array, or a tuple.
+    (default: the kernel's ``workgroup``, see above) on every replica, or replica ``index``.
+    The written arguments are ``writes`` (indices or one bool per argument) or, by default,
+    those whose buffer block is not ``readonly`` in the shader; they must be writeable vkarray
+    arrays and are changed in place (strided views through a contiguous copy). Returns the
+    written arrays: None, one array, or a tuple.
     """
 
-    def __init__(self, source, workgroup=None, spec_consts=None, push_consts=None, name=None):
+    def __init__(self, source, workgroup=None, spec_consts=None, push_consts=None, name=None,
+                 *, local_size=None):
         if isinstance(source, (bytearray, memoryview)):
             source = bytes(source)
         elif isinstance(source, _np.ndarray):
@@ -138,11 +144,19 @@ class Kernel:
         if not isinstance(source, (str, bytes)):
             raise TypeError("[Kernel] source must be GLSL (str) or SPIR-V (bytes), not "
                             f"{type(source).__name__}")
-        self._k = _vkarray._Kernel(source, _dims(workgroup), _spec_dict(spec_consts),
+        grid = _dims(workgroup)
+        if grid is not None and not any(grid):
+            grid = None  # Kompute's default argument [0, 0, 0]: no grid given
+        self._k = _vkarray._Kernel(source, _dims(local_size), grid, _spec_dict(spec_consts),
                                    _pack_push(push_consts), name or "user_kernel")
 
     name = property(lambda self: self._k.name)
-    workgroup = property(lambda self: tuple(self._k.workgroup))
+    workgroup = property(
+        lambda self: None if self._k.groups is None else tuple(self._k.groups),
+        doc="The dispatch grid of calls that give no groups (Kompute's workgroup); None: "
+            "from the first written array's size.")
+    local_size = property(lambda self: tuple(self._k.local_size),
+                          doc="The invocations per workgroup (the shader's local size).")
     num_bindings = property(lambda self: self._k.num_bindings)
     readonly = property(lambda self: tuple(self._k.readonly))
     push_constant_bytes = property(lambda self: self._k.push_constant_bytes)
@@ -157,7 +171,8 @@ class Kernel:
 
     def __repr__(self):
         return (f"Kernel(name={self.name!r}, workgroup={self.workgroup}, "
-                f"bindings={self.num_bindings}, push_constant_bytes={self.push_constant_bytes})")
+                f"local_size={self.local_size}, bindings={self.num_bindings}, "
+                f"push_constant_bytes={self.push_constant_bytes})")
 
 
 class Sequence:

@@ -13,8 +13,12 @@ from ._vkarray import all, any  # noqa: A004 — numpy's names
 
 __all__ = [
     "all", "any", "isclose", "allclose", "array_equal", "array_equiv", "iscomplex", "isreal",
-    "isposinf", "isneginf", "iscomplexobj", "isrealobj", "isscalar",
+    "isposinf", "isneginf", "iscomplexobj", "isrealobj", "isscalar", "alltrue", "sometrue",
+    "isfortran",
 ]
+
+alltrue = all  # numpy's older spellings
+sometrue = any
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -114,3 +118,11 @@ def iscomplexobj(x):
 def isrealobj(x):
     """numpy.isrealobj: not iscomplexobj."""
     return not iscomplexobj(x)
+
+
+def isfortran(a):
+    """numpy.isfortran: whether a is Fortran-contiguous and not C-contiguous (a view's
+    layout; vkarray.asfortranarray makes one)."""
+    if not isinstance(a, _vkarray.ndarray):
+        return _np.isfortran(a)
+    return a.flags.fnc

@@ -20,7 +20,7 @@ __all__ = [
     "moveaxis", "rollaxis", "broadcast_to", "broadcast_arrays", "broadcast_shapes",
     "expand_dims", "squeeze", "flip", "fliplr", "flipud", "shape", "ndim", "size",
     "atleast_1d", "atleast_2d", "atleast_3d", "unstack", "copyto", "append", "delete",
-    "insert", "resize", "trim_zeros", "block",
+    "insert", "resize", "trim_zeros", "block", "fastCopyAndTranspose",
 ]
 
 broadcast_shapes = _np.broadcast_shapes
@@ -235,3 +235,8 @@ def block(arrays):
         return concatenate([assemble(y, d + 1) for y in x], axis=-(depth - d))
 
     return assemble(arrays, 0)
+
+
+def fastCopyAndTranspose(a):  # noqa: N802 — numpy's name
+    """numpy.fastCopyAndTranspose: a C-contiguous copy of a's transpose."""
+    return _vkarray.transpose(_asarray(a)).copy()

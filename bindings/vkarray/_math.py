@@ -17,10 +17,13 @@ __all__ = [
     "true_divide", "floor_divide", "remainder", "mod", "power", "pow", "arctan2", "hypot",
     "copysign", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or",
     "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift",
+    "nextafter",
     "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "acos", "acosh",
     "asin", "asinh", "atan", "atan2", "atanh", "bitwise_invert", "bitwise_left_shift",
-    "bitwise_right_shift", "round", "around", "clip", "real", "imag", "where",
+    "bitwise_right_shift", "round", "around", "round_", "clip", "real", "imag", "where",
 ]
+
+round_ = round  # numpy's older spelling
 
 _ROWS = {row["name"]: row for row in _vkarray._elementwise}
 # numpy's identities (the value reduce starts from, and gives for empty input): algebra the op
@@ -79,6 +82,7 @@ mod = remainder
 pow = power  # noqa: A001 — the array API's name
 arctan2, hypot, copysign = _table_ufuncs("arctan2 hypot copysign")
 maximum, minimum, fmax, fmin = _table_ufuncs("maximum minimum fmax fmin")
+nextafter, = _table_ufuncs("nextafter")  # ldexp and frexp's rows: _math_composed.py
 logical_and, logical_or, logical_xor = _table_ufuncs("logical_and logical_or logical_xor")
 bitwise_and, bitwise_or, bitwise_xor, left_shift, right_shift = _table_ufuncs(
     "bitwise_and bitwise_or bitwise_xor left_shift right_shift")

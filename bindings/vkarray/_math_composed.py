@@ -1,35 +1,39 @@
 """numpy's elementwise functions that vkarray composes from the op table's primitives (lazy,
 fused with their neighbours): the ufuncs divmod, modf, fmod, float_power, deg2rad/radians,
-rad2deg/degrees, cbrt, logaddexp, logaddexp2, fabs, heaviside, gcd and lcm (vkarray.ufunc
-objects: numpy's keywords and methods come from the ufunc type), and the plain functions sinc,
-angle, nan_to_num, fix and real_if_close."""
+rad2deg/degrees, cbrt, logaddexp, logaddexp2, fabs, heaviside, gcd and lcm, and the
+floating-point routines frexp, ldexp and spacing (exact, from the rows ldexp, nextafter and
+frexp_exponent; kernels/glsl/math_bits.cc) (vkarray.ufunc objects: numpy's keywords and
+methods come from the ufunc type), and the plain functions sinc, angle, nan_to_num, fix and
+real_if_close."""
 
 import numpy as _np
 
 from . import _vkarray
 from ._creation import asarray, ones, zeros
-from ._math import (abs, arctan2, copysign, exp, exp2, floor_divide, imag, isfinite, isinf, isnan,
-                    log, log1p, maximum, power, real, remainder, sin, trunc, where)
+from ._math import (_ROWS, abs, arctan2, copysign, exp, exp2, floor_divide, imag, isfinite, isinf,
+                    isnan, log, log1p, maximum, nextafter, power, real, remainder, sin, trunc,
+                    where)
 from ._shaping import _asarray, _context
 from ._ufunc import ufunc
 
 __all__ = [
     "divmod", "modf", "fmod", "float_power", "deg2rad", "rad2deg", "degrees", "radians",
     "cbrt", "logaddexp", "logaddexp2", "fabs", "heaviside", "gcd", "lcm", "sinc", "angle",
-    "nan_to_num", "fix", "real_if_close",
+    "nan_to_num", "fix", "real_if_close", "frexp", "ldexp", "spacing",
 ]
 
 _LN2 = 0.693147180559945309417232121458176568
 _LOG2E = 1.442695040888963407359924681001892137
 
 
-def _composed(nin, nout=1, identity=None, reorderable=False):
+def _composed(nin, nout=1, identity=None, reorderable=False, types=None):
     """The decorated function as a vkarray.ufunc of its name: the function is the kernel
     (positional inputs, array-likes converted by it), the ufunc adds numpy's keywords and
-    methods."""
+    methods. types: the loops where probing the kernel with equal input dtypes cannot find
+    them (ldexp's exponent is an integer)."""
     def make(fn):
         return ufunc(fn.__name__, fn, nin, nout, identity=identity, reorderable=reorderable,
-                     doc=fn.__doc__)
+                     types=types, doc=fn.__doc__)
     return make
 
 
@@ -282,3 +286,56 @@ def real_if_close(a, tol=100):
     if bool(_vkarray.all(abs(imag(a)) < limit)):
         return real(a)
     return a
+
+
+def _is_integer(x):
+    if isinstance(x, _vkarray.ndarray):
+        return x.dtype.kind in "biu"
+    return isinstance(x, (bool, int, _np.integer, _np.bool_))
+
+
+@_composed(nin=2, types=["ei->e", "fi->f", "el->e", "fl->f", "di->d", "dl->d"])
+def ldexp(x1, x2):
+    """numpy.ldexp: x1 * 2**x2 for an integer x2, exactly (rounded once, as C's ldexp, only
+    where the result is subnormal), in x1's float dtype (integers: the smallest float that
+    holds them, as numpy's loops)."""
+    x1, x2 = _arrays(x1, x2)
+    if not _is_integer(x2) or isinstance(x1, complex) or (
+            isinstance(x1, _vkarray.ndarray) and x1.dtype.kind == "c"):
+        t1 = x1.dtype if isinstance(x1, _vkarray.ndarray) else type(x1).__name__
+        t2 = x2.dtype if isinstance(x2, _vkarray.ndarray) else type(x2).__name__
+        raise TypeError(f"[ldexp] ufunc 'ldexp' not supported for the input types ({t1}, {t2}): "
+                        f"x1 must be real and x2 an integer")
+    x1 = _float_of(x1, "ldexp", complex_ok=False)
+    # Beyond +-2048 every result is 0 or infinite (and the kernel clamps further): the clipped
+    # exponent is exact in any float dtype, float16's included.
+    if isinstance(x2, _vkarray.ndarray):
+        info = _np.iinfo(x2.dtype) if x2.dtype.kind != "b" else _np.iinfo(_np.uint8)
+        lo, hi = max(-2048, int(info.min)), min(2048, int(info.max))
+        e = x2 if (lo, hi) == (info.min, info.max) else _vkarray._clip(x2, lo, hi, None)
+        e = e.astype(x1.dtype)
+    else:
+        e = float(min(max(int(x2), -2048), 2048))
+    return _ROWS["ldexp"]["kernel"](x1, e)
+
+
+@_composed(nin=1, nout=2, types=["e->ei", "f->fi", "d->di"])
+def frexp(x):
+    """numpy.frexp: (mantissa, exponent) with x = mantissa * 2**exponent, 0.5 <= |mantissa|
+    < 1 (0, inf and nan: themselves and 0); the exponent int32. Exact."""
+    x = _float_of(x, "frexp", complex_ok=False)
+    e = _ROWS["frexp_exponent"]["kernel"](x)
+    return _ROWS["ldexp"]["kernel"](x, -e), e.astype(_np.int32)
+
+
+@_composed(nin=1, types=["e->e", "f->f", "d->d"])
+def spacing(x):
+    """numpy.spacing: the distance from x to its neighbour away from zero (negative for
+    negative x, positive for both zeros; nan for inf and nan), exactly. float16 follows
+    numpy's float16 loop: the distance to the next larger value, always positive."""
+    x = _float_of(x, "spacing", complex_ok=False)
+    inf = float("inf")
+    if x.dtype == _np.float16:
+        return where(isinf(x), float("nan"), nextafter(x, inf) - x)
+    away = where(x == 0, inf, copysign(inf, x))
+    return nextafter(x, away) - x

@@ -3,7 +3,8 @@ members come from the extension (bindings/*_py.cc); these are the ones written i
 implemented in its section's module. Installing one that the extension already defines, or one
 twice, is an internal error: every member is bound exactly once."""
 
-from . import _conversions, _cumulative, _devices, _host, _math, _protocols
+from . import (_conversions, _cumulative, _devices, _flatiter, _host, _layout, _math,
+               _ndarray_methods, _protocols)
 from ._vkarray import ndarray
 
 _MEMBERS = {
@@ -39,6 +40,14 @@ _MEMBERS = {
     "cumprod": _cumulative._method_cumprod,
     "real": property(_math.real, doc=_math.real.__doc__),
     "imag": property(_math.imag, doc=_math.imag.__doc__),
+    # memory layout: views of the bytes and numpy's flags
+    "view": _layout._view,
+    "flags": property(_layout._flags, doc=_layout._flags.__doc__),
+    "setflags": _layout._setflags,
+    "flat": property(_flatiter._flat, _flatiter._set_flat, doc=_flatiter._flat.__doc__),
+    # numpy's other methods: the function-named ones, element and byte access, resize,
+    # serialization, and the host-memory attributes that raise saying why
+    **_ndarray_methods.MEMBERS,
 }
 
 

@@ -17,8 +17,7 @@ from ._creation import asarray
 _NAMESPACES = {"numpy": "", "numpy.linalg": "linalg", "numpy.fft": "fft"}
 
 # numpy 1.24's own names for functions vkarray knows under numpy 2's (or another) name.
-_RENAMED = {"round_": "round", "product": "prod", "cumproduct": "cumprod", "alltrue": "all",
-            "sometrue": "any", "row_stack": "vstack", "trapz": "trapezoid"}
+_RENAMED = {"row_stack": "vstack", "trapz": "trapezoid"}
 
 # numpy's memory-layout keyword of functions whose vkarray version has none: vkarray arrays
 # have one (C) layout, so the orders that give C-ordered values are accepted and dropped.

@@ -20,7 +20,7 @@ __all__ = [
     "sort", "argsort", "lexsort", "sort_complex", "partition", "argpartition", "searchsorted",
     "argmax", "argmin", "nanargmax", "nanargmin", "nonzero", "flatnonzero", "argwhere",
     "count_nonzero", "extract", "unique", "unique_values", "unique_counts", "unique_inverse",
-    "unique_all", "isin", "in1d", "union1d", "intersect1d", "setdiff1d", "setxor1d",
+    "unique_all", "isin", "in1d", "union1d", "intersect1d", "setdiff1d", "setxor1d", "msort",
 ]
 
 
@@ -178,3 +178,8 @@ def setxor1d(ar1, ar2, assume_unique=False):
     true = ones((1,), dtype=_np.bool_)
     flag = concatenate([true, aux[1:] != aux[:-1], true])
     return _vkarray.compress(flag[1:] & flag[:-1], aux)
+
+
+def msort(a):
+    """numpy.msort: a sorted along its first axis, sort(a, axis=0)."""
+    return sort(a, axis=0)

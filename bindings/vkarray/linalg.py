@@ -31,6 +31,7 @@ __all__ = [
     "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals", "lstsq", "pinv", "matrix_power",
     "matrix_rank", "trace", "cross", "outer", "diagonal", "matmul", "tensordot", "vecdot",
     "matrix_transpose", "solve_triangular", "multi_dot", "cond", "tensorsolve", "tensorinv",
+    "eig", "eigvals",
 ]
 
 # numpy's own class: code catching numpy.linalg.LinAlgError catches vkarray's.
@@ -430,3 +431,5 @@ def cross(x1, x2, /, *, axis=-1):
 
 # numpy.linalg's compositions of the functions above (they import this module).
 from ._linalg_extras import cond, multi_dot, tensorinv, tensorsolve  # noqa: E402,F401
+# General (non-symmetric) eigenproblems, by shifted QR on the device (they import this module).
+from ._linalg_eig import eig, eigvals  # noqa: E402,F401

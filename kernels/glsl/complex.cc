@@ -338,6 +338,9 @@ std::string emit_complex_op(Op op, DType t, const std::vector<std::string>& a, H
     case Op::kArctan2:
     case Op::kHypot:
     case Op::kCopysign:
+    case Op::kLdexp:
+    case Op::kNextafter:
+    case Op::kFrexpExponent:
     case Op::kFloor:
     case Op::kCeil:
     case Op::kTrunc:

@@ -358,6 +358,7 @@ const Templates& templates() {
     add_basic_templates(&t);
     math_internal::add_exp_templates(&t);
     math_internal::add_trig_templates(&t);
+    math_internal::add_bits_templates(&t);
     math_internal::add_complex_templates(&t);
     math_internal::add_complex_exp_templates(&t);
     math_internal::add_complex_inverse_templates(&t);

@@ -32,6 +32,7 @@ using Templates = std::map<std::string, Template>;
 
 void add_exp_templates(Templates* m);      // math_exp.cc
 void add_trig_templates(Templates* m);     // math_trig.cc
+void add_bits_templates(Templates* m);     // math_bits.cc: ldexp, nextafter, frexp
 void add_complex_templates(Templates* m);  // complex.cc
 void add_complex_exp_templates(Templates* m);  // complex_exp.cc: exp, expm1, sinh, ...
 void add_complex_inverse_templates(Templates* m);  // complex_inv.cc: asin, acos, ...

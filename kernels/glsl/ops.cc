@@ -205,6 +205,29 @@ std::string from_compute(DType t, const std::string& e, HelperSet* h) {
   return "vka_f16(" + e + ")";
 }
 
+namespace {
+
+// float64 → float16 as numpy converts, rounded once: float(x) first would round to float32
+// and then again to float16, a float16 ulp off at ties of the second rounding (numpy's
+// linspace(-1e-3, 3e4, 1001, dtype=float16) has 34 of them). The nearest float16 is found
+// in double as from_compute finds it in float; the float returned holds it exactly.
+std::string f16_of_double(const std::string& x, HelperSet* h) {
+  const std::string rint = math_function("rint", DType::kFloat64, h);
+  h->add("vka_f16d",
+         "float vka_f16d(double x) {\n"
+         "  uint b = unpackDouble2x32(x).y & 0x7fffffffu;\n"
+         "  if (b >= 0x7ff00000u) return float(x);\n"
+         "  uint qe = max(b >> 20, 1009u) - 10u;\n"
+         "  double r = " + rint + "(x * packDouble2x32(uvec2(0u, (2046u - qe) << 20))) * "
+         "packDouble2x32(uvec2(0u, qe << 20));\n"
+         "  return abs(r) > 65504.0lf ? sign(float(x)) * uintBitsToFloat(0x7f800000u) : "
+         "float(r);\n"
+         "}\n");
+  return "vka_f16d(" + x + ")";
+}
+
+}  // namespace
+
 std::string truth(DType t, const std::string& x) {
   if (is_bool(t)) return x;
   if (is_complex(t)) return "any(notEqual(" + x + ", " + std::string(compute_type(t)) + "(0)))";
@@ -224,6 +247,7 @@ std::string emit_cast(DType from, DType to, const std::string& x, HelperSet* h) 
         is_complex(from) ? x : ct + "(" + emit_cast(from, math_dtype(to), x, h) + ", 0)";
     return is_complex(from) ? ct + "(" + x + ")" : real;
   }
+  if (from == DType::kFloat64 && to == DType::kFloat16) return f16_of_double(x, h);
   if (!is_floating(from) || is_floating(to)) return ct + "(" + x + ")";
   // float → integer. In range: truncation toward zero. NaN and out-of-range: what numpy
   // gives on x86 (cvttss2si/cvttsd2si return INT_MIN), so results match numpy on the usual
@@ -383,6 +407,16 @@ std::string emit_op(Op op, DType t, const std::vector<std::string>& a, HelperSet
       return math("hypot");
     case Op::kCopysign:
       return math("copysign");
+    case Op::kLdexp:
+      return math("ldexp");
+    case Op::kNextafter:
+      // float16 steps are float16 ulps, not those of the float it computes in.
+      if (t == DType::kFloat16) {
+        return math_function("nextafter_f16", DType::kFloat32, h) + "(" + a[0] + ", " + a[1] + ")";
+      }
+      return math("nextafter");
+    case Op::kFrexpExponent:
+      return math("frexp_exponent");
     // The math library's rounding, not GLSL's built-ins, whose lowering may depend on the host
     // CPU (math.cc). round and rint: half to even, as numpy.
     case Op::kFloor:

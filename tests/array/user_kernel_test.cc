@@ -1,6 +1,7 @@
 // User kernels, sequences and the profiler (array/user_kernel.h, sequence.h, profile.h).
 #include "array/user_kernel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -40,7 +41,7 @@ std::vector<uint8_t> push(float bias, uint32_t n) {
 
 UserKernel axpb(float scale, uint32_t wg = 64) {
   UserKernelOptions o;
-  o.workgroup = std::array<uint32_t, 3>{wg, 1, 1};
+  o.local_size = std::array<uint32_t, 3>{wg, 1, 1};
   o.spec_consts[1] = SpecValue::of_float(scale);
   o.name = "axpb";
   return UserKernel::from_glsl(kAxpb, o);
@@ -57,7 +58,7 @@ TEST(UserKernel, SpecAndPushConstantsBothAffectTheResult) {
       EXPECT_EQ(k.num_bindings(), 2);
       EXPECT_EQ(k.readonly(), (std::vector<bool>{true, false}));
       EXPECT_EQ(k.push_constant_bytes(), 8u);
-      EXPECT_EQ(k.workgroup()[0], 64u);
+      EXPECT_EQ(k.local_size()[0], 64u);
       std::vector<Array> args{x, out};
       UserCall call;
       call.push_consts = push(3.0f, static_cast<uint32_t>(n));
@@ -71,7 +72,7 @@ TEST(UserKernel, SpecAndPushConstantsBothAffectTheResult) {
 TEST(UserKernel, SpirvInputGivesTheSameKernel) {
   const UserKernel k = axpb(2.0f);
   UserKernelOptions o;
-  o.workgroup = std::array<uint32_t, 3>{32, 1, 1};
+  o.local_size = std::array<uint32_t, 3>{32, 1, 1};
   o.spec_consts[1] = SpecValue::of_int(3);  // converted to the shader's float
   o.push_consts = push(1.0f, 5);
   const UserKernel s = UserKernel::from_spirv(k.spirv(), o);
@@ -85,7 +86,7 @@ TEST(UserKernel, SpirvInputGivesTheSameKernel) {
 TEST(UserKernel, TheSameSourceCompilesOnce) {
   const std::string src = std::string(kAxpb) + "// TheSameSourceCompilesOnce\n";
   UserKernelOptions o;
-  o.workgroup = std::array<uint32_t, 3>{64, 1, 1};
+  o.local_size = std::array<uint32_t, 3>{64, 1, 1};
   UserKernel::from_glsl(src, o);
   const uint64_t before = compile_count();
   o.spec_consts[1] = SpecValue::of_float(4.0);  // other constants: the same SPIR-V
@@ -98,6 +99,28 @@ TEST(UserKernel, TheSameSourceCompilesOnce) {
   call.push_consts = push(0.0f, 2);
   k(args, call);
   EXPECT_EQ(out.to_vector<float>(), (std::vector<float>{4, 8}));
+}
+
+TEST(UserKernel, TheKernelsGridServesCallsThatNameNone) {
+  // Kompute's meaning of `workgroup`: the dispatch grid, here 2 groups of the shader's 32.
+  const std::string src =
+      "#version 450\nlayout(local_size_x = 32) in;\n"
+      "layout(binding = 0) buffer B { int b[]; };\n"
+      "void main() { uint i = gl_GlobalInvocationID.x; if (i < b.length()) b[i] = 7; }\n";
+  UserKernelOptions o;
+  o.groups = std::array<uint32_t, 3>{2, 1, 1};
+  const UserKernel k = UserKernel::from_glsl(src, o);
+  EXPECT_EQ(k.local_size()[0], 32u);
+  Array b = upload(std::vector<int32_t>(100, 0));
+  std::vector<Array> args{b};
+  k(args);
+  std::vector<int32_t> want(100, 0);
+  std::fill(want.begin(), want.begin() + 64, 7);
+  EXPECT_EQ(b.to_vector<int32_t>(), want);
+  UserCall call;
+  call.groups = std::array<uint32_t, 3>{4, 1, 1};  // a call's grid wins
+  k(args, call);
+  EXPECT_EQ(b.to_vector<int32_t>(), std::vector<int32_t>(100, 7));
 }
 
 TEST(UserKernel, CompileErrorsShowTheNumberedSource) {
@@ -134,7 +157,7 @@ TEST(UserKernel, BadArgumentsRaiseNamedErrors) {
       "layout(binding = 0) buffer B { int b[]; };\n"
       "void main() { uint i = gl_GlobalInvocationID.x; if (i < b.length()) b[i] = k; }\n";
   UserKernelOptions w;
-  w.workgroup = std::array<uint32_t, 3>{64, 1, 1};  // the shader says 32
+  w.local_size = std::array<uint32_t, 3>{64, 1, 1};  // the shader says 32
   EXPECT_THROW(UserKernel::from_glsl(literal, w), ShapeError);
   UserKernelOptions f;
   f.spec_consts[0] = SpecValue::of_float(1.5);  // an int constant
@@ -145,7 +168,7 @@ TEST(UserKernel, BadArgumentsRaiseNamedErrors) {
   UserKernelOptions ok;
   ok.spec_consts[0] = SpecValue::of_int(-9);
   const UserKernel lk = UserKernel::from_glsl(literal, ok);
-  EXPECT_EQ(lk.workgroup()[0], 32u);
+  EXPECT_EQ(lk.local_size()[0], 32u);
   Array ints = upload(std::vector<int32_t>(70, 0));
   std::vector<Array> iargs{ints};
   lk(iargs);  // ceil(70 / 32) = 3 groups; the binding's range bounds b.length() to 70

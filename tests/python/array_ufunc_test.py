@@ -95,8 +95,8 @@ def test_unsupported_methods_and_keywords_raise_naming_them():
         np.add(x, 1, signature=("l", "l", "l"))
     with pytest.raises(TypeError, match=r"numpy\.add\.__call__: out= must be vkarray\.ndarray"):
         np.add(x, 1, out=np.empty(INTS.shape, np.int8))
-    with pytest.raises(TypeError, match=r"numpy\.ldexp is not implemented by vkarray"):
-        np.ldexp(x, 2)
+    with pytest.raises(TypeError, match=r"numpy\.isnat is not implemented by vkarray"):
+        np.isnat(x)  # the one numpy ufunc vkarray lacks: it has no datetime dtypes
     with pytest.raises(ValueError, match=r"accumulate does not allow multiple axes"):
         np.add.accumulate(x, axis=None)
     with pytest.raises(ValueError, match=r"outer product only supported for binary"):

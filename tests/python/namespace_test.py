@@ -19,6 +19,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "bindings" / "vkarray"
 # Public submodules are namespaces of their own (vkarray.linalg.outer is not vkarray.outer).
 SUBMODULES = {"linalg", "fft", "random", "dask"}
+# Modules exported as a namespace of their own (vkarray.replicas is _replicas): only the names
+# __init__.py imports from them are top-level (vkarray.replicas.broadcast is not
+# vkarray.broadcast).
+NAMESPACE_MODULES = {"_replicas"}
 
 
 def _trees():
@@ -46,11 +50,18 @@ def _bound_names(node):
 def _definitions():
     """{name: [module, ...]}: one entry per binding statement of a public name."""
     defs = defaultdict(list)
-    for module, tree in _trees().items():
+    trees = _trees()
+    imported = defaultdict(set)
+    for n in trees["__init__"].body:
+        if isinstance(n, ast.ImportFrom) and n.module and n.level == 1:
+            imported[n.module] |= {a.name for a in n.names}
+    for module, tree in trees.items():
         if module in SUBMODULES:
             continue
         for node in tree.body:
             for name in _bound_names(node):
+                if module in NAMESPACE_MODULES and name not in imported[module]:
+                    continue
                 if not name.startswith("_"):
                     defs[name].append(module)
     for name in dir(_vkarray):

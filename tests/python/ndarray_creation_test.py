@@ -37,6 +37,22 @@ def test_creation_functions_match_numpy():
         vk.full(3, 300, vk.int8)
 
 
+def test_narrow_float_linspace_is_numpys_bit_for_bit():
+    # numpy computes in float64 and rounds once: a float32 step would be off by ~1e-5
+    # relative where start + i * step crosses zero (the Mandelbrot grid's x = -0.0192...).
+    for args in [(-2.25, 0.75, 40), (-1.25, 1.25, 30), (0.0, 1.0, 7), (-1e-3, 3e4, 1001),
+                 (5.0, 5.0, 3), (1.0, -1.0, 4)]:
+        for dtype in (np.float32, np.float16):
+            want = np.linspace(*args, dtype=dtype)
+            got = vk.linspace(*args, dtype=dtype)
+            assert got.is_lazy and got.dtype == dtype
+            np.testing.assert_array_equal(got.get(), want, err_msg=f"{args} {dtype}")
+    x = vk.linspace(-2.25, 0.75, 40, dtype=vk.float32)
+    before = vk.kernel_count()
+    x.eval()
+    assert vk.kernel_count() - before == 1  # the float64 source and its rounding: one kernel
+
+
 def test_creation_generates_on_the_device():
     before = vk.kernel_count()
     made = [vk.zeros(4), vk.ones((2, 2), vk.int32), vk.full(3, 1.5), vk.arange(10),

@@ -22,7 +22,7 @@ EXACT = {"negative", "positive", "abs", "sign", "square", "conj", "real", "imag"
          "logical_not", "bitwise_not", "add", "subtract", "multiply", "maximum", "minimum",
          "fmax", "fmin", "copysign", "logical_and", "logical_or", "logical_xor", "bitwise_and",
          "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "equal", "not_equal", "less",
-         "less_equal", "greater", "greater_equal"}
+         "less_equal", "greater", "greater_equal", "ldexp", "nextafter"}
 # Correctly rounded in IEEE; a GPU may be off by this many ulps (issue: ≤ 2 for basic ops).
 BASIC = {"divide": 2, "reciprocal": 2, "sqrt": 2, "floor_divide": 2, "remainder": 2}
 TRANSCENDENTAL_ULPS = 4  # every other float op: exp, log, trig, hypot, arctan2, power, ...
@@ -116,6 +116,11 @@ def binary_inputs(dtype, name, rng):
         y = (np.abs(y.astype(np.int64)) % (bits + 3)).astype(dt)  # counts 0 .. bits + 2
     if name == "power" and dt.kind in "iu":
         y = (np.abs(y.astype(np.int64)) % 70).astype(dt)  # numpy rejects negative exponents
+    if name == "ldexp":  # numpy's exponent is an integer: around every range boundary
+        edges = np.array([0, 1, -1, 14, -14, 24, -25, 126, -126, -149, -150, 1023, -1022,
+                          -1074, -1075, 5000, -5000, 2**31 - 1, -2**31], np.int64)
+        y = np.concatenate([edges, rng.integers(-1100, 1100, x.size - edges.size)])
+        y = y.astype(np.int32 if dt.itemsize <= 4 else np.int64)
     return x, y
 
 
@@ -331,6 +336,29 @@ def test_astype_every_pair(src):
         bad = np.nonzero(~same)[0]
         assert bad.size == 0, _report(f"astype({np.dtype(dst).name})", [x], got, want, bad)
     assert a.dtype == np.dtype(src)
+
+
+def test_float64_to_float16_rounds_once():
+    """Just above and below the midpoints of adjacent float16s: float32 holds only the
+    midpoint, so converting through float32 rounds the wrong way half the time."""
+    rng = np.random.default_rng(12)
+    h = np.unique(np.abs(rng.standard_normal(4000) * 10.0 ** rng.integers(-7, 5, 4000))
+                  .astype(np.float16))
+    h = h[np.isfinite(h) & (h < np.float16(65504))]
+    mid = (h.astype(np.float64) + np.nextafter(h, np.float16(np.inf)).astype(np.float64)) / 2
+    x = np.concatenate([mid * (1 + 2.0**-40), mid * (1 - 2.0**-40), -mid * (1 + 2.0**-40),
+                        mid, [65519.99, 65520.0, 1e300, 2.0**-25, 2.0**-25 * (1 + 2.0**-40)]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = x.astype(np.float16)
+    got = np.asarray(vk.asarray(x).astype(vk.float16))
+    bad = np.nonzero(got != want)[0]
+    assert bad.size == 0, _report("astype(float16)", [x], got, want, bad)
+    z = (x + 1j).astype(np.complex128)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        np.testing.assert_array_equal(np.asarray(vk.asarray(z).astype(vk.float16)),
+                                      z.astype(np.float16))
 
 
 @pytest.mark.parametrize("a", DTYPES, ids=[np.dtype(d).name for d in DTYPES])

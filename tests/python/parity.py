@@ -20,7 +20,8 @@ def op_table():
     pattern = re.compile(r'^VKA_OP\(\w+,\s*"(\w+)",\s*(\d),\s*k(\w+),\s*"(\w*)",\s*\w+,\s*'
                          r'(?:"[^"]*"|[^,]+),\s*"(\w*)"\)', re.M)
     for name, arity, kind, kinds, numpy_name in pattern.findall(text.replace("\n       ", " ")):
-        if kind in ("Unary", "Binary", "Ternary") and name != "astype":
+        # Rows without a numpy name are primitives of Python composites, tested through them.
+        if kind in ("Unary", "Binary", "Ternary") and name != "astype" and numpy_name:
             rows.append((name, int(arity), "".join(k for k in kinds if k.islower()), numpy_name))
     return rows
 

@@ -21,7 +21,7 @@ void main() {
 
 @pytest.fixture(scope="module")
 def axpb():
-    return vk.Kernel(AXPB, workgroup=(64, 1, 1), spec_consts={1: 2.0}, name="axpb")
+    return vk.Kernel(AXPB, local_size=(64, 1, 1), spec_consts={1: 2.0}, name="axpb")
 
 
 @pytest.mark.parametrize("n", [1, 7, 1000, 1000003])

@@ -39,8 +39,8 @@ def test_spec_and_push_constants_both_affect_the_result(n):
     x = vk.asarray(a)
     out = vk.zeros(n, vk.float32)
     for scale, bias in [(2.0, 3.0), (-0.5, 1.25)]:
-        k = vk.Kernel(AXPB, workgroup=(64, 1, 1), spec_consts={1: scale}, name="axpb")
-        assert k.workgroup == (64, 1, 1) and k.readonly == (True, False)
+        k = vk.Kernel(AXPB, local_size=(64, 1, 1), spec_consts={1: scale}, name="axpb")
+        assert k.local_size == (64, 1, 1) and k.workgroup is None and k.readonly == (True, False)
         assert k.push_constant_bytes == 8 and k.num_bindings == 2
         got = k(x, out, push_consts=[bias, np.uint32(n)])
         assert got is out
@@ -60,8 +60,8 @@ def test_dtypes(glsl_type, dtype):
 
 
 def test_spirv_bytes_and_a_structured_push_constant_block():
-    glsl = vk.Kernel(AXPB, workgroup=(32, 1, 1), spec_consts={1: 2.0})
-    k = vk.Kernel(glsl.spirv, workgroup=[16], spec_consts={1: 3})
+    glsl = vk.Kernel(AXPB, local_size=(32, 1, 1), spec_consts={1: 2.0})
+    k = vk.Kernel(glsl.spirv, local_size=[16], spec_consts={1: 3})
     push = np.array((0.5, 5), dtype=[("bias", np.float32), ("n", np.uint32)])
     x = vk.asarray(np.arange(5, dtype=np.float32))
     out = vk.zeros(5, vk.float32)
@@ -70,7 +70,7 @@ def test_spirv_bytes_and_a_structured_push_constant_block():
 
 
 def test_default_push_constants_and_explicit_groups():
-    k = vk.Kernel(AXPB, workgroup=(4, 1, 1), push_consts=[1.0, np.uint32(100)])
+    k = vk.Kernel(AXPB, local_size=(4, 1, 1), push_consts=[1.0, np.uint32(100)])
     x = vk.asarray(np.ones(100, np.float32))
     out = vk.zeros(100, vk.float32)
     k(x, out, groups=(2, 1, 1))  # 8 invocations only
@@ -80,7 +80,7 @@ def test_default_push_constants_and_explicit_groups():
 
 
 def test_lazy_numpy_and_strided_arguments():
-    k = vk.Kernel(AXPB, workgroup=(64, 1, 1), spec_consts={1: 1.0})
+    k = vk.Kernel(AXPB, local_size=(64, 1, 1), spec_consts={1: 1.0})
     base = np.arange(40, dtype=np.float32)
     b = vk.asarray(base)
     view = b[1::3]                       # written: a strided view, through a copy
@@ -114,7 +114,7 @@ void main() { uint i = gl_GlobalInvocationID.x; if (i < a.length()) { b[i] = a[i
 
 
 def test_empty_arrays_dispatch_nothing():
-    k = vk.Kernel(AXPB, workgroup=(64, 1, 1))
+    k = vk.Kernel(AXPB, local_size=(64, 1, 1))
     out = vk.zeros(0, vk.float32)
     assert k(vk.zeros(0, vk.float32), out, push_consts=[1.0, np.uint32(0)]) is out
     assert out.read(0).shape == (0,)
@@ -130,7 +130,7 @@ def test_compile_errors_show_the_numbered_source():
 
 
 def test_errors_name_the_values():
-    k = vk.Kernel(AXPB, workgroup=(64, 1, 1))
+    k = vk.Kernel(AXPB, local_size=(64, 1, 1))
     x, out = vk.zeros(4, vk.float32), vk.zeros(4, vk.float32)
     with pytest.raises(ValueError, match=r"takes 2 arrays .* got 1"):
         k(x)
@@ -140,8 +140,8 @@ def test_errors_name_the_values():
         vk.Kernel(AXPB, spec_consts={5: 1})
     lit = "#version 450\nlayout(local_size_x = 32) in;\nlayout(constant_id = 0) const int c = 1;\n" \
           "layout(binding = 0) buffer B { int b[]; };\nvoid main() { b[0] = c; }\n"
-    with pytest.raises(ValueError, match=r"workgroup \(64, 1, 1\) does not match .*\(32, 1, 1\)"):
-        vk.Kernel(lit, workgroup=(64, 1, 1))
+    with pytest.raises(ValueError, match=r"local_size \(64, 1, 1\) does not match .*\(32, 1, 1\)"):
+        vk.Kernel(lit, local_size=(64, 1, 1))
     with pytest.raises(TypeError, match="integer in the shader"):
         vk.Kernel(lit, spec_consts=[1.5])
     with pytest.raises(OverflowError):
@@ -155,13 +155,13 @@ def test_errors_name_the_values():
         vk.Kernel(uniform)
     with pytest.raises(TypeError, match="GLSL .* or SPIR-V"):
         vk.Kernel(42)
-    huge = vk.Kernel(AXPB, workgroup=(1 << 20, 1, 1))
+    huge = vk.Kernel(AXPB, local_size=(1 << 20, 1, 1))
     with pytest.raises(ValueError, match="exceeds the device limits"):
         huge(x, out, push_consts=[1.0, np.uint32(4)])
 
 
 def test_one_replica_with_index(ctx3):
-    k = vk.Kernel(AXPB, workgroup=(64, 1, 1), spec_consts={1: 2.0})
+    k = vk.Kernel(AXPB, local_size=(64, 1, 1), spec_consts={1: 2.0})
     x = vk.asarray(np.arange(10, dtype=np.float32), context=ctx3)
     out = vk.asarray(np.zeros(10, np.float32), context=ctx3)
     k(x, out, push_consts=[1.0, np.uint32(10)], index=1)
@@ -214,3 +214,67 @@ void main() { uint i = gl_GlobalInvocationID.x; if (i < a.length()) a[i] = uint8
     f = vk.asarray(flags)
     negate(f)
     np.testing.assert_array_equal(f.read(0), ~flags)
+
+
+# Kompute's own example shader: one invocation per element (local size 1).
+KOMPUTE_MULTIPLY = """#version 450
+layout (local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer buf_in_a { float in_a[]; };
+layout(set = 0, binding = 1) buffer buf_in_b { float in_b[]; };
+layout(set = 0, binding = 2) buffer buf_out_a { float out_a[]; };
+void main() {
+    uint index = gl_GlobalInvocationID.x;
+    out_a[index] = in_a[index] * in_b[index];
+}
+"""
+
+FILL64 = """#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer B { int b[]; };
+void main() { uint i = gl_GlobalInvocationID.x; if (i < b.length()) b[i] = int(i) + 1; }
+"""
+
+
+def test_workgroup_is_komputes_dispatch_grid():
+    # A Kompute user's workgroup=(2, 1, 1) against a shader declaring local_size_x = 64:
+    # two workgroups of 64 invocations.
+    k = vk.Kernel(FILL64, workgroup=(2, 1, 1))
+    assert k.workgroup == (2, 1, 1) and k.local_size == (64, 1, 1)
+    b = vk.zeros(200, vk.int32)
+    k(b, writes=[0])
+    want = np.zeros(200, np.int32)
+    want[:128] = np.arange(1, 129)
+    np.testing.assert_array_equal(b.read(0), want)
+    k(b, groups=(4, 1, 1))  # a call's grid wins over the kernel's
+    np.testing.assert_array_equal(b.read(0), np.arange(1, 201))
+    seq = vk.Sequence()  # a recorded dispatch uses the kernel's grid too
+    c = vk.zeros(200, vk.int32)
+    seq.record(k, c)
+    seq.eval()
+    np.testing.assert_array_equal(c.read(0), want)
+
+
+def test_komputes_defaults_and_spirv():
+    spirv = vk.Kernel(KOMPUTE_MULTIPLY).spirv
+    a = np.array([2.0, 4.0, 6.0], np.float32)
+    b = np.array([0.0, 1.0, 2.0], np.float32)
+    for workgroup in ([0, 0, 0], None, (3, 1, 1)):  # Kompute's default argument is [0, 0, 0]
+        k = vk.Kernel(spirv, workgroup, [], [])
+        out = vk.zeros(3, vk.float32)
+        k(vk.asarray(a), vk.asarray(b), out, writes=[2])
+        np.testing.assert_array_equal(out.read(0), a * b)
+    assert vk.Kernel(spirv, [0, 0, 0]).workgroup is None
+
+
+def test_local_size_from_spec_constants_or_local_size():
+    # Kompute sets a local_size_x_id dimension through spec_consts; vkarray also through
+    # local_size (one of them, or both agreeing).
+    for kwargs in [dict(spec_consts={0: 16, 1: 2.0}), dict(local_size=(16, 1, 1),
+                   spec_consts={1: 2.0}), dict(local_size=16, spec_consts={0: 16, 1: 2.0})]:
+        k = vk.Kernel(AXPB, workgroup=(2, 1, 1), **kwargs)
+        assert k.local_size == (16, 1, 1)
+        out = vk.zeros(40, vk.float32)
+        k(vk.ones(40, vk.float32), out, push_consts=[1.0, np.uint32(40)])
+        np.testing.assert_array_equal(out.read(0), np.where(np.arange(40) < 32, 3.0, 0.0))
+    with pytest.raises(ValueError, match="local_size .* disagrees with specialization constant 0"):
+        vk.Kernel(AXPB, local_size=16, spec_consts={0: 8})
