@@ -164,7 +164,8 @@ Array transform(const char* op, const Array& a, int64_t n, int64_t axis_in, FftK
       Shape in_shape;
       auto in = prepared(src, axis, in_len, read_dtype, !chunked && (inverse || real_in),
                          real_in ? real_room : 0, &in_shape);
-      auto ref = allocate_for(ctx, out_dtype, {std::max(size(out_shape), real_out ? real_room : 0)});
+      auto ref =
+          allocate_for(ctx, out_dtype, {std::max(size(out_shape), real_out ? real_room : 0)});
       record_rows(ctx, key, *in, *device_buffer(*ref));
       out = Array(default_graph().buffer(ref, out_dtype, View::contiguous(out_shape)), ctx);
     }

@@ -46,8 +46,8 @@ uint64_t fft_row_bytes(const FftPlanKey& key) {
   return bluestein(key.n) ? 4 * row : row;
 }
 
-void record_rows(const std::shared_ptr<Context>& ctx, const FftPlanKey& key,
-                 ReplicatedBuffer& in, ReplicatedBuffer& out) {
+void record_rows(const std::shared_ptr<Context>& ctx, const FftPlanKey& key, ReplicatedBuffer& in,
+                 ReplicatedBuffer& out) {
   const uint64_t need = fft_row_bytes(key);
   const uint64_t row = complex_row_bytes(key);
   const uint64_t limit = fft_binding_limit(*ctx);

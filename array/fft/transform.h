@@ -14,8 +14,8 @@ namespace vka {
 
 // The unnormalized transform of `a` along `axis`: c2c (either way), r2c (forward real) or c2r
 // (inverse to real, `n` real outputs). `in_dtype`: what the transform reads.
-Array transform(const char* op, const Array& a, int64_t n, int64_t axis, FftKind kind,
-                bool inverse, DType in_dtype);
+Array transform(const char* op, const Array& a, int64_t n, int64_t axis, FftKind kind, bool inverse,
+                DType in_dtype);
 
 // The most bytes one VkFFT operand may span: every device's maxStorageBufferRange (VkFFT binds
 // each operand whole).
@@ -31,8 +31,8 @@ uint64_t fft_row_bytes(const FftPlanKey& key);
 // fft_binding_limit, chunks of rows go through two staging buffers of at most that size, one
 // VkFFT call each. `in` is left undefined for inverse transforms (VkFFT's work space) unless
 // chunked. Needs fft_row_bytes(key) <= fft_binding_limit.
-void record_rows(const std::shared_ptr<Context>& ctx, const FftPlanKey& key,
-                 ReplicatedBuffer& in, ReplicatedBuffer& out);
+void record_rows(const std::shared_ptr<Context>& ctx, const FftPlanKey& key, ReplicatedBuffer& in,
+                 ReplicatedBuffer& out);
 
 // The unnormalized transform of `x` along its last axis, for rows longer than fit one binding:
 // `x` complex (c2c), real (r2c) or the first n/2+1 of a Hermitian spectrum (c2r, the zero and
