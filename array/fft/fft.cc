@@ -1,6 +1,7 @@
 // numpy.fft's one-dimensional transforms: the input moved so the transform axis is last,
 // cropped or zero-padded and converted in one kernel into a buffer VkFFT reads, the transform
-// recorded on every replica, the result moved back as a view and scaled lazily.
+// recorded on every replica (in chunks of rows, or in four steps for rows longer than a
+// binding: array/fft/transform.h), the result moved back as a view and scaled lazily.
 #include "array/fft/fft.h"
 
 #include <cmath>
