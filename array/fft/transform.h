@@ -27,7 +27,7 @@ uint64_t fft_binding_limit(const Context& ctx);
 uint64_t fft_row_bytes(const FftPlanKey& key);
 
 // Records on every replica the transform of `key.batch` contiguous rows of `in` into `out`
-// (real rows of n, complex rows of n or n/2+1, packed). Where all of them exceed
+// (real rows of n, complex rows of n or n/2+1, packed). Where the rows together exceed
 // fft_binding_limit, chunks of rows go through two staging buffers of at most that size, one
 // VkFFT call each. `in` is left undefined for inverse transforms (VkFFT's work space) unless
 // chunked. Needs fft_row_bytes(key) <= fft_binding_limit.
@@ -38,9 +38,10 @@ void record_rows(const std::shared_ptr<Context>& ctx, const FftPlanKey& key, Rep
 // `x` complex (c2c), real (r2c) or the first n/2+1 of a Hermitian spectrum (c2r, the zero and
 // Nyquist frequencies' imaginary parts already dropped), cropped or zero-padded to its length
 // here. The transform is n = n1 * n2 (n1, n2 > 1): transforms of length n1 down the columns of
-// the (n1, n2) view, a twiddle multiply fused into the next one's input kernel, transforms of
-// length n2 along the rows, and a transpose. A length with no such factors (a prime) is a
-// Bluestein convolution of power-of-two length. `complex`: the precision's complex dtype.
+// the (n1, n2) view, a twiddle multiply (tables computed on the host) in their result's order,
+// transforms of length n2 along the rows, and a lazy transpose. A length with no such factors
+// (a prime) is a Bluestein convolution of power-of-two length. `complex`: the precision's
+// complex dtype.
 Array long_transform(const char* op, const Array& x, int64_t n, FftKind kind, bool inverse,
                      DType complex);
 
