@@ -69,9 +69,8 @@ Array scaled(const Array& x, double factor) {
   return factor == 1.0 ? x : multiply(x, Arg(factor));
 }
 
-// `a` with axis `axis` last, cropped or zero-padded to `m` there, as `dtype`, in a
-// C-contiguous buffer: `a`'s own when it already is one and `writable` is false, else a new
-// one of at least `min_elements` written by one kernel (plus a fill when padding).
+}  // namespace
+
 std::shared_ptr<ReplicatedBuffer> prepared(const Array& a, int axis, int64_t m, DType dtype,
                                            bool writable, int64_t min_elements, Shape* shape) {
   const std::shared_ptr<Context>& ctx = a.context();
@@ -102,8 +101,6 @@ std::shared_ptr<ReplicatedBuffer> prepared(const Array& a, int axis, int64_t m, 
   }
   return buf;
 }
-
-}  // namespace
 
 Array transform(const char* op, const Array& a, int64_t n, int64_t axis_in, FftKind kind,
                 bool inverse, DType in_dtype) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "array/fft/transform.h"
+#include "runtime/realize.h"
 
 namespace vka {
 namespace {
@@ -59,18 +60,19 @@ int64_t split(int64_t n) {
   return best;
 }
 
-// The four-step twiddles w^(j2 k1), w = exp(-+2 pi i / n), j2 < n2 = h * b, k1 < n1, as an
-// (h, b, n1) lazy product of two tables, w^(jh b k1) (h, 1, n1) and w^(jl k1) (1, b, n1), with
-// j2 = jh b + jl: n1 (h + b) numbers to upload rather than n.
-Array twiddles(const std::shared_ptr<Context>& ctx, int64_t h, int64_t b, int64_t n1, bool inverse,
+// The four-step twiddles w^(k1 j2), w = exp(-+2 pi i / n), k1 = kh b + kl < n1 = h * b,
+// j2 < n2, as an (h, b, n2) lazy product of two tables, w^(kh b j2) (h, 1, n2) and w^(kl j2)
+// (1, b, n2): (h + b) n2 numbers to upload rather than n, and a multiply whose every operand
+// runs along j2 (on lavapipe, four times faster than one whose innermost axis is short).
+Array twiddles(const std::shared_ptr<Context>& ctx, int64_t h, int64_t b, int64_t n2, bool inverse,
                DType complex) {
-  const int64_t n = n1 * h * b;
+  const int64_t n = h * b * n2;
   const double sign = inverse ? 1.0 : -1.0;
-  // w^m = exp(-+i pi (2m) / n); m = j * k1 < n, so 2m is exact in int64.
+  // w^m = exp(-+i pi (2m) / n); m = k * j2 < n, so 2m is exact in int64.
   Array coarse = unit_table(
-      ctx, {h, 1, n1}, [&](int64_t i) { return 2 * (i / n1) * b * (i % n1); }, n, sign, complex);
+      ctx, {h, 1, n2}, [&](int64_t i) { return 2 * (i / n2) * b * (i % n2); }, n, sign, complex);
   Array fine = unit_table(
-      ctx, {1, b, n1}, [&](int64_t i) { return 2 * (i / n1) * (i % n1); }, n, sign, complex);
+      ctx, {1, b, n2}, [&](int64_t i) { return 2 * (i / n2) * (i % n2); }, n, sign, complex);
   return multiply(coarse, fine);
 }
 
@@ -78,25 +80,32 @@ Array long_complex(const char* op, const Array& y, int64_t n, bool inverse);
 
 // X = transpose of the n2-transforms of the twiddled n1-transforms down the columns of the
 // (n1, n2) view: X[k1 + n1 k2] = sum_j2 w^(j2 k1) w_n2^(j2 k2) sum_j1 x[j1 n2 + j2] w_n1^(j1 k1).
+// The column transforms read the (n1, n2) matrices in place (VkFFT's strided transforms), the
+// twiddle multiply is one contiguous pass, and only the result's transpose moves data across
+// rows (lazily, into whatever reads it): on lavapipe a transposing pass costs about four
+// contiguous ones.
 Array four_step(const char* op, const Array& y, int64_t n, int64_t n1, bool inverse) {
+  const std::shared_ptr<Context>& ctx = y.context();
   const int64_t n2 = n / n1;
-  Shape columns = y.shape();
-  columns.back() = n1;
-  columns.push_back(n2);
-  const DType complex = y.dtype();
-  Array a = transform(op, reshape(y, columns), n1, -2, FftKind::kComplex, inverse, complex);
-  // a's buffer holds (..., n2, n1) rows of k1: the twiddles multiply it in that order (a
-  // contiguous pass, three times faster on lavapipe than one that also transposes), and the
-  // next transform's input kernel transposes.
-  const int64_t fine = split(n2);
   Shape lead = y.shape();
   lead.pop_back();
-  Shape pieces = lead, rows = lead;
-  pieces.insert(pieces.end(), {n2 / fine, fine, n1});
-  rows.insert(rows.end(), {n2, n1});
-  Array w = twiddles(y.context(), n2 / fine, fine, n1, inverse, complex);
-  Array twiddled = multiply(reshape(swapaxes(a, -1, -2), pieces), w);
-  Array t = swapaxes(reshape(twiddled, rows), -1, -2);
+  Shape matrix = lead, pieces = lead;
+  matrix.insert(matrix.end(), {n1, n2});
+  const DType complex = y.dtype();
+  Shape shape;
+  auto in = prepared(reshape(y, matrix), static_cast<int>(matrix.size()) - 1, n2, complex, false, 0,
+                     &shape);
+  auto ref = allocate_for(ctx, complex, matrix);
+  FftPlanKey key;
+  key.double_precision = complex == DType::kComplex128;
+  key.inverse = inverse;
+  key.n = n1;
+  record_columns(ctx, key, size(lead), n2, *in, *device_buffer(*ref));
+  Array a(default_graph().buffer(ref, complex, View::contiguous(matrix)), ctx);
+  const int64_t fine = split(n1);
+  pieces.insert(pieces.end(), {n1 / fine, fine, n2});
+  Array w = twiddles(ctx, n1 / fine, fine, n2, inverse, complex);
+  Array t = reshape(multiply(reshape(a, pieces), w), matrix);
   Array b = transform(op, t, n2, -1, FftKind::kComplex, inverse, complex);
   return reshape(swapaxes(b, -1, -2), y.shape());
 }

@@ -3,6 +3,7 @@
 // 0, so a chunk cannot be a window of the large buffer).
 #include <algorithm>
 #include <memory>
+#include <vector>
 
 #include "array/fft/transform.h"
 #include "base/errors.h"
@@ -87,6 +88,64 @@ void record_rows(const std::shared_ptr<Context>& ctx, const FftPlanKey& key, Rep
       s.copy(in.vk_buffer(r), first * in_row, si, 0, count * in_row);
       record_fft(rep, chunk, si, per * row, so, per * row);
       s.copy(so, 0, out.vk_buffer(r), first * out_row, count * out_row);
+    }
+  }
+}
+
+void record_columns(const std::shared_ptr<Context>& ctx, const FftPlanKey& key, int64_t matrices,
+                    int64_t width, ReplicatedBuffer& in, ReplicatedBuffer& out) {
+  VKA_ASSERT(key.kind == FftKind::kComplex && key.batch == 1);
+  const uint64_t need = fft_row_bytes(key);  // a column's, as a row's
+  const uint64_t item = key.double_precision ? 16 : 8;
+  const uint64_t limit = fft_binding_limit(*ctx);
+  VKA_ASSERT(need <= limit);
+  const uint64_t cols = static_cast<uint64_t>(width), n = static_cast<uint64_t>(key.n);
+  const DType complex = key.double_precision ? DType::kComplex128 : DType::kComplex64;
+  if (matrices == 1 && cols * need <= limit) {
+    FftPlanKey whole = key;
+    whole.columns = width;
+    // An inverse transform works in its input: it gets a copy.
+    auto work =
+        key.inverse ? scratch_buffer(ctx, complex, static_cast<int64_t>(n * cols)) : nullptr;
+    for (int r = 0; r < ctx->num_replicas(); ++r) {
+      in.ensure_valid(r);
+      VkBuffer source = in.vk_buffer(r);
+      if (work) {
+        ctx->replica(r).stream->copy(source, 0, work->vk_buffer(r), 0, n * cols * item);
+        source = work->vk_buffer(r);
+      }
+      record_fft(ctx->replica(r), whole, source, n * cols * item, out.vk_buffer(r),
+                 n * cols * item);
+    }
+    return;
+  }
+  // Blocks of equal columns (the last one's extra columns transform stale data), each copied
+  // row by row into a staging matrix and back.
+  const uint64_t most = std::min<uint64_t>(cols, limit / need);
+  const uint64_t blocks = (cols + most - 1) / most;
+  const uint64_t per = (cols + blocks - 1) / blocks;
+  FftPlanKey block = key;
+  block.columns = static_cast<int64_t>(per);
+  auto stage_in = scratch_buffer(ctx, complex, static_cast<int64_t>(n * per));
+  auto stage_out = scratch_buffer(ctx, complex, static_cast<int64_t>(n * per));
+  std::vector<VkBufferCopy> gather(n), scatter(n);
+  for (int r = 0; r < ctx->num_replicas(); ++r) {
+    in.ensure_valid(r);
+    Replica& rep = ctx->replica(r);
+    Stream& s = *rep.stream;
+    const VkBuffer si = stage_in->vk_buffer(r), so = stage_out->vk_buffer(r);
+    for (uint64_t m = 0; m < static_cast<uint64_t>(matrices); ++m) {
+      for (uint64_t first = 0; first < cols; first += per) {
+        const uint64_t count = std::min(per, cols - first);
+        for (uint64_t i = 0; i < n; ++i) {
+          const uint64_t at = ((m * n + i) * cols + first) * item;
+          gather[i] = {at, i * per * item, count * item};
+          scatter[i] = {i * per * item, at, count * item};
+        }
+        s.copy_regions(in.vk_buffer(r), si, gather);
+        record_fft(rep, block, si, n * per * item, so, n * per * item);
+        s.copy_regions(so, out.vk_buffer(r), scatter);
+      }
     }
   }
 }
