@@ -86,6 +86,17 @@ def test_rows_longer_than_a_binding(small, n, dtype):
     check(vk.fft.ifft(vk.fft.fft(a)), want, n, single)
 
 
+def test_a_matrix_of_columns_within_a_binding(small):
+    """272 = 16 * 17 has a factor over 13: VkFFT would pad a row to about 4 * 272 numbers, more
+    than a binding, so four steps; the (16, 17) matrix itself fits, and its columns go whole."""
+    x = sample(272, np.complex64, seed=272)
+    want = x.astype(np.complex128)
+    a = vk.asarray(x, context=small)
+    check(vk.fft.fft(a), np.fft.fft(want), 272, True)
+    check(vk.fft.ifft(a), np.fft.ifft(want), 272, True)
+    np.testing.assert_array_equal(np.asarray(a), x)  # the inverse works in a copy
+
+
 @pytest.mark.parametrize("n", [2000, 2001])
 def test_real_rows_longer_than_a_binding(small, n):
     x = sample((2, n), np.float32, seed=n)
