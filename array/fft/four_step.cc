@@ -93,19 +93,21 @@ Array four_step(const char* op, const Array& y, int64_t n, int64_t n1, bool inve
   matrix.insert(matrix.end(), {n1, n2});
   const DType complex = y.dtype();
   Shape shape;
-  auto in = prepared(reshape(y, matrix), static_cast<int>(matrix.size()) - 1, n2, complex, false, 0,
-                     &shape);
+  // The rows of y are the (n1, n2) matrices, byte for byte (a reshape first would copy a
+  // value array).
+  auto in = prepared(y, y.ndim() - 1, n, complex, false, 0, &shape);
   auto ref = allocate_for(ctx, complex, matrix);
   FftPlanKey key;
   key.double_precision = complex == DType::kComplex128;
   key.inverse = inverse;
   key.n = n1;
   record_columns(ctx, key, size(lead), n2, *in, *device_buffer(*ref));
-  Array a(default_graph().buffer(ref, complex, View::contiguous(matrix)), ctx);
+  // The result seen as (h, b, n2) pieces at once: a reshape of the value would copy it.
   const int64_t fine = split(n1);
   pieces.insert(pieces.end(), {n1 / fine, fine, n2});
+  Array a(default_graph().buffer(ref, complex, View::contiguous(pieces)), ctx);
   Array w = twiddles(ctx, n1 / fine, fine, n2, inverse, complex);
-  Array t = reshape(multiply(reshape(a, pieces), w), matrix);
+  Array t = reshape(multiply(a, w), matrix);
   Array b = transform(op, t, n2, -1, FftKind::kComplex, inverse, complex);
   return reshape(swapaxes(b, -1, -2), y.shape());
 }
