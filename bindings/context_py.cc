@@ -41,25 +41,25 @@ std::vector<int> to_device_list(py::handle devices) {
   return out;
 }
 
-// memory_budget=: bytes (an int) or a size string ("512M", "1.5GiB").
-std::optional<uint64_t> to_memory_budget(py::handle budget) {
-  if (budget.is_none()) return std::nullopt;
-  if (py::isinstance<py::str>(budget)) {
-    return parse_byte_size(budget.cast<std::string>(), "memory_budget");
+// memory_budget= and max_storage_buffer_range=: bytes (an int) or a size string ("512M").
+std::optional<uint64_t> to_byte_size(py::handle value, const std::string& what) {
+  if (value.is_none()) return std::nullopt;
+  if (py::isinstance<py::str>(value)) {
+    return parse_byte_size(value.cast<std::string>(), what);
   }
-  if (py::isinstance<py::bool_>(budget) || !py::hasattr(budget, "__index__")) {
+  if (py::isinstance<py::bool_>(value) || !py::hasattr(value, "__index__")) {
     throw DTypeError(
-        "[Context] memory_budget must be an int (bytes), a size string such as "
+        "[Context] " + what + " must be an int (bytes), a size string such as "
         "'512M', or None, got " +
-        std::string(py::repr(budget)));
+        std::string(py::repr(value)));
   }
-  py::int_ v = py::reinterpret_steal<py::int_>(PyNumber_Index(budget.ptr()));
+  py::int_ v = py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));
   if (!v) throw py::error_already_set();
   int overflow = 0;
   const long long n = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
   if (overflow != 0 || n <= 0) {
-    throw ShapeError("[Context] memory_budget must be a positive number of bytes, got " +
-                     std::string(py::repr(budget)));
+    throw ShapeError("[Context] " + what + " must be a positive number of bytes, got " +
+                     std::string(py::repr(value)));
   }
   return static_cast<uint64_t>(n);
 }
@@ -92,9 +92,12 @@ std::shared_ptr<Context> make_context(py::handle devices, int queues_per_device,
                                       std::optional<bool> validate, const std::string& host_access,
                                       std::vector<std::string> disable_features,
                                       std::optional<std::string> transfer_queue,
-                                      py::handle memory_budget) {
+                                      py::handle memory_budget,
+                                      py::handle max_storage_buffer_range) {
   ContextOptions options;
-  options.memory_budget = to_memory_budget(memory_budget);
+  options.memory_budget = to_byte_size(memory_budget, "memory_budget");
+  options.max_storage_buffer_range =
+      to_byte_size(max_storage_buffer_range, "max_storage_buffer_range");
   if (transfer_queue) {
     if (*transfer_queue == "auto") {
       options.transfer_queue = TransferQueue::kAuto;
@@ -198,12 +201,16 @@ synchronization of a dedicated queue, on any device). context.transfer_queue say
 opened: "dedicated family N", "shared" or "none". memory_budget (bytes, or a size such as
 "512M"; default VKA_MEMORY_BUDGET, else none) caps what each device of the context allocates
 of each memory heap, below what the device allows: an allocation past it raises MemoryError.
+max_storage_buffer_range (bytes or a size, at least 1024; default VKA_MAX_STORAGE_BUFFER_RANGE,
+else the device's) binds at most that much of a buffer per descriptor, so that small arrays
+take the paths of operands larger than a binding.
 )doc")
       .def(py::init(&make_context), py::arg("devices") = py::none(),
            py::arg("queues_per_device") = 1, py::arg("validate") = py::none(),
            py::arg("host_access") = "auto",
            py::arg("disable_features") = std::vector<std::string>{},
-           py::arg("transfer_queue") = py::none(), py::arg("memory_budget") = py::none())
+           py::arg("transfer_queue") = py::none(), py::arg("memory_budget") = py::none(),
+           py::arg("max_storage_buffer_range") = py::none())
       .def_property_readonly("num_replicas", &Context::num_replicas)
       .def_property_readonly("num_devices", &Context::num_devices)
       .def_property_readonly("replicas", &replicas_of)

@@ -130,6 +130,13 @@ std::optional<uint64_t> memory_budget_from_env() {
   return parse_byte_size(v, "VKA_MEMORY_BUDGET");
 }
 
+// VKA_MAX_STORAGE_BUFFER_RANGE: a size ("64K", bytes); unset or empty: the device's.
+std::optional<uint64_t> max_storage_buffer_range_from_env() {
+  const char* v = std::getenv("VKA_MAX_STORAGE_BUFFER_RANGE");
+  if (v == nullptr || *v == '\0') return std::nullopt;
+  return parse_byte_size(v, "VKA_MAX_STORAGE_BUFFER_RANGE");
+}
+
 std::mutex default_mutex;
 std::shared_ptr<Context>& default_slot() {
   static std::shared_ptr<Context> slot;
@@ -238,6 +245,15 @@ Context::Context(ContextOptions options) {
   }
   const std::optional<uint64_t> memory_budget =
       options.memory_budget ? options.memory_budget : memory_budget_from_env();
+  const std::optional<uint64_t> max_range = options.max_storage_buffer_range
+                                                ? options.max_storage_buffer_range
+                                                : max_storage_buffer_range_from_env();
+  // A binding window starts up to minStorageBufferOffsetAlignment (at most 256) bytes before
+  // its view and ends on a 32-byte boundary: a smaller range might not hold one.
+  if (max_range && *max_range < 1024) {
+    throw ShapeError("[context] max_storage_buffer_range must be at least 1024 bytes, got " +
+                     std::to_string(*max_range));
+  }
   instance_ = std::make_shared<Instance>(validate);
   auto pds = instance_->physical_devices();
   std::vector<int> chosen = options.devices;
@@ -249,7 +265,7 @@ Context::Context(ContextOptions options) {
     }
     devices_.push_back(std::make_unique<Device>(
         instance_, pds[index], index, options.queues_per_device, options.host_access,
-        options.disable_features, transfer_queue, memory_budget));
+        options.disable_features, transfer_queue, memory_budget, max_range));
   }
   for (size_t d = 0; d < devices_.size(); ++d) {
     for (int q = 0; q < devices_[d]->num_queues(); ++q) {

@@ -53,6 +53,11 @@ struct ContextOptions {
   // what the device itself allows (for tests of running out of memory). Unset:
   // VKA_MEMORY_BUDGET ("512M", "1.5GiB", bytes), else no limit of vkarray's own.
   std::optional<uint64_t> memory_budget;
+  // The most bytes one descriptor of the context's kernels binds, below the device's
+  // maxStorageBufferRange (caps().max_storage_buffer_range reports the smaller): runs the paths
+  // of operands past a binding on small arrays (for tests). Unset: VKA_MAX_STORAGE_BUFFER_RANGE
+  // ("64K", bytes), else the device's.
+  std::optional<uint64_t> max_storage_buffer_range;
 };
 
 struct PhysicalDeviceInfo {
@@ -82,7 +87,8 @@ class Device {
          int num_queues, HostAccess host_access,
          const std::vector<std::string>& disable_features = {},
          TransferQueue transfer_queue = TransferQueue::kOff,
-         std::optional<uint64_t> memory_budget = std::nullopt);
+         std::optional<uint64_t> memory_budget = std::nullopt,
+         std::optional<uint64_t> max_storage_buffer_range = std::nullopt);
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;

@@ -92,7 +92,8 @@ std::optional<uint32_t> dedicated_transfer_family(const std::vector<VkQueueFamil
 Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, int physical_index,
                int num_queues, HostAccess host_access,
                const std::vector<std::string>& disable_features, TransferQueue transfer_queue,
-               std::optional<uint64_t> memory_budget)
+               std::optional<uint64_t> memory_budget,
+               std::optional<uint64_t> max_storage_buffer_range)
     : instance_(std::move(instance)),
       physical_(physical),
       physical_index_(physical_index),
@@ -147,7 +148,8 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
                       std::to_string(VK_API_VERSION_MINOR(caps_.api_version)) +
                       "; vkarray needs Vulkan 1.2");
   }
-  caps_.max_storage_buffer_range = lim.maxStorageBufferRange;
+  caps_.max_storage_buffer_range = std::min<uint64_t>(
+      lim.maxStorageBufferRange, max_storage_buffer_range.value_or(UINT64_MAX));
   caps_.min_storage_buffer_offset_alignment = lim.minStorageBufferOffsetAlignment;
   caps_.max_push_constants_size = lim.maxPushConstantsSize;
   caps_.max_uniform_buffer_range = lim.maxUniformBufferRange;

@@ -1,6 +1,7 @@
 // numpy.fft's one-dimensional transforms: the input moved so the transform axis is last,
 // cropped or zero-padded and converted in one kernel into a buffer VkFFT reads, the transform
-// recorded on every replica, the result moved back as a view and scaled lazily.
+// recorded on every replica (in chunks of rows, or in four steps for rows longer than a
+// binding: array/fft/transform.h), the result moved back as a view and scaled lazily.
 #include "array/fft/fft.h"
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "array/fft/plan.h"
+#include "array/fft/transform.h"
 #include "base/errors.h"
 #include "device/stream.h"
 #include "runtime/device_support.h"
@@ -67,9 +69,8 @@ Array scaled(const Array& x, double factor) {
   return factor == 1.0 ? x : multiply(x, Arg(factor));
 }
 
-// `a` with axis `axis` last, cropped or zero-padded to `m` there, as `dtype`, in a
-// C-contiguous buffer: `a`'s own when it already is one and `writable` is false, else a new
-// one of at least `min_elements` written by one kernel (plus a fill when padding).
+}  // namespace
+
 std::shared_ptr<ReplicatedBuffer> prepared(const Array& a, int axis, int64_t m, DType dtype,
                                            bool writable, int64_t min_elements, Shape* shape) {
   const std::shared_ptr<Context>& ctx = a.context();
@@ -101,8 +102,6 @@ std::shared_ptr<ReplicatedBuffer> prepared(const Array& a, int axis, int64_t m, 
   return buf;
 }
 
-// The unnormalized transform of `a` along `axis`: c2c (either way), r2c (forward real) or c2r
-// (inverse to real, `n` real outputs). `in_dtype`: what the transform reads.
 Array transform(const char* op, const Array& a, int64_t n, int64_t axis_in, FftKind kind,
                 bool inverse, DType in_dtype) {
   const int axis = normalize_axis(op, axis_in, a.ndim());
@@ -144,43 +143,35 @@ Array transform(const char* op, const Array& a, int64_t n, int64_t axis_in, FftK
       out = real_out ? real(first.astype(complex)) : first.astype(complex);
     }
   } else {
-    // VkFFT sizes the descriptor of a real operand as if its rows were padded to n/2+1
-    // complex numbers: real operands get that much room.
-    const int64_t real_room = kind == FftKind::kReal ? batch * half * 2 : 0;
-    Shape in_shape;
-    auto in = prepared(src, axis, in_len, read_dtype, inverse || real_in, real_in ? real_room : 0,
-                       &in_shape);
-    const uint64_t in_bytes =
-        static_cast<uint64_t>(std::max(size(in_shape), real_in ? real_room : 0)) *
-        itemsize(read_dtype);
-    const uint64_t out_bytes =
-        static_cast<uint64_t>(std::max(size(out_shape), real_out ? real_room : 0)) *
-        itemsize(out_dtype);
-    for (int d = 0; d < ctx->num_devices(); ++d) {
-      const uint64_t lim = ctx->device(d).caps().max_storage_buffer_range;
-      if (std::max(in_bytes, out_bytes) > lim) {
-        throw ShapeError(std::string("[") + op + "] transforms of more than " +
-                         std::to_string(lim) + " bytes per operand are not supported yet (got " +
-                         std::to_string(std::max(in_bytes, out_bytes)) + " bytes)");
-      }
-    }
-    auto ref = allocate_for(ctx, out_dtype,
-                            {std::max(size(out_shape), real_out ? real_room : int64_t{0})});
-    auto buf = device_buffer(*ref);
     FftPlanKey key;
     key.kind = kind;
     key.double_precision = complex == DType::kComplex128;
     key.inverse = inverse;
     key.n = n;
     key.batch = batch;
-    for (int r = 0; r < ctx->num_replicas(); ++r) {
-      in->ensure_valid(r);
-      record_fft(ctx->replica(r), key, in->vk_buffer(r), in_bytes, buf->vk_buffer(r), out_bytes);
+    if (fft_row_bytes(key) > fft_binding_limit(*ctx)) {
+      Array x = axis == a.ndim() - 1 ? src : moveaxis(src, {axis}, {-1});
+      out = long_transform(op, x, n, kind, inverse, complex);
+    } else {
+      // VkFFT sizes the descriptor of a real operand as if its rows were padded to n/2+1
+      // complex numbers: real operands get that much room. Chunked transforms stage their
+      // rows, leaving the input as it is.
+      const uint64_t limit = fft_binding_limit(*ctx);
+      const bool chunked = static_cast<uint64_t>(batch) * fft_row_bytes(key) > limit;
+      const int64_t real_room = kind == FftKind::kReal && !chunked ? batch * half * 2 : 0;
+      Shape in_shape;
+      auto in = prepared(src, axis, in_len, read_dtype, !chunked && (inverse || real_in),
+                         real_in ? real_room : 0, &in_shape);
+      auto ref =
+          allocate_for(ctx, out_dtype, {std::max(size(out_shape), real_out ? real_room : 0)});
+      record_rows(ctx, key, *in, *device_buffer(*ref));
+      out = Array(default_graph().buffer(ref, out_dtype, View::contiguous(out_shape)), ctx);
     }
-    out = Array(default_graph().buffer(ref, out_dtype, View::contiguous(out_shape)), ctx);
   }
   return axis == a.ndim() - 1 ? out : moveaxis(out, {-1}, {axis});
 }
+
+namespace {
 
 int64_t axis_length(const char* op, const Array& a, int64_t axis) {
   return a.shape()[normalize_axis(op, axis, a.ndim())];

@@ -69,6 +69,7 @@ class FftPlan {
     p.input_bytes = &input_bytes_;
     p.n = static_cast<uint64_t>(key.n);
     p.batch = static_cast<uint64_t>(key.batch);
+    p.columns = static_cast<uint64_t>(key.columns);
     p.real = key.kind == FftKind::kReal ? 1 : 0;
     p.double_precision = key.double_precision ? 1 : 0;
     p.inverse = inv ? 1 : 0;
@@ -173,6 +174,7 @@ std::string FftPlanKey::describe() const {
   std::string s = kind == FftKind::kComplex ? "c2c" : (inverse ? "c2r" : "r2c");
   s += inverse ? " inverse" : " forward";
   s += " n=" + std::to_string(n) + " batch=" + std::to_string(batch);
+  if (columns > 0) s += " columns=" + std::to_string(columns);
   s += double_precision ? " double" : " single";
   return s;
 }

@@ -23,9 +23,12 @@ struct FftPlanKey {
   bool inverse = false;
   int64_t n = 1;      // transform length (the real length for kReal)
   int64_t batch = 1;  // contiguous rows of the transform
+  // 0: rows. Otherwise (c2c, batch 1): the transforms down the columns of one contiguous
+  // (n, columns) matrix, strided in place (no transposing pass).
+  int64_t columns = 0;
   bool operator==(const FftPlanKey& o) const {
     return kind == o.kind && double_precision == o.double_precision && inverse == o.inverse &&
-           n == o.n && batch == o.batch;
+           n == o.n && batch == o.batch && columns == o.columns;
   }
   std::string describe() const;  // "c2c inverse n=1000 batch=3 double"
 };

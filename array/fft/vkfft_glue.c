@@ -48,6 +48,19 @@ int vka_fft_plan_create(const VkaFftParams* p, VkaFftPlan** plan) {
   c.inputBufferStride[0] = p->n;
   c.inputBufferStride[1] = p->n * p->batch;
   c.inputBufferStride[2] = p->n * p->batch;
+  if (p->columns) {
+    /* Dimension 0 (along rows) left out: transforms along dimension 1, stride `columns`. */
+    c.FFTdim = 2;
+    c.size[0] = p->columns;
+    c.size[1] = p->n;
+    c.omitDimension[0] = 1;
+    c.bufferStride[0] = p->columns;
+    c.bufferStride[1] = p->columns * p->n;
+    c.bufferStride[2] = p->columns * p->n;
+    c.inputBufferStride[0] = p->columns;
+    c.inputBufferStride[1] = p->columns * p->n;
+    c.inputBufferStride[2] = p->columns * p->n;
+  }
   c.performR2C = p->real ? 1 : 0;
   c.doublePrecision = p->double_precision ? 1 : 0;
   c.useLUT = 1; /* twiddles from tables computed on the host: accurate on every driver */

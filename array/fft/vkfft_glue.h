@@ -31,6 +31,8 @@ typedef struct VkaFftParams {
   uint64_t* input_bytes;
   uint64_t n;
   uint64_t batch;
+  /* 0: rows. Otherwise (complex, batch 1): the columns of one (n, columns) matrix. */
+  uint64_t columns;
   int real;
   int double_precision;
   int inverse;

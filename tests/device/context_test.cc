@@ -95,6 +95,24 @@ TEST(ContextTest, VkaDeviceSelectsByIndexAndName) {
   unsetenv("VKA_DEVICE");
 }
 
+TEST(ContextTest, MaxStorageBufferRangeLowersTheDevicesRange) {
+  const uint64_t device_range = Context::create()->device(0).caps().max_storage_buffer_range;
+  ContextOptions o;
+  o.max_storage_buffer_range = 4096;
+  EXPECT_EQ(Context::create(o)->device(0).caps().max_storage_buffer_range, 4096u);
+  o.max_storage_buffer_range = device_range * 2;  // never above the device's own
+  EXPECT_EQ(Context::create(o)->device(0).caps().max_storage_buffer_range, device_range);
+  o.max_storage_buffer_range = 1000;
+  EXPECT_THROW(Context::create(o), ShapeError);
+  setenv("VKA_MAX_STORAGE_BUFFER_RANGE", "8K", 1);
+  EXPECT_EQ(Context::create()->device(0).caps().max_storage_buffer_range, 8192u);
+  o.max_storage_buffer_range = 65536;  // the option wins over the variable
+  EXPECT_EQ(Context::create(o)->device(0).caps().max_storage_buffer_range, 65536u);
+  setenv("VKA_MAX_STORAGE_BUFFER_RANGE", "lots", 1);
+  EXPECT_THROW(Context::create(), ShapeError);
+  unsetenv("VKA_MAX_STORAGE_BUFFER_RANGE");
+}
+
 TEST(ContextTest, VkCheckNamesTheCallAndMapsOutOfMemory) {
   try {
     VK_CHECK(VK_ERROR_OUT_OF_DEVICE_MEMORY);

@@ -1,7 +1,9 @@
 // vka::fft and friends against a hand DFT in long double: complex and real transforms, both
-// directions, prime (Bluestein) and multi-pass lengths, other axes, several replicas, errors.
+// directions, prime (Bluestein) and multi-pass lengths, other axes, several replicas, operands
+// past a binding (in a context that binds 4 KiB), errors.
 #include <cmath>
 #include <complex>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -149,6 +151,48 @@ TEST(Fft, EveryReplicaComputes) {
   Array y = fft(a);
   y.eval();
   for (int r = 0; r < 2; ++r) expect_close(host<cd>(y, r), dft(x, 7, -1), 1e-14);
+}
+
+// A context whose kernels bind at most 4 KiB of a buffer: VkFFT's operands past it go in
+// chunks of rows through staging buffers, on every replica.
+std::shared_ptr<Context> small_binding_context(std::vector<int> devices) {
+  ContextOptions o;
+  o.devices = std::move(devices);
+  o.max_storage_buffer_range = 4096;
+  auto ctx = Context::create(o);
+  EXPECT_EQ(ctx->device(0).caps().max_storage_buffer_range, 4096u);
+  return ctx;
+}
+
+TEST(Fft, RowsPastABindingRunInChunks) {
+  auto ctx = small_binding_context({0, 0});
+  const int64_t n = 64, rows = 40;  // 1040 bytes a row for VkFFT: 14 chunks of 3 rows
+  const auto x = random_complex(rows * n, 21);
+  Array a = Array::from_host(x.data(), {rows, n}, DType::kComplex128, ctx);
+  Array y = fft(a);
+  Array z = ifft(a);
+  y.eval();
+  z.eval();
+  std::vector<cd> inv = dft(x, n, +1);
+  for (cd& w : inv) w /= static_cast<double>(n);
+  for (int r = 0; r < 2; ++r) {
+    expect_close(host<cd>(y, r), dft(x, n, -1), 1e-14);
+    expect_close(host<cd>(z, r), inv, 1e-14);
+  }
+}
+
+TEST(Fft, RowsLongerThanABindingInFourStepsOrBluestein) {
+  auto ctx = small_binding_context({0});
+  // 1000 = 25 * 40 in four steps; 997, a prime, by a convolution of length 2048 = 32 * 64.
+  for (int64_t n : {1000, 997}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto x = random_complex(2 * n, static_cast<unsigned>(n));
+    Array a = Array::from_host(x.data(), {2, n}, DType::kComplex128, ctx);
+    expect_close(host<cd>(fft(a)), dft(x, n, -1), 1e-13);
+    std::vector<cd> inv = dft(x, n, +1);
+    for (cd& w : inv) w /= static_cast<double>(n);
+    expect_close(host<cd>(ifft(a)), inv, 1e-13);
+  }
 }
 
 TEST(Fft, Errors) {
