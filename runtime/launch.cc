@@ -26,6 +26,24 @@ constexpr int kMaxCpuUnrollTape = 1024;
 
 std::atomic<uint64_t> kernels_dispatched{0};
 
+// Exponentials, logarithms, trigonometric and hyperbolic functions and powers: the ops whose
+// GLSL is a routine of tens of lines rather than an instruction.
+bool has_transcendental(const KernelSpec& spec) {
+  for (const TapeEntry& e : spec.tape) {
+    switch (e.op) {
+      case Op::kExp: case Op::kExp2: case Op::kExpm1: case Op::kLog: case Op::kLog2:
+      case Op::kLog10: case Op::kLog1p: case Op::kSin: case Op::kCos: case Op::kTan:
+      case Op::kArcsin: case Op::kArccos: case Op::kArctan: case Op::kSinh: case Op::kCosh:
+      case Op::kTanh: case Op::kArcsinh: case Op::kArccosh: case Op::kArctanh:
+      case Op::kArctan2: case Op::kPower:
+        return true;
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 uint64_t kernels_launched() { return kernels_dispatched.load(); }
@@ -272,7 +290,11 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
   // Independent copies of the tape interleave their dependency chains: worth their code size
   // on CPU devices (lavapipe), which have few threads to hide latency with, for tapes up to
   // kMaxCpuUnrollTape; on GPUs, where warps hide it, for short tapes only.
-  if (unrolls(spec)) {
+  // Not where the tape holds transcendental functions: each copies a long routine (float64's
+  // sine reduces its argument with Payne-Hanek) into the shader once per unrolled element, and
+  // compile time grows faster than the code (lavapipe: a float64 sin chain of 4 took 57 s
+  // unrolled).
+  if (unrolls(spec) && !has_transcendental(spec)) {
     const bool cpu = ctx->device(0).caps().is_cpu;
     const int tape = static_cast<int>(spec.tape.size());
     spec.unroll = tape <= kMaxVectorTape || (cpu && tape <= kMaxCpuUnrollTape) ? 4 : 1;

@@ -350,7 +350,18 @@ class Scheduler {
       return "has " + std::to_string(spec.tape.size()) + " SSA values > max_tape " +
              std::to_string(limits_.max_tape);
     }
+    const int heavy = total_weight(spec.tape);
+    if (heavy > limits_.max_transcendental) {
+      return "has transcendental functions of weight " + std::to_string(heavy) +
+             " > max_transcendental " + std::to_string(limits_.max_transcendental);
+    }
     return "";
+  }
+
+  static int total_weight(const std::vector<TapeEntry>& tape) {
+    int w = 0;
+    for (const TapeEntry& e : tape) w += transcendental_weight(e);
+    return w;
   }
 
   // Rule 5: divide the outputs when there are several; otherwise materialize the interior
@@ -375,20 +386,28 @@ class Scheduler {
       reasons_[c.get()] = from + "; materialized %" + std::to_string(c->id()) + " (" +
                           std::string(name(c->op())) + ") as its own kernel";
     };
-    const int n = static_cast<int>(b.k.spec.tape.size());
-    if (n > 2 * limits_.max_tape) {
-      // A long tape (a chain of many operations) is cut every 3/4 max_tape entries at once:
-      // one cut per round would rebuild the kernel once per cut, quadratic in its length.
-      const int step = std::max(1, limits_.max_tape * 3 / 4);
+    const std::vector<TapeEntry>& tape = b.k.spec.tape;
+    const int n = static_cast<int>(tape.size());
+    // The measure of the limit exceeded, cumulated along the tape: entries, or transcendental
+    // weight.
+    const bool by_weight = n <= limits_.max_tape;
+    std::vector<int> at(n + 1, 0);
+    for (int i = 0; i < n; ++i) at[i + 1] = at[i] + (by_weight ? transcendental_weight(tape[i]) : 1);
+    const int limit = by_weight ? limits_.max_transcendental : limits_.max_tape;
+    if (at[n] > 2 * limit) {
+      // A long tape (a chain of many operations) is cut every 3/4 of the limit at once: one
+      // cut per round would rebuild the kernel once per cut, quadratic in its length.
+      const int step = std::max(1, limit * 3 / 4);
       std::vector<std::pair<int, NodePtr>> by_position;
       for (const NodePtr& c : b.interior) by_position.push_back({b.tape_index.at(c.get()), c});
       std::sort(by_position.begin(), by_position.end(),
                 [](const auto& x, const auto& y) { return x.first < y.first; });
       int next = step, cuts = 0;
       for (const auto& [position, c] : by_position) {
-        if (position < next || position > n - step / 2) continue;
+        const int measure = at[position + 1];
+        if (measure < next || measure > at[n] - step / 2) continue;
         materialize(c);
-        next = position + step;
+        next = measure + step;
         ++cuts;
       }
       if (cuts > 0) return;
@@ -434,6 +453,21 @@ std::string Schedule::to_string() const {
 Schedule schedule(const std::vector<NodePtr>& targets, const Limits& limits,
                   const std::unordered_map<const Node*, NodePtr>& destinations) {
   return Scheduler(targets, limits, destinations).run();
+}
+
+int transcendental_weight(const TapeEntry& e) {
+  const bool wide = e.dtype == DType::kFloat64 || is_complex(e.dtype);
+  switch (e.op) {
+    case Op::kSin: case Op::kCos: case Op::kTan: case Op::kArcsin: case Op::kArccos:
+    case Op::kArctan: case Op::kArctan2:
+      return wide ? 4 : 1;
+    case Op::kExp: case Op::kExp2: case Op::kExpm1: case Op::kLog: case Op::kLog2:
+    case Op::kLog10: case Op::kLog1p: case Op::kSinh: case Op::kCosh: case Op::kTanh:
+    case Op::kArcsinh: case Op::kArccosh: case Op::kArctanh: case Op::kPower:
+      return is_complex(e.dtype) ? 4 : 1;
+    default:
+      return 0;
+  }
 }
 
 }  // namespace vka

@@ -44,8 +44,20 @@ struct Limits {
   // and maxPushConstantsSize.
   int max_gemm_bindings = 4;
   int max_push_constant_bytes = 128;
+  // Transcendental functions per kernel, weighted by transcendental_weight (schedule.h): each
+  // is a routine of tens of lines, and compilers' time grows faster than linearly with them
+  // (docs/DESIGN.md, "Fusion limits"). Lower on CPU devices (limits_of).
+  int max_transcendental = kMaxTranscendental;
   static constexpr int kMaxTape = 4096;
+  static constexpr int kMaxTranscendental = 64;
+  static constexpr int kMaxCpuTranscendental = 16;
 };
+
+// A tape entry's weight against Limits::max_transcendental: 0 for arithmetic, 1 for an
+// exponential, logarithm or hyperbolic function, 4 for a trigonometric one in float64 or any
+// transcendental function of a complex value (a float64 sine reduces its argument with
+// Payne-Hanek).
+int transcendental_weight(const TapeEntry& e);
 
 struct ScheduledKernel {
   KernelSpec spec;

@@ -30,7 +30,8 @@ void add_trig_templates(Templates* m) {
   ph.shared = true;
   // |x| = (mh * 2^32 + ml) * 2^E. Returns q = round(|x| * 2/pi) mod 4 and the remaining
   // fraction |x| * 2/pi - q (in units of pi/2) as 0.f0f1f2f3 * 2^-z, negated when neg.
-  ph.code = R"(uint vka_bits_at(uint p[10], int pos) {
+  ph.code = R"(#extension GL_EXT_control_flow_attributes : enable
+uint vka_bits_at(uint p[10], int pos) {
   int w = pos >> 5;
   int b = pos & 31;
   uint lo = (w >= 0 && w < 10) ? p[clamp(w, 0, 9)] : 0u;
@@ -43,9 +44,9 @@ int vka_ph_core(uint mh, uint ml, int E, int n, out uint f0, out uint f1, out ui
   int i0 = E < 2 ? 0 : (E - 2) >> 5;
   int d = E - 32 * i0;
   uint p[10];
-  for (int j = 0; j < 10; ++j) p[j] = 0u;
+  [[dont_unroll]] for (int j = 0; j < 10; ++j) p[j] = 0u;
   uint carry = 0u;
-  for (int j = 0; j < n; ++j) {
+  [[dont_unroll]] for (int j = 0; j < n; ++j) {
     uint w = VKA_2OPI[clamp(i0 + n - 1 - j, 0, 39)];
     uint hi, lo, c;
     umulExtended(w, ml, hi, lo);
@@ -54,7 +55,7 @@ int vka_ph_core(uint mh, uint ml, int E, int n, out uint f0, out uint f1, out ui
   }
   p[n] = carry;
   carry = 0u;
-  for (int j = 0; j < n; ++j) {
+  [[dont_unroll]] for (int j = 0; j < n; ++j) {
     uint w = VKA_2OPI[clamp(i0 + n - 1 - j, 0, 39)];
     uint hi, lo, c1, c2;
     umulExtended(w, mh, hi, lo);
@@ -79,7 +80,7 @@ int vka_ph_core(uint mh, uint ml, int E, int n, out uint f0, out uint f1, out ui
     f0 = ~f0 + c;
   }
   z = 0;
-  for (int k = 0; k < 3 && f0 == 0u; ++k) {
+  [[dont_unroll]] for (int k = 0; k < 3 && f0 == 0u; ++k) {
     f0 = f1;
     f1 = f2;
     f2 = f3;

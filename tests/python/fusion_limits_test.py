@@ -130,7 +130,9 @@ def test_accumulating_10000_zero_d_views_is_bounded():
         t = t + np.tanh(av[i, j])
         ref = ref + np.tanh(a[i, j])
     got, n = kernels(lambda: float(t))
-    assert n <= 10_000 * 3 // 256 + 1
+    # Each kernel holds at least 3/4 of the transcendental functions a kernel may (16 on a CPU
+    # device such as lavapipe, 64 elsewhere: Limits in schedule/schedule.h), but the last.
+    assert n <= 10_000 // 12 + 1
     assert got == pytest.approx(ref, rel=1e-12)
 
 

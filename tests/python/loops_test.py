@@ -88,13 +88,14 @@ def test_lu_inner_step():
 
 def test_zero_d_accumulation_is_one_kernel():
     """t += tanh(A[i, i]) over the diagonal: nothing runs in the loop; the read is one kernel
-    over every 0-d view of A."""
-    ref = np.random.default_rng(6).uniform(-1, 1, (30, 30))
+    over every 0-d view of A (12 tanh: within any device's transcendental limit, 16 on CPU
+    devices)."""
+    ref = np.random.default_rng(6).uniform(-1, 1, (12, 12))
     A = vk.asarray(ref)
     A.get()
     before = vk.kernel_count()
     t, t_ref = 0.0, 0.0
-    for i in range(30):
+    for i in range(12):
         t += vk.tanh(A[i, i])
         t_ref += np.tanh(ref[i, i])
     assert vk.kernel_count() == before
