@@ -1,0 +1,15 @@
+"""cupy.random: vkarray.random. _distributions and _sample, where CuPy defines its public
+random functions, give the same functions; _generator its public state functions."""
+
+import vkarray.random as _random
+
+from . import _distributions  # noqa: F401
+from . import _generator  # noqa: F401
+from . import _sample  # noqa: F401
+
+
+def __getattr__(name):
+    try:
+        return getattr(_random, name)
+    except AttributeError:
+        raise AttributeError(f"vkarray.random has no attribute {name!r}") from None
