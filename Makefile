@@ -11,7 +11,8 @@ TESTLOGS := $(CURDIR)/.bazel/testlogs
 # The whole suite runs under the Vulkan validation layer: any validation message fails a test.
 TEST_ENV := VKA_VALIDATE=1
 
-.PHONY: setup build demo bench test pythonpath wheel generate bench-gpu-prepare conformance clean
+.PHONY: setup build demo bench test pythonpath wheel generate bench-gpu-prepare conformance \
+  conformance-cupy clean
 
 setup:
 	@./third_party/setup.sh
@@ -108,6 +109,41 @@ conformance: setup
 	  --max-examples=$(CONFORMANCE_MAX_EXAMPLES) --derandomize --disable-deadline \
 	  --junitxml=$(CONFORMANCE_XML) $(CONFORMANCE_ARGS) $(CONFORMANCE_TESTS) || status=$$?; \
 	$(PYTHON) $(CURDIR)/tests/conformance/summarize.py $(CONFORMANCE_XML); \
+	exit $$status
+
+# CuPy's test suite (tests/cupy_tests of cupy/cupy v13.6.0) against vkarray, a numpy-conformance
+# oracle: each test runs once with numpy and once with vkarray through the `cupy` shim of
+# tests/cupy_suite (CUDA-only features skip: tests/cupy_suite/skips.py). A copy of CuPy's
+# tests/ directory beside the project, never committed. One pytest run per module, each with
+# its JUnit XML in $(CUPY_XML_DIR); a test may run $(CUPY_TEST_TIMEOUT) s. See
+# docs/conformance.md.
+CUPY_TESTS_DIR ?= /work/cupy-tests
+CUPY_MODULES ?= core_tests creation_tests manipulation_tests math_tests logic_tests \
+  sorting_tests statistics_tests indexing_tests linalg_tests fft_tests random_tests binary_tests
+CUPY_TEST_TIMEOUT ?= 300
+CUPY_MODULE_TIMEOUT ?= 14400
+CUPY_ARGS ?= --tb=no
+CUPY_XML_DIR ?= $(CURDIR)/.bazel/cupy-suite
+CUPY_SUITE := $(CURDIR)/tests/cupy_suite
+
+conformance-cupy: setup
+	@if [ ! -d "$(CUPY_TESTS_DIR)/tests/cupy_tests" ]; then \
+	  echo "conformance-cupy: no CuPy tests at CUPY_TESTS_DIR=$(CUPY_TESTS_DIR)" \
+	    "(it needs $(CUPY_TESTS_DIR)/tests/cupy_tests). Copy CuPy v13.6.0's tests/ there:"; \
+	  echo "  git clone --depth 1 --branch v13.6.0 https://github.com/cupy/cupy /tmp/cupy-src"; \
+	  echo "  mkdir -p $(CUPY_TESTS_DIR) && cp -r /tmp/cupy-src/tests $(CUPY_TESTS_DIR)/"; \
+	  exit 2; fi
+	@$(BAZEL) build //bindings:python_package
+	@rm -rf $(CUPY_XML_DIR) && mkdir -p $(CUPY_XML_DIR)
+	@status=0; cd $(CUPY_TESTS_DIR)/tests && for m in $(CUPY_MODULES); do \
+	  xml=$(CUPY_XML_DIR)/$${m//\//_}.xml; echo "== cupy_tests/$$m"; \
+	  PYTHONPATH=$(CUPY_SUITE)/shim:$(CUPY_SUITE):$(PYDIR) timeout $(CUPY_MODULE_TIMEOUT) \
+	    $(PYTHON) -m pytest -c $(CUPY_SUITE)/pytest.ini --rootdir=$(CUPY_TESTS_DIR)/tests -q \
+	    --vka-timeout=$(CUPY_TEST_TIMEOUT) --junitxml=$$xml $(CUPY_ARGS) cupy_tests/$$m; \
+	  rc=$$?; [ $$rc -le 1 ] || echo "cupy_tests/$$m: pytest stopped with status $$rc"; \
+	  [ $$rc -eq 0 ] || status=1; \
+	done; \
+	$(PYTHON) $(CUPY_SUITE)/summarize.py $(CUPY_XML_DIR)/*.xml --skips --failures 30; \
 	exit $$status
 
 clean:
