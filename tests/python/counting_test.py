@@ -137,7 +137,8 @@ def test_histogram_edges_constant_and_errors():
             vk_call()
 
 
-@pytest.mark.parametrize("dtype", ["int32", "float32", "uint8", "float64", "bool"])
+@pytest.mark.parametrize("dtype", ["int32", "float32", "uint8", "float64", "bool", "complex64",
+                                   "complex128"])
 @pytest.mark.parametrize("n", [0, 1, 7, 1000])
 def test_isin(dtype, n):
     a = data((n, 3), dtype, seed=n)
