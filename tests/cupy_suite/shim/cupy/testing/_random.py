@@ -53,9 +53,9 @@ def shaped_random(shape, xp=None, dtype=numpy.float32, scale=10, seed=0, order="
     if dtype.kind == "b":
         host = rs.randint(2, size=shape).astype(dtype)
     elif dtype.kind == "c":
-        host = ((rs.rand(*shape) + 1j * rs.rand(*shape)) * scale).astype(dtype)
-    else:
-        host = (rs.rand(*shape) * scale).astype(dtype)
+        host = numpy.asarray((rs.rand(*shape) + 1j * rs.rand(*shape)) * scale).astype(dtype)
+    else:  # rand() of shape () is a Python float
+        host = numpy.asarray(rs.rand(*shape) * scale).astype(dtype)
     return _to_xp(host, xp, order)
 
 
