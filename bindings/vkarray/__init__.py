@@ -28,9 +28,9 @@ from ._dtypes import (  # noqa: F401, A004
 # Array creation.
 from . import _creation
 from ._creation import (  # noqa: F401, A004
-    arange, array, asanyarray, asarray, asarray_chkfinite, ascontiguousarray, copy, empty,
-    empty_like, eye, frombuffer, fromiter, full, full_like, identity, linspace, ndarray, ones,
-    ones_like, zeros, zeros_like,
+    arange, array, asanyarray, asarray, asarray_chkfinite, ascontiguousarray, asfortranarray,
+    copy, empty, empty_like, eye, frombuffer, fromiter, full, full_like, identity, linspace,
+    ndarray, ones, ones_like, zeros, zeros_like,
 )
 # Numerical ranges and matrices from vectors.
 from . import _grids

@@ -115,3 +115,61 @@ def test_python_conversions():
     assert all(isinstance(r, vk.ndarray) for r in rows) and len(rows) == 2
     check(rows[1] * 2, I32_A[1] * 2)
     check(vk.asarray(I32_A.reshape(3, 2)).T, I32_A.reshape(3, 2).T)
+
+
+@pytest.mark.parametrize("order", ["C", "F", "c", "f", None])
+def test_order_of_new_arrays(order):
+    """order='F' arrays hold numpy's values, take assignment, and reshape in C index order
+    (their memory order does not show in values)."""
+    check(vk.zeros((2, 3), vk.int32, order), np.zeros((2, 3), np.int32, order))
+    check(vk.ones((2, 3, 4), order=order), np.ones((2, 3, 4), order=order))
+    check(vk.full((3, 2), 7.5, vk.float32, order), np.full((3, 2), 7.5, np.float32, order))
+    check(vk.eye(3, 4, 1, vk.int8, order), np.eye(3, 4, 1, np.int8, order))
+    for like in (vk.zeros_like, vk.ones_like):
+        check(like(vk.asarray(I32_A), None, order or "K"), getattr(np, like.__name__)(
+            I32_A, None, order or "K"))
+    got, want = vk.empty((2, 3), order=order), np.empty((2, 3), order=order)
+    assert got.shape == want.shape
+    got[...], want[...] = 1.0, 1.0
+    got[0, 1], want[0, 1] = 5.0, 5.0
+    check(got, want)
+    check(got.reshape(3, 2), want.reshape(3, 2))
+    check(vk.ravel(got), np.ravel(want))
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A", "K", None])
+def test_order_of_converted_arrays(order):
+    host = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    for src in (host, np.asfortranarray(host), host.tolist(), vk.asarray(host)):
+        check(vk.asarray(src, None, order), np.asarray(np.asarray(src), None, order))
+        check(vk.array(src, order=order), np.array(np.asarray(src), order=order))
+        check(vk.asanyarray(src, vk.float64, order), np.asanyarray(np.asarray(src), np.float64,
+                                                                   order))
+    check(vk.asfortranarray(host), np.asfortranarray(host))
+    check(vk.asfortranarray(I32_A, vk.float32), np.asfortranarray(I32_A, np.float32))
+
+
+def test_order_is_checked_as_numpy():
+    for fn in (vk.zeros, vk.empty, vk.ones):
+        for bad, text in (("A", "only 'C' or 'F' order"), ("K", "only 'C' or 'F' order"),
+                          ("X", "order must be one of")):
+            with pytest.raises(ValueError, match=text):
+                getattr(np, fn.__name__)(2, order=bad)
+            with pytest.raises(ValueError, match=text):
+                fn(2, order=bad)
+    with pytest.raises(ValueError, match="order must be one of"):
+        vk.asarray([1], order="X")
+    with pytest.raises(ValueError, match="order='F' needs a copy"):
+        vk.asarray(vk.ones((2, 2)), order="F", copy=False)
+
+
+def test_array_ndmin_and_copy():
+    x = vk.asarray(I32_A)
+    check(vk.array(x, ndmin=4), np.array(I32_A, ndmin=4))
+    check(vk.array(5, ndmin=2), np.array(5, ndmin=2))
+    assert vk.array(x, copy=False) is x
+    y = vk.array(x)
+    assert y is not x
+    x[0, 0] = 100
+    assert int(y[0, 0]) == I32_A[0, 0]
+    check(vk.array(x, vk.float32, copy=False), np.array(x.get(), np.float32))
