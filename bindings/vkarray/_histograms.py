@@ -16,10 +16,11 @@ __all__ = ["histogram", "histogramdd", "histogram2d", "histogram_bin_edges", "bi
 
 
 def _edges(v, bins, rng, i):
-    """The edges of dimension i: given, or bins + 1 equal-width edges over rng (default the
-    data's min and max; an empty range widened by 0.5 each side, as numpy's)."""
+    """The edges of dimension i: given (in their own dtype, as numpy keeps them), or bins + 1
+    equal-width float64 edges over rng (default the data's min and max; an empty range widened
+    by 0.5 each side, as numpy's)."""
     if not isinstance(bins, (int, _np.integer)):
-        e = astype(_asarray(bins, v.context), _np.float64)
+        e = _asarray(bins, v.context)
         if e.shape[0] > 1 and not bool(_vkarray.all(e[1:] >= e[:-1])):
             raise ValueError(f"[histogramdd] `bins[{i}]` must be monotonically increasing, "
                              f"when an array")

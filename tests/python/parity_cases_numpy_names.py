@@ -220,3 +220,6 @@ c("histogramdd", lambda xp, to: xp.histogramdd([to(V), to(V[::-1])], bins=[
 c("histogramdd", lambda xp, to: xp.histogramdd(to(SAMPLE[:, :2]), bins=3,
                                                range=[(-1, 1), (0, 2)], weights=to(SAMPLE[:, 2])))
 c("histogram2d", lambda xp, to: xp.histogram2d(to(V), to(V ** 2), bins=to(np.linspace(-2, 2, 5))))
+c("histogram2d", lambda xp, to: xp.histogram2d(to(V), to(V ** 2), bins=to(np.arange(-2, 3))))
+c("histogramdd", lambda xp, to: xp.histogramdd([to(V), to(V[::-1])], bins=[
+    to(np.array([-2, 0, 1, 3], np.int32)), 3], density=True))
