@@ -40,7 +40,7 @@ def _run_cases(impl, args, kw, cases):
     failures, skipped, first_skip = [], 0, None
     for case in cases:
         try:
-            impl(*args, **kw, **case)
+            impl(*args, **{**kw, **case})  # an inner loop over the same name wins, as CuPy's
         except pytest.skip.Exception as e:
             skipped += 1
             first_skip = first_skip or e
