@@ -170,3 +170,19 @@ def test_bad_input_raises_numpys_exception_class(name):
         BAD[name](np)
     with pytest.raises(_public_class(numpy_error.value), match=rf"\[{name}\] "):
         BAD[name](vk)
+
+
+@pytest.mark.parametrize("src", [3.2, 0, 4, -4, True, 1 + 1j, np.float32(2.5), np.int16(-3)])
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8, np.float16, np.complex64])
+def test_copyto_casts_a_scalar_by_its_value(src, dtype):
+    """copyto of a scalar follows numpy's casting rule for that value: raises TypeError where
+    numpy does, else writes the value."""
+    ref, a = np.ones((2, 2), dtype), vk.ones((2, 2), dtype)
+    try:
+        np.copyto(ref, src)
+    except TypeError:
+        with pytest.raises(TypeError, match="Cannot cast scalar"):
+            vk.copyto(a, src)
+        return
+    vk.copyto(a, src)
+    same(a, ref)
