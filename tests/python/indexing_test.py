@@ -305,6 +305,23 @@ def test_searchsorted(dtype, side):
                                                                                  side=side)
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted_complex_in_numpys_order(dtype, side):
+    """By real part, then imaginary part; NaNs in either part sort last, as numpy's."""
+    rng = np.random.default_rng(12)
+    parts = np.array([0.0, 1.0, 2.0, -1.5, np.nan, np.inf, -np.inf])
+    with np.errstate(invalid="ignore"):
+        a = np.sort((rng.choice(parts, 60) + 1j * rng.choice(parts, 60)).astype(dtype))
+        v = (rng.choice(parts, (4, 30)) + 1j * rng.choice(parts, (4, 30))).astype(dtype)
+    got = vk.searchsorted(vk.asarray(a), vk.asarray(v), side=side)
+    np.testing.assert_array_equal(got.get(), np.searchsorted(a, v, side=side))
+    real = np.sort(rng.standard_normal(9))  # a real array searched for complex values
+    np.testing.assert_array_equal(vk.searchsorted(vk.asarray(real), vk.asarray(v[0])).get(),
+                                  np.searchsorted(real, v[0]))
+    assert vk.searchsorted(vk.asarray(a[:0]), vk.asarray(v)).shape == v.shape
+
+
 def test_searchsorted_of_more_values_than_65535_workgroups():
     # 256 threads a workgroup: more than 65535 * 256 values, within lavapipe's 128 MiB binding
     # of the int64 result.
