@@ -222,7 +222,7 @@ def _q_values(op, q, top):
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                 keepdims=False):
-    """numpy.nanquantile: quantile (any of its methods) of each slice's non-NaN values; an
+    """numpy.nanquantile: quantile (with the methods it takes) of each slice's non-NaN values; an
     all-NaN slice gives NaN."""
     _check_method("nanquantile", method)
     a = _asarray(a)
