@@ -192,6 +192,16 @@ void scatter(const Array& x, const std::vector<Array>& indices, const std::vecto
 
 void put(const Array& a, const Array& indices, const Array& values, IndexMode mode) {
   require_integer(indices, "put");
+  const NodePtr& node = a.node();
+  if (node->is_leaf() && !node->view().is_contiguous()) {
+    // A strided view flattens to a copy, which the scatter would write instead: put into a
+    // contiguous copy and write it back through the view (numpy's put writes through views).
+    Array dense = ascontiguousarray(a);
+    dense.storage();
+    put(dense, indices, values, mode);
+    a.set({ellipsis}, dense);
+    return;
+  }
   Array flat = reshape(a, {-1});
   const int64_t n = flat.size();
   Array idx = reshape(indices, {-1});

@@ -272,6 +272,18 @@ def test_put(mode):
     np.testing.assert_array_equal(x.get(), ref)
 
 
+@pytest.mark.parametrize("view", [lambda a: a[:, ::2], lambda a: a.T, lambda a: a[1:, 1:3]])
+def test_put_and_fill_diagonal_write_through_strided_views(view):
+    ref = np.arange(12.0).reshape(3, 4)
+    x = vk.asarray(ref)
+    np.put(view(ref), [0, 3, -1], [-1, -2, -3], mode="wrap")
+    vk.put(view(x), [0, 3, -1], [-1, -2, -3], mode="wrap")
+    np.testing.assert_array_equal(x.get(), ref)
+    np.fill_diagonal(view(ref), 50, wrap=True)
+    vk.fill_diagonal(view(x), 50, wrap=True)
+    np.testing.assert_array_equal(x.get(), ref)
+
+
 def test_scatter_errors_change_nothing():
     ref = np.arange(12.0).reshape(3, 4)
     x = vk.asarray(ref)
