@@ -210,7 +210,7 @@ void put(const Array& a, const Array& indices, const Array& values, IndexMode mo
   Array vals = reshape(values, {-1});
   const int64_t m = idx.size();
   if (m == 0) return;
-  if (vals.size() == 0) throw ShapeError("[put] cannot put with an empty values array");
+  if (vals.size() == 0) return;  // numpy puts nothing
   if (vals.size() != m) {
     Array pos(default_graph().source(Op::kArange, DType::kInt64, {m},
                                      {Scalar::of_int(0, DType::kInt64),

@@ -270,6 +270,9 @@ def test_put(mode):
     np.put(ref, ind, [10, 20, 30], mode=mode)
     vk.put(x, ind, [10, 20, 30], mode=mode)
     np.testing.assert_array_equal(x.get(), ref)
+    np.put(ref, ind, [], mode=mode)  # no values: nothing changes
+    vk.put(x, ind, vk.asarray(np.zeros(0)), mode=mode)
+    np.testing.assert_array_equal(x.get(), ref)
 
 
 @pytest.mark.parametrize("view", [lambda a: a[:, ::2], lambda a: a.T, lambda a: a[1:, 1:3]])
