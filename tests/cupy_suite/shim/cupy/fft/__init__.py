@@ -1,12 +1,13 @@
 """cupy.fft: vkarray.fft; cupy.fft.config (cuFFT plans) is a stub module (config.py)."""
 
-import vkarray.fft as _fft
+# Not `_fft`: importing CuPy's private cupy.fft._fft (a stub) would rebind that name.
+import vkarray.fft as _vk_fft
 
 from . import config  # noqa: F401
 
 
 def __getattr__(name):
     try:
-        return getattr(_fft, name)
+        return getattr(_vk_fft, name)
     except AttributeError:
         raise AttributeError(f"vkarray.fft has no attribute {name!r}") from None

@@ -1,12 +1,12 @@
 """cupy.linalg: vkarray.linalg (and the _util helper CuPy's linalg tests call)."""
 
-import vkarray.linalg as _linalg
+import vkarray.linalg as _vk_linalg  # a name no CuPy submodule has
 
 from . import _util  # noqa: F401
 
 
 def __getattr__(name):
     try:
-        return getattr(_linalg, name)
+        return getattr(_vk_linalg, name)
     except AttributeError:
         raise AttributeError(f"vkarray.linalg has no attribute {name!r}") from None

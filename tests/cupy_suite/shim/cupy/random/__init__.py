@@ -1,7 +1,7 @@
 """cupy.random: vkarray.random. _distributions and _sample, where CuPy defines its public
 random functions, give the same functions; _generator its public state functions."""
 
-import vkarray.random as _random
+import vkarray.random as _vk_random  # a name no CuPy submodule has
 
 from . import _distributions  # noqa: F401
 from . import _generator  # noqa: F401
@@ -10,6 +10,6 @@ from . import _sample  # noqa: F401
 
 def __getattr__(name):
     try:
-        return getattr(_random, name)
+        return getattr(_vk_random, name)
     except AttributeError:
         raise AttributeError(f"vkarray.random has no attribute {name!r}") from None
