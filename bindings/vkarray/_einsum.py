@@ -274,13 +274,17 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     else:
         subscripts, ops = _from_sublists(operands)
     ops = [asarray(x) for x in ops]
+    inputs, output = _parse(subscripts, ops)
+    # numpy answers one operand whose labels all stay (a transpose or diagonal) with a view,
+    # in the operand's dtype whatever dtype= says.
+    view_only = len(ops) == 1 and out is None and set(inputs[0]) <= set(output)
     if dtype is not None:
         for i, x in enumerate(ops):
             if not _np.can_cast(x.dtype, dtype, casting=casting):
                 raise TypeError(f"Cannot cast array data from dtype('{x.dtype}') to "
                                 f"dtype('{_np.dtype(dtype)}') according to the rule '{casting}'")
-        ops = [x.astype(dtype) for x in ops]
-    inputs, output = _parse(subscripts, ops)
+        if not view_only:
+            ops = [x.astype(dtype) for x in ops]
     sizes = _sizes(inputs, ops)
     if len(ops) > 1:
         # one result dtype for every pair (numpy's result_type of all operands)

@@ -122,3 +122,12 @@ def test_out_dtype_and_errors():
             np.einsum(subscripts, *arrays)
         with pytest.raises(ValueError):
             vk.einsum(subscripts, *[vk.asarray(x) for x in arrays])
+
+
+@pytest.mark.parametrize("subscripts", ["ij", "ji", "ii->i", "...->...", "ij->", "ii", "ij->i"])
+def test_dtype_of_a_relabeled_operand(subscripts):
+    """numpy answers one operand whose labels all stay with a view in the operand's dtype,
+    whatever dtype= says; a sum converts to dtype= first."""
+    x = np.arange(9, dtype=np.uint8).reshape(3, 3)
+    check_einsum(subscripts, [x], dtype=np.float64)
+    check_einsum(subscripts, [x.astype(bool)], dtype=np.int64)
