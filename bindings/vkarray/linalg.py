@@ -350,7 +350,7 @@ def lstsq(a, b, rcond=None):
             pass
         elif n == 0:
             res = _vk.sum(_math.square(_math.abs(bm.astype(dtype))), axis=0)
-        return (_vk.squeeze(x, -1) if b.ndim == 1 else x), res, 0, s
+        return (_vk.squeeze(x, -1) if b.ndim == 1 else x), res, _np.int32(0), s
     u, s, vh = svd(a.astype(dtype), full_matrices=False)
     keep = s > rcond * _vk.max(s)
     rank = int(count_nonzero(keep))
@@ -364,7 +364,7 @@ def lstsq(a, b, rcond=None):
         res = zeros((0,), dtype=real, context=a.context)
     if b.ndim == 1:
         x = _vk.squeeze(x, -1)
-    return x, res, rank, s
+    return x, res, _np.int32(rank), s  # numpy's rank is an int32 scalar
 
 
 def matrix_power(a, n):

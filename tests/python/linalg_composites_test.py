@@ -34,7 +34,7 @@ def test_lstsq(shape, bdim):
     np.testing.assert_allclose(np.asarray(x), xn, atol=1e-10)
     assert np.asarray(res).shape == resn.shape
     np.testing.assert_allclose(np.asarray(res), resn, rtol=1e-9)
-    assert rank == rankn
+    assert rank == rankn and type(rank) is type(rankn)  # a numpy int32 scalar
     np.testing.assert_allclose(np.asarray(s), sn, atol=1e-12)
     low = a.copy()
     low[:, -1] = low[:, 0]
