@@ -160,6 +160,8 @@ c("insert", lambda xp, to: xp.insert(to(V), -2, 7.0))
 c("resize", lambda xp, to: xp.resize(to(W), (3, 5)))
 c("vander", lambda xp, to: xp.vander(to(np.array([1, 2, 3, 5])), 3))
 c("vander", lambda xp, to: xp.vander(to(W), increasing=True))
+c("vander", lambda xp, to: xp.vander(to(np.array([1.5, -2, 3], np.float32)), 4))
+c("vander", lambda xp, to: xp.vander(to(np.array([1 + 1j, 2], np.complex64))))
 # printing, planning and the rest
 c("set_printoptions", lambda xp, to: (xp.set_printoptions(precision=3),
                                       xp.array_str(to(W)), xp.set_printoptions(precision=8)))
