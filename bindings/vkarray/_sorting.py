@@ -74,7 +74,7 @@ def sort_complex(a):
     r = sort(a)
     if a.dtype.kind == "c":
         return r
-    to = _np.complex64 if a.dtype.char in "bhBHf?e" else _np.complex128
+    to = _np.complex64 if a.dtype.char in "bhBH" else _np.complex128  # numpy's choice
     return astype(r, to)
 
 

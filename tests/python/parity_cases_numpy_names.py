@@ -185,6 +185,8 @@ c("asarray_chkfinite", lambda xp, to: xp.asarray_chkfinite([1.0, 2.0]))
 c("common_type", lambda xp, to: xp.common_type(to(I), to(F.astype(np.float32))))
 c("sort_complex", lambda xp, to: xp.sort_complex(to(np.array([3, 1, 2]))))
 c("sort_complex", lambda xp, to: xp.sort_complex(to(Z)))
+for _t in (np.bool_, np.int8, np.uint16, np.float16, np.float32):  # numpy: bhBH -> complex64
+    c("sort_complex", lambda xp, to, t=_t: xp.sort_complex(to(np.array([3, 0, 1], t))))
 c("histogram_bin_edges", lambda xp, to: xp.histogram_bin_edges(to(V), bins=4))
 c("apply_along_axis", lambda xp, to: xp.apply_along_axis(lambda r: r[::-1] * 2, 1, to(F)))
 c("apply_along_axis", lambda xp, to: xp.apply_along_axis(lambda r: r.sum(), 0, to(F)))
