@@ -165,6 +165,8 @@ __all__ = [
     'diag_indices_from',
     'unravel_index',
     'ravel_multi_index',
+    'r_',
+    'c_',
     'ufunc',
     'negative',
     'positive',
@@ -771,6 +773,8 @@ def diag_indices(n: int, ndim: int = ...) -> tuple[ndarray, ...]: ...
 def diag_indices_from(arr: ArrayLike) -> ndarray: ...
 def unravel_index(indices: ArrayLike, shape: _ShapeLike, order: str = ...) -> tuple[ndarray, ...]: ...
 def ravel_multi_index(multi_index: Any, dims: ArrayLike, mode: str = ..., order: str = ...) -> ndarray: ...
+r_: Any
+c_: Any
 
 class ufunc:
     def __init__(self, name: Any, kernel: Any, nin: Any, nout: int = ..., *, identity: Any = ..., reorderable: builtins.bool = ..., types: Any = ..., predicate: builtins.bool = ..., signature: Any = ..., doc: str = ...) -> None: ...

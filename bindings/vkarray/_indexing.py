@@ -1,14 +1,14 @@
 """numpy's indexing routines: taking and putting (the compiled take, take_along_axis, put,
 compress, diagonal, and put_along_axis, fill_diagonal, place, putmask), choosing (choose,
-select), and generating index arrays (indices, ix_, mgrid, ogrid, the triangle and diagonal
-indices, unravel_index, ravel_multi_index)."""
+select), generating index arrays (indices, ix_, mgrid, ogrid, the triangle and diagonal
+indices, unravel_index, ravel_multi_index), and the concatenating index objects r_ and c_."""
 
 import numpy as _np
 
 from . import _math, _vkarray
-from ._creation import arange, asarray, linspace, zeros
+from ._creation import arange, array, asarray, linspace, zeros
 from ._dtypes import astype
-from ._joining import stack
+from ._joining import concatenate, stack
 from ._reorder import tile
 from ._shaping import (_AxisError, _asarray, _asarrays, _context, _creation_kwargs,
                        _nonnegative_ints)
@@ -18,7 +18,7 @@ __all__ = [
     "take", "take_along_axis", "put", "put_along_axis", "compress", "diagonal", "choose",
     "select", "place", "putmask", "fill_diagonal", "indices", "ix_", "mgrid", "ogrid",
     "tril_indices", "triu_indices", "tril_indices_from", "triu_indices_from", "diag_indices",
-    "diag_indices_from", "unravel_index", "ravel_multi_index",
+    "diag_indices_from", "unravel_index", "ravel_multi_index", "r_", "c_",
 ]
 
 
@@ -341,3 +341,76 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     if result.dtype != _np.int64:
         result = result.astype(_np.int64)
     return _vkarray.copy(result) if any(result is c for c in coords) else result
+
+
+class _Concatenator:
+    """numpy's r_ (along axis 0) and c_ (along the last axis, items made at least 2-d with
+    1-d items as columns): arrays, scalars and slices (aranges, or with an imaginary step
+    linspaces) concatenated on the device; a first string item sets 'axis', 'axis,ndmin' or
+    'axis,ndmin,trans1d', as numpy's. numpy's matrix directives 'r' and 'c' raise
+    NotImplementedError: vkarray has no matrix type."""
+
+    def __init__(self, name, axis, ndmin=1, trans1d=-1):
+        self._name, self._defaults = name, (axis, ndmin, trans1d)
+
+    def __repr__(self):
+        return f"vkarray.{self._name}"
+
+    def __len__(self):
+        return 0
+
+    def _directive(self, item):
+        if item in ("r", "c"):
+            raise NotImplementedError(f"[{self._name}] the matrix directive {item!r}: vkarray "
+                                      f"has no matrix type")
+        try:
+            values = [int(x) for x in item.split(",")]
+        except ValueError:
+            raise ValueError(f"[{self._name}] unknown special directive {item!r}") from None
+        if not 1 <= len(values) <= 3:
+            raise ValueError(f"[{self._name}] unknown special directive {item!r}")
+        return tuple(values) + self._defaults[len(values):]
+
+    def __getitem__(self, key):
+        key = key if isinstance(key, tuple) else (key,)
+        axis, ndmin, trans1d = self._defaults
+        objs, types = [], []
+        for k, item in enumerate(key):
+            if isinstance(item, str):
+                if k != 0:
+                    raise ValueError(f"[{self._name}] special directives must be the first "
+                                     f"entry.")
+                axis, ndmin, trans1d = self._directive(item)
+                continue
+            if isinstance(item, slice):
+                new = _Grid._axis(item)
+                if ndmin > 1:
+                    new = array(new, copy=False, ndmin=ndmin)
+                    if trans1d != -1:
+                        new = _vkarray.swapaxes(new, -1, trans1d)
+                types.append(new.dtype)
+            elif _np.isscalar(item):
+                new = item
+                types.append(item)
+            else:
+                new = _asarray(item)
+                item_ndim = new.ndim
+                new = array(new, copy=False, ndmin=ndmin)
+                if trans1d != -1 and item_ndim < ndmin:
+                    k2, k1 = ndmin - item_ndim, trans1d
+                    k1 = k1 + k2 + 1 if k1 < 0 else k1
+                    axes = list(range(ndmin))
+                    new = _vkarray.transpose(new, tuple(axes[:k1] + axes[k2:] + axes[k1:k2]))
+                types.append(new.dtype)
+            objs.append(new)
+        if not objs:
+            raise ValueError(f"[{self._name}] need at least one array to concatenate")
+        t = _vkarray.result_type(*types)
+        objs = [array(o, t, copy=False, ndmin=ndmin) for o in objs]
+        return concatenate(objs, axis=axis)
+
+
+r_ = _Concatenator("r_", 0)
+
+
+c_ = _Concatenator("c_", -1, ndmin=2, trans1d=0)

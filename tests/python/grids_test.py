@@ -180,3 +180,40 @@ def test_trace_matches_numpy(shape, offset, axes, dtype):
     got = vk.trace(vk.asarray(ref), offset, *axes)
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(np.asarray(got.get()), want)
+
+
+# ---------------------------------------------------------------------------------------------
+# r_ and c_
+
+
+R_CASES = [
+    lambda m, a: m.r_[a, a[:2]],
+    lambda m, a: m.r_[a[0], 0, 0, a[0]],
+    lambda m, a: m.r_[-1:1:6j, [0] * 3, 5, 6],
+    lambda m, a: m.r_[1:5, 7, a[0]],
+    lambda m, a: m.r_[0, 0.5, -1, 0.3],
+    lambda m, a: m.r_["-1", a, a],
+    lambda m, a: m.r_["0,2", [1, 2, 3], [4, 5, 6]],
+    lambda m, a: m.r_["0,2,0", [1, 2, 3], [4, 5, 6]],
+    lambda m, a: m.r_["1,3,-1", a[0], a[1]],
+    lambda m, a: m.c_[a[:, :2], a],
+    lambda m, a: m.c_[[1, 2, 3], [4, 5, 6]],
+    lambda m, a: m.c_[a[0], a[1], 1:5],
+]
+
+
+@pytest.mark.parametrize("case", range(len(R_CASES)))
+@pytest.mark.parametrize("dtype", [np.int8, np.float32, np.complex64, np.bool_])
+def test_r_and_c(case, dtype):
+    a = np.arange(12).reshape(3, 4).astype(dtype)
+    check(R_CASES[case](vk, device(a)), R_CASES[case](np, a))
+
+
+def test_r_and_c_errors():
+    a = np.arange(12.0).reshape(3, 4)
+    same_error(lambda: np.r_[a, a[:, :2]], lambda: vk.r_[device(a), device(a[:, :2])])
+    same_error(lambda: np.r_[a, "0"], lambda: vk.r_[device(a), "0"])
+    same_error(lambda: np.r_["x", a], lambda: vk.r_["x", device(a)])
+    with pytest.raises(NotImplementedError, match="no matrix type"):
+        vk.r_["r", [1, 2], [3, 4]]
+    assert len(vk.r_) == len(np.r_) == 0
