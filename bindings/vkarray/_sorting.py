@@ -187,14 +187,29 @@ def union1d(ar1, ar2):
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
-    """numpy.intersect1d: the sorted values in both arrays."""
-    if return_indices:
-        raise NotImplementedError("[intersect1d] return_indices=True is not supported yet")
+    """numpy.intersect1d: the sorted values in both arrays; with return_indices also the
+    index of each in the flattened ar1 and ar2 (the first occurrence unless assume_unique),
+    by numpy's algorithm (a stable argsort of both arrays' values together)."""
     a, b = _asarrays("intersect1d", [ar1, ar2])
-    a, b = (_vkarray.ravel(a), _vkarray.ravel(b)) if assume_unique else (unique(a), unique(b))
-    aux = sort(concatenate([a, b]))
+    ind1 = ind2 = None
+    if assume_unique:
+        a, b = _vkarray.ravel(a), _vkarray.ravel(b)
+    elif return_indices:
+        (a, ind1), (b, ind2) = unique(a, return_index=True), unique(b, return_index=True)
+    else:
+        a, b = unique(a), unique(b)
+    aux = concatenate([a, b])
+    if not return_indices:
+        aux = sort(aux)
+        return _vkarray.compress(aux[1:] == aux[:-1], aux[:-1])
+    order = argsort(aux, stable=True)
+    aux = _vkarray.take(aux, order)
     same = aux[1:] == aux[:-1]
-    return _vkarray.compress(same, aux[:-1])
+    i1 = _vkarray.compress(same, order[:-1])
+    i2 = _vkarray.compress(same, order[1:]) - a.shape[0]
+    if ind1 is not None:
+        i1, i2 = _vkarray.take(ind1, i1), _vkarray.take(ind2, i2)
+    return _vkarray.compress(same, aux[:-1]), i1, i2
 
 
 def setdiff1d(ar1, ar2, assume_unique=False):

@@ -120,6 +120,11 @@ c("cov", lambda xp, to: xp.cov(to(F), rowvar=False, bias=True))
 c("corrcoef", lambda xp, to: xp.corrcoef(to(F)))
 c("union1d", lambda xp, to: xp.union1d(to(I[0]), to(I[1])))
 c("intersect1d", lambda xp, to: xp.intersect1d(to(I[0]), to(I[1])))
+c("intersect1d", lambda xp, to: xp.intersect1d(to(np.array([1, 1, 3, 4, 3, 3, 0])),
+                                               to(np.array([[3, 1], [2, 1], [0, 9]])),
+                                               return_indices=True))
+c("intersect1d", lambda xp, to: xp.intersect1d(to(np.array([5, 1, 3])), to(np.array([3, 9, 5])),
+                                               assume_unique=True, return_indices=True))
 c("setdiff1d", lambda xp, to: xp.setdiff1d(to(I[0]), to(I[1])))
 c("setxor1d", lambda xp, to: xp.setxor1d(to(I[0]), to(I[1])))
 c("trim_zeros", lambda xp, to: xp.trim_zeros(to(np.array([0, 0, 3, 0, 2, 0]))))
