@@ -82,14 +82,24 @@ def _lengths(a, s, axes, inverse_real=False):
     return s
 
 
+def _no_axes(s, axes):
+    """numpy's fftn and ifftn over no axes transform nothing: they return the input array
+    itself (asarray of it), in its own dtype."""
+    return axes is not None and len(axes) == 0 and not s
+
+
 def fftn(a, s=None, axes=None, norm=None, out=None):
     """numpy.fft.fftn: over axes (default: the last len(s), or all), lengths s (None: the
     axis' length)."""
+    if _no_axes(s, axes):
+        return _into("fftn", asarray(a), out)
     return _into("fftn", _vk._fftn(a, _lengths(a, s, axes), axes, norm), out)
 
 
 def ifftn(a, s=None, axes=None, norm=None, out=None):
     """numpy.fft.ifftn."""
+    if _no_axes(s, axes):
+        return _into("ifftn", asarray(a), out)
     return _into("ifftn", _vk._ifftn(a, _lengths(a, s, axes), axes, norm), out)
 
 
@@ -105,12 +115,12 @@ def irfftn(a, s=None, axes=None, norm=None, out=None):
 
 def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     """numpy.fft.fft2: fftn over the last two axes."""
-    return _into("fft2", _vk._fftn(a, _lengths(a, s, axes), axes, norm), out)
+    return fftn(a, s, axes, norm, out)
 
 
 def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     """numpy.fft.ifft2: ifftn over the last two axes."""
-    return _into("ifft2", _vk._ifftn(a, _lengths(a, s, axes), axes, norm), out)
+    return ifftn(a, s, axes, norm, out)
 
 
 def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):

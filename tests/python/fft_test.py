@@ -185,6 +185,12 @@ def test_none_lengths_are_the_default_lengths():
     check(vk.fft.irfft2(h, s=(None, None)), np.fft.irfft2(h, s=(None, None)), 48, False)
 
 
+def test_no_axes_is_the_input_itself():
+    a = vk.asarray(np.ones((3, 4), bool))
+    for f in (vk.fft.fftn, vk.fft.ifftn, vk.fft.fft2, vk.fft.ifft2):
+        assert f(a, axes=()) is a and np.fft.fftn(np.ones(2), axes=()).dtype == np.float64
+
+
 DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
           np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128]
 
