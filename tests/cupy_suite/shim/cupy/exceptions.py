@@ -9,3 +9,4 @@ ComplexWarning = _np_exc.ComplexWarning
 TooHardError = _np_exc.TooHardError
 VisibleDeprecationWarning = _np_exc.VisibleDeprecationWarning
 DTypePromotionError = getattr(_np_exc, "DTypePromotionError", TypeError)
+RankWarning = _np_exc.RankWarning
