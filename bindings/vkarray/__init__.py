@@ -147,8 +147,8 @@ from ._functional import (  # noqa: F401, A004
 # Input and output: printing, DLPack.
 from . import _conversions
 from ._conversions import (  # noqa: F401, A004
-    array2string, array_repr, array_str, from_dlpack, get_printoptions, printoptions,
-    set_printoptions,
+    array2string, array_repr, array_str, base_repr, binary_repr, from_dlpack, get_printoptions,
+    printoptions, set_printoptions,
 )
 # Host arrays and explicit transfers.
 from . import _host

@@ -1,5 +1,5 @@
 """Input and output on the host: printing (numpy's options and array_repr, array_str,
-array2string, which vkarray's repr/str follow), the ndarray's pickling and copy (through a host
+array2string, which vkarray's repr/str follow; base_repr and binary_repr of an integer), the ndarray's pickling and copy (through a host
 copy or a device copy), repr/str in numpy's layout with the device named, and DLPack export and
 import (from_dlpack). Every path that moves data to the host says so: a download is always an
 explicit copy."""
@@ -10,12 +10,16 @@ from . import _vkarray as _vk
 from ._creation import asarray
 
 __all__ = ["set_printoptions", "get_printoptions", "printoptions", "array_repr", "array_str",
-           "array2string", "from_dlpack"]
+           "array2string", "base_repr", "binary_repr", "from_dlpack"]
 
 # Printing reads numpy's options: vkarray formats a host copy of the values with numpy.
 set_printoptions = _np.set_printoptions
 get_printoptions = _np.get_printoptions
 printoptions = _np.printoptions
+
+# The string forms of one integer (a Python value, no array): numpy's functions.
+base_repr = _np.base_repr
+binary_repr = _np.binary_repr
 
 
 def _host(a):

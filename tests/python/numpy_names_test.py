@@ -186,3 +186,11 @@ def test_copyto_casts_a_scalar_by_its_value(src, dtype):
         return
     vk.copyto(a, src)
     same(a, ref)
+
+
+def test_base_repr_and_binary_repr_of_integers():
+    for args in [(0,), (5,), (-5,), (5, 2), (35, 36), (-7, 3, 4)]:
+        assert vk.base_repr(*args) == np.base_repr(*args)
+    for args in [(0,), (3,), (-3,), (3, 5), (-3, 5)]:
+        assert vk.binary_repr(*args) == np.binary_repr(*args)
+    assert vk.binary_repr(vk.asarray(6)) == np.binary_repr(6)  # a 0-d device integer
