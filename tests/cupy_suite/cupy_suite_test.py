@@ -79,7 +79,7 @@ def test_pinned_cupy_subset(tmp_path):
                     f"subset of CuPy's suite; `make conformance-cupy` says how to fetch them)")
     xml = tmp_path / "pinned.xml"
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-c", str(SUITE / "pytest.ini"), f"--rootdir={tests}",
+        [sys.executable, "-m", "pytest", "-c", str(SUITE / "suite.ini"), f"--rootdir={tests}",
          "-q", "--tb=short", "--vka-timeout=120", f"--junitxml={xml}", *PINNED],
         cwd=tests, env=_env(), capture_output=True, text=True, timeout=900)
     counts, failed = _counts(xml)
