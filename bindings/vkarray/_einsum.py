@@ -193,10 +193,10 @@ def _contract(x, lx, y, ly, keep):
     right = [c for c in ly if c not in lx]
     sx = dict(zip(lx, x.shape))
     sy = dict(zip(ly, y.shape))
-    # A summed label of extent 1 on one side is broadcast to the other's extent.
+    # A summed label of extent 1 on one side is broadcast to the other's extent (0 too).
     for c in summed:
         if sx[c] != sy[c]:
-            n = max(sx[c], sy[c])
+            n = sy[c] if sx[c] == 1 else sx[c]
             if sx[c] == 1:
                 shape = [n if d == c else sx[d] for d in lx]
                 x, sx[c] = _vkarray.broadcast_to(x, tuple(shape)), n
@@ -213,7 +213,7 @@ def _contract(x, lx, y, ly, keep):
     xt = _vkarray.reshape(xt, xb + (m, k))
     yt = _vkarray.reshape(yt, yb + (k, n))
     r = _vkarray._matmul(xt, yt)
-    bshape = tuple(max(p, q) for p, q in zip(xb, yb))
+    bshape = tuple(q if p == 1 else p for p, q in zip(xb, yb))  # 1 broadcasts, to 0 too
     r = _vkarray.reshape(r, bshape + tuple(sx[c] for c in left) + tuple(sy[c] for c in right))
     return r, batch + left + right
 
