@@ -183,11 +183,51 @@ def arange(start, stop=None, step=1, dtype=None, *, device=None, context=None):
                            context=_context("arange", device, context))
 
 
-def linspace(start, stop, num=50, endpoint=True, dtype=None, *, device=None,
-             context=None):
-    """num evenly spaced values from start to stop (numpy.linspace)."""
-    return _vkarray._linspace(start, stop, num, endpoint, dtype,
-                             context=_context("linspace", device, context))
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
+             device=None, context=None):
+    """num evenly spaced values from start to stop (numpy.linspace); with retstep, also the
+    spacing (NaN when there is no interval: num 0, or 1 with endpoint). Array-like start
+    and stop give one sequence per element, along `axis`, by numpy's formula."""
+    num = _operator.index(num)
+    if num < 0:
+        raise ValueError(f"[linspace] Number of samples, {num}, must be non-negative.")
+    ctx = _context("linspace", device, context)
+    div = num - 1 if endpoint else num
+    if _np.ndim(start) == 0 and _np.ndim(stop) == 0:
+        if isinstance(start, ndarray) or isinstance(stop, ndarray):
+            start, stop = start[()].item(), stop[()].item()  # a 0-d device array's value
+        y = _vkarray._linspace(start, stop, num, endpoint, dtype, context=ctx)
+        if not retstep:
+            return y
+        with _np.errstate(all="ignore"):
+            delta = _np.asarray(stop) * 1.0 - _np.asarray(start) * 1.0
+            return y, (delta / div if div > 0 else _np.nan * delta)
+    return _linspace_arrays(start, stop, num, div, endpoint, retstep, dtype, axis, ctx)
+
+
+def _linspace_arrays(start, stop, num, div, endpoint, retstep, dtype, axis, ctx):
+    """numpy 1.24's linspace of array endpoints: arange(num) scaled by the step (or by
+    delta / div where a step is 0) plus start, the last row set to stop."""
+    start = asarray(start, context=ctx) * 1.0
+    stop = asarray(stop, context=ctx) * 1.0
+    dt = _vkarray.result_type(start, stop, float(num))
+    delta = stop - start
+    y = _vkarray.reshape(_vkarray._arange(0, num, 1, dt, context=ctx),
+                         (-1,) + (1,) * delta.ndim)
+    if div > 0:
+        step = delta / div
+        y = y / div * delta if bool(_vkarray.any(step == 0)) else y * step
+    else:
+        step = delta * _np.nan
+        y = y * delta
+    y = y + start
+    if endpoint and num > 1:
+        y[-1, ...] = stop
+    y = _vkarray.moveaxis(y, 0, axis)
+    if dtype is not None and _np.issubdtype(dtype, _np.integer):
+        y = y // 1  # numpy floors before the cast to an integer dtype
+    y = y.astype(dt if dtype is None else dtype)
+    return (y, step) if retstep else y
 
 
 def eye(N, M=None, k=0, dtype=None, order="C", *, device=None, context=None):  # noqa: N803

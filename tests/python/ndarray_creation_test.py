@@ -173,3 +173,23 @@ def test_array_ndmin_and_copy():
     x[0, 0] = 100
     assert int(y[0, 0]) == I32_A[0, 0]
     check(vk.array(x, vk.float32, copy=False), np.array(x.get(), np.float32))
+
+
+def test_linspace_retstep_axis_and_array_endpoints():
+    for args, kw in [((0, 10, 5), {}), ((0, 10, 0), {"endpoint": False}),
+                     ((3, 7, 1), {"endpoint": False}), ((3, 7, 1), {}), ((2.5, -1, 4), {})]:
+        got, got_step = vk.linspace(*args, retstep=True, **kw)
+        want, want_step = np.linspace(*args, retstep=True, **kw)
+        check(got, want)
+        np.testing.assert_array_equal(got_step, want_step)  # NaN where there is no interval
+    starts, stops = np.array([0, 120], np.int16), np.array([100, 0], np.int16)
+    for kw in [{"num": 50, "dtype": np.int32}, {"num": 7, "axis": 1}, {"num": 6, "axis": -1},
+               {"num": 1}, {"num": 0}, {"num": 5, "endpoint": False, "dtype": np.float32}]:
+        check(vk.linspace(vk.asarray(starts), vk.asarray(stops), **kw),
+              np.linspace(starts, stops, **kw))
+    got, got_step = vk.linspace(vk.asarray(starts), 1.0, 4, retstep=True)
+    want, want_step = np.linspace(starts, 1.0, 4, retstep=True)
+    check(got, want)
+    check(got_step, want_step)
+    check(vk.linspace(vk.asarray(np.array([1.0, 1.0])), [1.0, 2.0], 3),
+          np.linspace([1.0, 1.0], [1.0, 2.0], 3))  # a zero step: numpy's other formula
