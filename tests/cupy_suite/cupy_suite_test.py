@@ -1,5 +1,5 @@
 """The CuPy suite's part of `make test`: the shim's self-tests (selftest/, no CuPy needed) and
-a pinned subset of CuPy's own tests (PINNED, about a minute on 2 cores), each run in a
+a pinned subset of CuPy's own tests (PINNED, about 25 seconds on 2 cores), each run in a
 subprocess with the `cupy` shim on the path, as `make conformance-cupy` runs the whole suite.
 
 CuPy's tests are never part of this repository: the pinned subset runs from the checkout at
@@ -21,20 +21,21 @@ SUITE = pathlib.Path(__file__).resolve().parent
 CUPY_TESTS_DIR = pathlib.Path(os.environ.get("CUPY_TESTS_DIR", "/work/cupy-tests"))
 
 # Node ids (relative to CuPy's tests/ directory) whose every test passes on vkarray: numpy
-# routines spread over the suite's modules, chosen to run in about a minute on lavapipe with
-# 2 cores. A failure here is a regression against numpy's answers.
+# routines spread over the suite's modules, about 300 tests that run in about 25 seconds on
+# lavapipe with 2 cores, kernel cache cold or warm. A failure here is a regression against numpy's
+# answers.
 PINNED = [
-    "cupy_tests/logic_tests/test_comparison.py",
-    "cupy_tests/logic_tests/test_ops.py",
+    "cupy_tests/binary_tests/test_elementwise.py",
+    "cupy_tests/creation_tests/test_matrix.py",
     "cupy_tests/logic_tests/test_content.py",
-    "cupy_tests/manipulation_tests/test_transpose.py",
+    "cupy_tests/logic_tests/test_ops.py",
     "cupy_tests/manipulation_tests/test_rearrange.py",
-    "cupy_tests/math_tests/test_floating.py",
-    "cupy_tests/math_tests/test_explog.py",
-    "cupy_tests/statistics_tests/test_correlation.py",
-    "cupy_tests/sorting_tests/test_count.py",
-    "cupy_tests/indexing_tests/test_generate.py::TestIndices",
-    "cupy_tests/creation_tests/test_ranges.py::TestMeshgrid",
+    "cupy_tests/manipulation_tests/test_split.py",
+    "cupy_tests/manipulation_tests/test_transpose.py",
+    "cupy_tests/math_tests/test_hyperbolic.py",
+    "cupy_tests/math_tests/test_rational.py",
+    "cupy_tests/math_tests/test_window.py",
+    "cupy_tests/test_ndim.py",
 ]
 
 
@@ -85,4 +86,4 @@ def test_pinned_cupy_subset(tmp_path):
     counts, failed = _counts(xml)
     assert not failed and run.returncode == 0, (
         f"{counts}; failed: {failed[:20]}\n" + run.stdout[-6000:] + run.stderr[-2000:])
-    assert counts["passed"] >= 500, counts  # the subset ran, not just its collection
+    assert counts["passed"] >= 300, counts  # the subset ran, not just its collection
