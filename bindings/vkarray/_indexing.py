@@ -237,14 +237,25 @@ def _cycled(vals, n, ctx, dtype):
 
 def place(arr, mask, vals):
     """numpy.place: the masked elements of arr (in order) take vals, repeated as needed."""
-    idx = _vkarray.flatnonzero(_asarray(mask, arr.context))
+    mask = _asarray(mask, arr.context)
+    if mask.size != arr.size:
+        raise ValueError("[place] mask and data must be the same size")
+    idx = _vkarray.flatnonzero(mask)
     n = idx.shape[0]
     if n:
         _vkarray.put(arr, idx, _cycled(vals, n, arr.context, arr.dtype))
 
 
 def putmask(a, mask, values):
-    """numpy.putmask: a[mask] = values, values repeated over a's flat positions."""
+    """numpy.putmask: a[mask] = values, values repeated over a's flat positions. An array of
+    values must cast to a's dtype safely (TypeError otherwise, as numpy); scalars and lists
+    are converted as assignment converts."""
+    if isinstance(values, (_vkarray.ndarray, _np.ndarray)) and not _np.can_cast(
+            values.dtype, a.dtype, "safe"):
+        raise TypeError(f"[putmask] Cannot cast array data from dtype('{values.dtype}') to "
+                        f"dtype('{a.dtype}') according to the rule 'safe'")
+    if a.size == 0:
+        return
     values = _cycled(values, a.size, a.context, a.dtype)
     a[...] = _math.where(_asarray(mask, a.context), _vkarray.reshape(values, a.shape), a)
 

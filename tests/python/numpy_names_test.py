@@ -194,3 +194,23 @@ def test_base_repr_and_binary_repr_of_integers():
     for args in [(0,), (3,), (-3,), (3, 5), (-3, 5)]:
         assert vk.binary_repr(*args) == np.binary_repr(*args)
     assert vk.binary_repr(vk.asarray(6)) == np.binary_repr(6)  # a 0-d device integer
+
+
+def test_place_and_putmask_errors_and_empty_arrays():
+    with pytest.raises(ValueError, match="same size"):
+        np.place(np.arange(7), np.ones((3, 4), bool), [1])
+    with pytest.raises(ValueError, match="same size"):
+        vk.place(vk.arange(7), vk.ones((3, 4), dtype=bool), [1])
+    for values in (np.array([1.5, 2.0]), np.array([1], np.uint64)):
+        with pytest.raises(TypeError, match="rule 'safe'"):
+            np.putmask(np.arange(6), np.arange(6) > 2, values)
+        with pytest.raises(TypeError, match="rule 'safe'"):
+            vk.putmask(vk.arange(6), vk.arange(6) > 2, vk.asarray(values))
+    a, ref = vk.arange(6), np.arange(6)
+    vk.putmask(a, a > 2, 2.5)  # a Python scalar or list converts as assignment does
+    np.putmask(ref, ref > 2, 2.5)
+    vk.putmask(a, a < 2, [7.5, -1.5])
+    np.putmask(ref, ref < 2, [7.5, -1.5])
+    same(a, ref)
+    empty = vk.zeros(0)
+    assert vk.putmask(empty, vk.zeros(0, dtype=bool), vk.zeros(0)) is None
