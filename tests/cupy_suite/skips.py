@@ -40,7 +40,7 @@ FEATURES = {
     "cub-cutensor": "CUDA-specific: the CUB and cuTENSOR accelerators "
                     "(cupy._core._accelerator, cupyx.cutensor)",
     "cublas-cusolver": "CUDA-specific: cuBLAS/cuSOLVER handles and knobs (cupy.cublas, "
-                       "cupyx.cusolver, batched gesv limit)",
+                       "cupyx.cusolver, cuBLAS compute types, batched gesv limit)",
     "curand": "CUDA-specific: cuRAND bit generators (XORWOW, MRG32k3a, Philox4x3210)",
     "cuda-graph": "CUDA-specific: CUDA graphs",
     "texture": "CUDA-specific: CUDA texture objects",
@@ -110,6 +110,8 @@ STUB_FEATURES = {
     "cupy._core._accelerator": "cub-cutensor",
     "cupy._core._cub_reduction": "cub-cutensor",
     "cupy._core.set_routine_accelerators": "cub-cutensor",
+    "cupy._core.get_compute_type": "cublas-cusolver",
+    "cupy._core.set_compute_type": "cublas-cusolver",
     "cupy._core.set_reduction_accelerators": "cub-cutensor",
     "cupy._core._fusion_trace": "fuse",
     "cupy._core.fusion": "fuse",
