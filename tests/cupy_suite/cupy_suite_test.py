@@ -1,4 +1,5 @@
-"""The CuPy suite's part of `make test`: the shim's self-tests (selftest/, no CuPy needed) and
+"""The CuPy suite's part of `make test`: the shim's self-tests (selftest/shim_selftest.py,
+named so that only this test collects it, with the shim on the path; no CuPy needed) and
 a pinned subset of CuPy's own tests (PINNED, about 25 seconds on 2 cores), each run in a
 subprocess with the `cupy` shim on the path, as `make conformance-cupy` runs the whole suite.
 
@@ -22,8 +23,8 @@ CUPY_TESTS_DIR = pathlib.Path(os.environ.get("CUPY_TESTS_DIR", "/work/cupy-tests
 
 # Node ids (relative to CuPy's tests/ directory) whose every test passes on vkarray: numpy
 # routines spread over the suite's modules, about 300 tests that run in about 25 seconds on
-# lavapipe with 2 cores, kernel cache cold or warm. A failure here is a regression against numpy's
-# answers.
+# lavapipe with 2 cores, kernel cache cold or warm. A failure here is a regression against
+# numpy's answers.
 PINNED = [
     "cupy_tests/binary_tests/test_elementwise.py",
     "cupy_tests/creation_tests/test_matrix.py",
@@ -66,7 +67,7 @@ def test_shim_selftest(tmp_path):
     xml = tmp_path / "selftest.xml"
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
-         "cupy_suite_plugin", f"--junitxml={xml}", str(SUITE / "selftest")],
+         "cupy_suite_plugin", f"--junitxml={xml}", str(SUITE / "selftest" / "shim_selftest.py")],
         cwd=SUITE, env=_env(), capture_output=True, text=True, timeout=600)
     counts, failed = _counts(xml)
     assert run.returncode == 0 and not failed, run.stdout[-4000:] + run.stderr[-2000:]
