@@ -1,18 +1,22 @@
 """Counts of a run of CuPy's suite on vkarray, from pytest's JUnit XML files.
 
-usage: summarize.py JUNIT_XML... [--markdown] [--skips] [--failures [N]]
+usage: summarize.py JUNIT_XML... [--markdown] [--skips] [--failures [N]] [--reasons]
 
 Prints passed/failed/skipped per test file and per CuPy module (cupy_tests/<module>/), the
 totals and the share of non-skipped tests that pass; --markdown prints the per-module table
 docs/conformance.md records; --skips counts the skips per reason; --failures groups the
 failures by their error (numbers and names in quotes folded, so that one cause is one group)
-and prints the N largest groups (default 40) with two example test ids each. Exits 0
-whatever the counts: the counts are the result."""
+and prints the N largest groups (default 40) with two example test ids each and the reason
+reasons.py gives the first; --reasons counts the failures per kind and reason of reasons.py
+(elsewhere, difference, device, defect; unclassified ones by group). Exits 0 whatever the
+counts: the counts are the result."""
 
 import collections
 import re
 import sys
 import xml.etree.ElementTree as ET
+
+import reasons as _reasons
 
 
 def outcome(case):
@@ -113,6 +117,43 @@ def print_rows(rows, title, markdown):
     return total
 
 
+def _text(message):
+    return message[0] if isinstance(message, list) and message else str(message)
+
+
+def print_reasons(cases, markdown):
+    """Failures per kind and reason (reasons.py); the unclassified ones by group."""
+    by_reason = collections.Counter()
+    unclassified = collections.Counter()
+    for c in cases:
+        if c[3] != "failed":
+            continue
+        kind, why = _reasons.classify(_text(c[4]), c[2])
+        by_reason[(kind, why)] += 1
+        if kind == "unclassified":
+            unclassified[signature(c[4])] += 1
+    kinds = collections.Counter()
+    for (kind, _), n in by_reason.items():
+        kinds[kind] += n
+    print()
+    if markdown:
+        print("| failures | kind | reason |")
+        print("|---:|---|---|")
+        for (kind, why), n in sorted(by_reason.items(), key=lambda kv: (kv[0][0], -kv[1])):
+            if kind != "unclassified":
+                print(f"| {n} | {kind} | {why} |")
+    else:
+        for kind, n in kinds.most_common():
+            print(f"{n:>7}  {kind}")
+        print()
+        for (kind, why), n in sorted(by_reason.items(), key=lambda kv: (kv[0][0], -kv[1])):
+            if kind != "unclassified":
+                print(f"{n:>7}  [{kind}] {why}")
+    print()
+    for sig, n in unclassified.most_common():
+        print(f"| {n} | unclassified | {sig} |" if markdown else f"{n:>7}  [unclassified] {sig}")
+
+
 def main(argv):
     paths = [a for a in argv if not a.startswith("--") and not a.isdigit()]
     if not paths:
@@ -135,12 +176,16 @@ def main(argv):
         groups = collections.defaultdict(list)
         for c in cases:
             if c[3] == "failed":
-                groups[signature(c[4])].append(c[2])
+                groups[signature(c[4])].append(c)
         print()
-        for sig, ids in sorted(groups.items(), key=lambda kv: -len(kv[1]))[:top]:
-            print(f"{len(ids):>6}  {sig}")
-            for e in ids[:2]:
-                print(f"          {e}")
+        for sig, members in sorted(groups.items(), key=lambda kv: -len(kv[1]))[:top]:
+            kind, why = _reasons.classify(_text(members[0][4]), members[0][2])
+            print(f"{len(members):>6}  {sig}")
+            print(f"          [{kind}] {why}")
+            for c in members[:2]:
+                print(f"          {c[2]}")
+    if "--reasons" in argv:
+        print_reasons(cases, markdown)
     return 0
 
 

@@ -1,0 +1,61 @@
+"""Why each remaining failure of CuPy's suite on vkarray fails: (pattern, kind, reason) rules
+that summarize.py --failures matches against each failure's message and node id (the first
+rule that matches wins). docs/conformance.md's table of remaining failures is its output.
+
+Kinds: "elsewhere" (a feature being added on another branch), "difference" (a documented
+difference from numpy 1.24 or CuPy), "device" (a limit of the device), "defect" (a vkarray
+defect, tracked here until fixed)."""
+
+import re
+
+# ndarray attributes and methods, and numpy names, being added on another branch.
+_ELSEWHERE_ATTRS = ("flags", "strides", "base", "data", "flat", "itemset", "searchsorted", "take",
+                    "choose", "repeat", "conj", "conjugate", "trace", "dump", "dumps", "tobytes",
+                    "tofile", "put", "nonzero", "compress", "round", "clip", "dot", "view",
+                    "resize", "fill", "setflags", "ctypes", "byteswap", "newbyteorder")
+_ELSEWHERE_NAMES = ("frexp", "ldexp", "nextafter", "spacing", "packbits", "unpackbits",
+                    "poly", "poly1d", "polyadd", "polysub", "polymul", "polyval", "polyder",
+                    "polyint", "polydiv", "roots", "eig", "eigvals", "vectorize", "errstate",
+                    "floating", "integer", "int_", "float_", "complex_", "double", "single",
+                    "intp", "uintp", "number", "generic", "signedinteger", "unsignedinteger",
+                    "inexact", "complexfloating", "character", "isfortran", "may_share_memory",
+                    "shares_memory", "byte_bounds")
+
+RULES = [
+    # Features being added on other branches.
+    (r"object has no attribute '(" + "|".join(_ELSEWHERE_ATTRS) + r")'", "elsewhere",
+     "ndarray attributes and methods (constructor/attributes branch)"),
+    (r"vkarray(\.linalg)? has no attribute '(" + "|".join(_ELSEWHERE_NAMES) + r")'",
+     "elsewhere", "numpy names being added on the names branch"),
+    (r"No constructor defined|property of 'ndarray' object has no setter", "elsewhere",
+     "the ndarray constructor and settable shape (names branch)"),
+    (r"random_tests/", "elsewhere", "numpy.random distributions (random branch)"),
+    # Documented differences.
+    (r"unexpected keyword argument '(blocking|stream)'", "difference",
+     "CuPy's own keyword (no numpy counterpart)"),
+    (r"(argmin|argmax)\(\): incompatible function arguments", "difference",
+     "CuPy's own dtype= of argmin/argmax (no numpy counterpart)"),
+    (r"has no attribute '(alltrue|sometrue|msort|round_|product|cumproduct|asfarray)'",
+     "difference", "numpy 1.x's deprecated aliases, removed in numpy 2; vkarray has the new names"),
+    (r"NotImplementedError not raised|DID NOT RAISE <class 'NotImplementedError'>",
+     "difference", "CuPy raises NotImplementedError where numpy (and vkarray) compute"),
+    (r"matrix directive|no matrix type", "difference", "numpy.matrix does not exist in vkarray"),
+    (r"only order='C' is supported|order='F': vkarray arrays are C-ordered", "difference",
+     "reshape/ravel/ufunc results are C-ordered (only creation takes order='F')"),
+    # Device limits.
+    (r"MemoryError|_ArrayMemoryError|cannot allocate", "device",
+     "needs more memory than the device (or the host's numpy) has"),
+    (r"timed out \(--vka-timeout\)", "device",
+     "slower than the time limit on lavapipe (CPU Vulkan) with 2 cores"),
+]
+
+_COMPILED = [(re.compile(p), kind, reason) for p, kind, reason in RULES]
+
+
+def classify(message, node_id):
+    """(kind, reason) of a failure, or ("unclassified", "") when no rule matches."""
+    text = f"{node_id}\n{message}"
+    for pattern, kind, reason in _COMPILED:
+        if pattern.search(text):
+            return kind, reason
+    return "unclassified", ""
