@@ -117,7 +117,9 @@ def correlate(a, v, mode="valid"):
 
 
 def convolve(a, v, mode="full"):
-    """numpy.convolve: the discrete linear convolution of two 1-d sequences."""
+    """numpy.convolve: the discrete linear convolution of two 1-d sequences (a 0-d operand
+    is one element, as numpy's; correlate refuses it, as numpy's)."""
+    a, v = (x if x.ndim else _vkarray.reshape(x, (1,)) for x in _asarrays("convolve", [a, v]))
     a, v = _sequences("convolve", a, v)
     if v.shape[0] > a.shape[0]:
         a, v = v, a

@@ -214,3 +214,15 @@ def test_place_and_putmask_errors_and_empty_arrays():
     same(a, ref)
     empty = vk.zeros(0)
     assert vk.putmask(empty, vk.zeros(0, dtype=bool), vk.zeros(0)) is None
+
+
+@pytest.mark.parametrize("mode", ["valid", "same", "full"])
+def test_convolve_of_0d_operands(mode):
+    """numpy's convolve takes a 0-d operand as one element; its correlate does not."""
+    for a, v in [(np.array(2.0), np.array(3.0)), (np.array(2), np.arange(5)),
+                 (np.arange(6.0), np.array(1.5))]:
+        same(vk.convolve(vk.asarray(a), vk.asarray(v), mode), np.convolve(a, v, mode))
+    with pytest.raises(ValueError):
+        np.correlate(np.array(2.0), np.arange(3.0))
+    with pytest.raises(ValueError):
+        vk.correlate(vk.asarray(np.array(2.0)), vk.arange(3.0))
