@@ -178,9 +178,23 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
 
 
 def arange(start, stop=None, step=1, dtype=None, *, device=None, context=None):
-    """Evenly spaced values in [start, stop) (numpy.arange)."""
-    return _vkarray._arange(start, stop, step, dtype,
-                           context=_context("arange", device, context))
+    """Evenly spaced values in [start, stop) (numpy.arange). A complex dtype holds the real
+    sequence (computed in the matching float dtype); bool is the integer sequence cast, for
+    at most 2 values, as numpy allows."""
+    ctx = _context("arange", device, context)
+    kind = None if dtype is None else _np.dtype(dtype).kind
+    real_args = not any(isinstance(v, complex) or _np.iscomplexobj(v)
+                        for v in (start, stop, step))
+    if kind == "c" and real_args:
+        real = _np.float32 if _np.dtype(dtype) == _np.complex64 else _np.float64
+        return _vkarray._arange(start, stop, step, real, context=ctx).astype(dtype)
+    if kind == "b" and real_args:
+        r = _vkarray._arange(start, stop, step, _np.int64, context=ctx)
+        if r.shape[0] > 2:
+            raise TypeError("[arange] arange() is only supported for booleans when the result "
+                            "has at most length 2.")
+        return r.astype(_np.bool_)
+    return _vkarray._arange(start, stop, step, dtype, context=ctx)
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,

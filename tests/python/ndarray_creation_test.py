@@ -193,3 +193,17 @@ def test_linspace_retstep_axis_and_array_endpoints():
     check(got_step, want_step)
     check(vk.linspace(vk.asarray(np.array([1.0, 1.0])), [1.0, 2.0], 3),
           np.linspace([1.0, 1.0], [1.0, 2.0], 3))  # a zero step: numpy's other formula
+
+
+def test_arange_of_complex_and_bool_dtypes():
+    """numpy fills a complex arange with the real sequence, and a bool one of at most 2
+    values with the integer sequence cast."""
+    for args in [(5,), (0.5, 3, 0.7), (10, 0, -3), (0,)]:
+        for dt in (np.complex64, np.complex128):
+            check(vk.arange(*args, dtype=dt), np.arange(*args, dtype=dt))
+    for args in [(0, 2), (1, 2), (0,), (2, 0, -1)]:
+        check(vk.arange(*args, dtype=bool), np.arange(*args, dtype=bool))
+    with pytest.raises(TypeError, match="at most length 2"):
+        np.arange(3, dtype=bool)
+    with pytest.raises(TypeError, match="at most length 2"):
+        vk.arange(3, dtype=bool)
