@@ -275,9 +275,11 @@ def _index_array(op, obj, ctx, checked=True):
     return asarray(data, context=ctx) if ctx is not None else asarray(data), data
 
 
-def _strides(dims, order):
+def _strides(dims, order, op):
+    """Element strides of `dims` in numpy's order ('C', 'F'; None means 'C')."""
+    order = "C" if order is None else order
     if order not in ("C", "F"):
-        raise ValueError(f"[{order!r}] only 'C' or 'F' order is permitted")
+        raise ValueError(f"[{op}] only 'C' or 'F' order is permitted")
     strides, step = [0] * len(dims), 1
     for d in (reversed(range(len(dims))) if order == "C" else range(len(dims))):
         strides[d] = step
@@ -290,11 +292,11 @@ def unravel_index(indices, shape, order="C"):
     array of `shape`. Lazy; the outputs fuse into one kernel when evaluated together
     (vk.eval(*result)). Out-of-range indices raise ValueError as numpy's do: vkarray inputs are
     downloaded for that check."""
-    if order not in ("C", "F"):
+    if order not in ("C", "F", None):
         raise ValueError("[unravel_index] only 'C' or 'F' order is permitted")
     dims = _nonnegative_ints("unravel_index", shape, "dimensions")
     idx, host = _index_array("unravel_index", indices, _context([indices]))
-    strides, size = _strides(dims, order)
+    strides, size = _strides(dims, order, "unravel_index")
     if host.size:
         bad = host[(host < 0) | (host >= size)]
         if bad.size:
@@ -323,7 +325,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     if len(modes) != len(dims) or any(m not in ("raise", "wrap", "clip") for m in modes):
         raise ValueError(f"[ravel_multi_index] clipmode must be one of 'raise', 'wrap' or "
                          f"'clip' (one or one per axis), got {mode!r}")
-    strides, _ = _strides(dims, order)
+    strides, _ = _strides(dims, order, "ravel_multi_index")
     ctx = _context(coords)
     pairs = [_index_array("ravel_multi_index", c, ctx, m == "raise" or d == 0)
              for c, m, d in zip(coords, modes, dims)]

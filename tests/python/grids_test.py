@@ -158,6 +158,19 @@ def test_index_roundtrip():
     check(vk.ravel_multi_index(coords, (3, 4, 5)), flat.astype(np.intp))
 
 
+@pytest.mark.parametrize("order", ["C", "F", None])
+def test_index_conversions_take_numpys_orders(order):
+    flat = np.array([0, 7, 23, 59])
+    check(vk.unravel_index(flat, (3, 4, 5), order=order),
+          np.unravel_index(flat, (3, 4, 5), order=order))
+    coords = (np.array([0, 2]), np.array([3, 1]), np.array([4, 0]))
+    check(vk.ravel_multi_index(coords, (3, 4, 5), order=order),
+          np.ravel_multi_index(coords, (3, 4, 5), order=order))
+    for fn in (lambda m: m.unravel_index(flat, (3, 4, 5), order="V"),
+               lambda m: m.ravel_multi_index(coords, (3, 4, 5), order="V")):
+        same_error(lambda: fn(np), lambda: fn(vk))
+
+
 def test_namespace():
     from vkarray import _grids, _joining, _reorder
     for module in (_joining, _reorder, _grids):
