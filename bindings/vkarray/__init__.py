@@ -30,7 +30,7 @@ from . import _creation
 from ._creation import (  # noqa: F401, A004
     arange, array, asanyarray, asarray, asarray_chkfinite, ascontiguousarray, asfortranarray,
     copy, empty, empty_like, eye, frombuffer, fromiter, full, full_like, identity, linspace,
-    ndarray, ones, ones_like, zeros, zeros_like,
+    ndarray, ones, ones_like, require, zeros, zeros_like,
 )
 # Numerical ranges and matrices from vectors.
 from . import _grids
@@ -60,9 +60,9 @@ from ._reorder import (  # noqa: F401, A004
 from . import _indexing
 from ._indexing import (  # noqa: F401, A004
     c_, choose, compress, diag_indices, diag_indices_from, diagonal, fill_diagonal, indices, ix_,
-    mgrid, ogrid, place, put, put_along_axis, putmask, r_, ravel_multi_index, select, take,
-    take_along_axis, tril_indices, tril_indices_from, triu_indices, triu_indices_from,
-    unravel_index,
+    mask_indices, mgrid, ogrid, place, put, put_along_axis, putmask, r_, ravel_multi_index,
+    select, take, take_along_axis, tril_indices, tril_indices_from, triu_indices,
+    triu_indices_from, unravel_index,
 )
 # The ufunc type.
 from . import _ufunc
@@ -150,6 +150,11 @@ from ._conversions import (  # noqa: F401, A004
     array2string, array_repr, array_str, base_repr, binary_repr, from_dlpack, get_printoptions,
     printoptions, set_printoptions,
 )
+# File input and output (numpy's formats, through host copies).
+from . import _io
+from ._io import (  # noqa: F401, A004
+    fromfile, fromstring, genfromtxt, load, loadtxt, save, savetxt, savez, savez_compressed,
+)
 # Host arrays and explicit transfers.
 from . import _host
 from ._host import (  # noqa: F401, A004
@@ -198,6 +203,7 @@ __all__ = [
     *_windows.__all__,
     *_functional.__all__,
     *_conversions.__all__,
+    *_io.__all__,
     *_host.__all__,
     *_kernels.__all__,
     "replica",

@@ -17,7 +17,7 @@ from . import _info, _vkarray
 from ._vkarray import ascontiguousarray, copy, identity, ndarray
 
 __all__ = ["ndarray", "asarray", "array", "asanyarray", "ascontiguousarray", "asfortranarray",
-           "copy", "asarray_chkfinite", "frombuffer", "fromiter", "empty", "zeros", "ones", "full",
+           "require", "copy", "asarray_chkfinite", "frombuffer", "fromiter", "empty", "zeros", "ones", "full",
            "empty_like", "zeros_like", "ones_like", "full_like", "arange", "linspace", "eye",
            "identity"]
 
@@ -266,6 +266,30 @@ def asanyarray(a, dtype=None, order=None):
 def asfortranarray(a, dtype=None):
     """numpy.asfortranarray: asarray(a, dtype, order='F')."""
     return asarray(a, dtype, "F")
+
+
+_REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F",
+                 "F_CONTIGUOUS": "F", "FORTRAN": "F", "A": "A", "ALIGNED": "A", "W": "W",
+                 "WRITEABLE": "W", "O": "O", "OWNDATA": "O", "E": "E", "ENSUREARRAY": "E"}
+
+
+def require(a, dtype=None, requirements=None):
+    """numpy.require: a as an array of dtype meeting `requirements` ('C', 'F', 'A', 'W',
+    'O', 'E' and their long names): 'C'/'F' give that order, 'W' a writeable array, 'O' an
+    array of its own (a copy: vkarray does not track ownership); every array is aligned."""
+    if not requirements:
+        return asanyarray(a, dtype)
+    try:
+        req = {_REQUIREMENTS[str(r).upper()] for r in requirements}
+    except KeyError as e:
+        raise KeyError(f"[require] unknown requirement {e.args[0]!r}") from None
+    if {"C", "F"} <= req:
+        raise ValueError('[require] Cannot specify both "C" and "F" order')
+    order = "C" if "C" in req else "F" if "F" in req else "A"
+    arr = array(a, dtype, copy=False, order=order)
+    if "O" in req or ("W" in req and not arr.flags_writeable):
+        arr = _fortran_copy(arr) if order == "F" else copy(arr)
+    return arr
 
 
 def asarray_chkfinite(a, dtype=None, order=None):

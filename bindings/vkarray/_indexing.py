@@ -18,7 +18,7 @@ __all__ = [
     "take", "take_along_axis", "put", "put_along_axis", "compress", "diagonal", "choose",
     "select", "place", "putmask", "fill_diagonal", "indices", "ix_", "mgrid", "ogrid",
     "tril_indices", "triu_indices", "tril_indices_from", "triu_indices_from", "diag_indices",
-    "diag_indices_from", "unravel_index", "ravel_multi_index", "r_", "c_",
+    "diag_indices_from", "mask_indices", "unravel_index", "ravel_multi_index", "r_", "c_",
 ]
 
 
@@ -273,6 +273,13 @@ def _index_array(op, obj, ctx, checked=True):
         raise TypeError(f"[{op}] only int indices permitted, got {data.dtype}")
     data = data.astype(_np.int64)
     return asarray(data, context=ctx) if ctx is not None else asarray(data), data
+
+
+def mask_indices(n, mask_func, k=0):
+    """numpy.mask_indices: the indices of the nonzero entries of mask_func(ones((n, n)), k)
+    (mask_func: triu, tril, or any function of that form)."""
+    m = _vkarray._ones((n, n), _np.int64)
+    return _vkarray.nonzero(mask_func(m, k) != 0)
 
 
 def _strides(dims, order, op):

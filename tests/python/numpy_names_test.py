@@ -226,3 +226,23 @@ def test_convolve_of_0d_operands(mode):
         np.correlate(np.array(2.0), np.arange(3.0))
     with pytest.raises(ValueError):
         vk.correlate(vk.asarray(np.array(2.0)), vk.arange(3.0))
+
+
+def test_require():
+    a = vk.asarray(np.arange(6.0).reshape(2, 3))
+    for req in [None, "C", ["F"], "W", "O", ["A", "E"], ("C_CONTIGUOUS", "OWNDATA")]:
+        got = vk.require(a, np.float32, req)
+        same(got, np.require(np.arange(6.0).reshape(2, 3), np.float32, req))
+    assert vk.require(a) is a and vk.require(a, requirements="O") is not a
+    with pytest.raises(ValueError, match="both"):
+        vk.require(a, requirements="CF")
+
+
+@pytest.mark.parametrize("k", [-1, 0, 2])
+def test_mask_indices(k):
+    for fn in ("triu", "tril"):
+        got = vk.mask_indices(4, getattr(vk, fn), k)
+        want = np.mask_indices(4, getattr(np, fn), k)
+        assert len(got) == 2
+        for g, w in zip(got, want):
+            same(g, w)
