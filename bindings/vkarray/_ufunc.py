@@ -111,7 +111,7 @@ class ufunc:  # noqa: N801 — numpy's name
                  dtype=None, subok=True, signature=None, axes=None):
         """op(*inputs) elementwise and lazy; outputs as positional arguments after the inputs
         or out=; where=, dtype=, casting=, order= and subok= as numpy takes them; a gufunc's
-        axes= too (_gufunc_axes)."""
+        axes= too."""
         if axes is not None:
             return self._gufunc_axes(args, axes, out=out, where=where, casting=casting,
                                      order=order, dtype=dtype, subok=subok,
