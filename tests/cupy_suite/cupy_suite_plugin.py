@@ -9,6 +9,12 @@ import pytest
 import skips
 
 
+def pytest_configure(config):
+    # The shim installs the import hook of its stand-ins (cupy/_stubs.py) when imported: some
+    # test modules import cupy_backends before cupy.
+    import cupy  # noqa: F401
+
+
 def pytest_addoption(parser):
     parser.addoption("--vka-timeout", type=float, default=600.0,
                      help="seconds a test may run before it fails as timed out (0: no limit)")
