@@ -246,3 +246,24 @@ def test_mask_indices(k):
         assert len(got) == 2
         for g, w in zip(got, want):
             same(g, w)
+
+
+@pytest.mark.parametrize("edge_order", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16, np.complex64])
+def test_gradient_with_coordinate_arrays(edge_order, dtype):
+    """Coordinate arrays as spacing: numpy's non-uniform three-point weights; evenly spaced
+    coordinates reduce to the scalar spacing, as numpy's."""
+    rng = np.random.default_rng(3)
+    f = (rng.standard_normal((5, 6)) * 10).astype(dtype)
+    x = np.cumsum(rng.random(6)) + 0.1
+    for args, kw in [((x,), {"axis": 1}), ((np.arange(0, 10, 2), x), {}), ((2.0, x), {}),
+                     ((np.arange(5),), {"axis": 0}),
+                     ((np.array([0.0, 1, 3, 4, 5]),), {"axis": -2})]:
+        got = vk.gradient(vk.asarray(f), *[vk.asarray(a) if isinstance(a, np.ndarray) else a
+                                          for a in args], edge_order=edge_order, **kw)
+        want = np.gradient(f, *args, edge_order=edge_order, **kw)
+        for g, w in zip(got if isinstance(got, tuple) else [got],
+                        want if isinstance(want, list) else [want]):
+            same(g, w, rtol=1e-5 if w.dtype in (np.float32, np.complex64) else 1e-12)
+    with pytest.raises(ValueError, match="must match the length"):
+        vk.gradient(vk.asarray(f), vk.asarray(x[:-1]), axis=1)
