@@ -70,13 +70,29 @@ def _host_fortran(obj, order):
             and not flags.c_contiguous)
 
 
+def _upload_fortran(obj, dtype, ctx):
+    """Host data uploaded into Fortran order: its transpose is C-contiguous (no host copy
+    where obj already is in Fortran order), uploaded as it is and seen through a transpose
+    on the device (a view: no kernel)."""
+    host = _np.asfortranarray(obj)
+    if host.ndim < 2:
+        return _vkarray._asarray(host, dtype, context=ctx)
+    return _vkarray._asarray(host.T, dtype, context=ctx).T
+
+
 def asarray(obj, dtype=None, order=None, *, device=None, copy=None, context=None):
     """An array of obj (a vkarray array, numpy array, nested sequence or scalar) with dtype,
     on a device, in `order` (see above). copy=True always makes a new array; copy=False never
     copies and raises ValueError where a copy is needed (any host data, another dtype or
-    device, order='F' of an array with 2 or more axes); copy=None copies only where needed."""
+    device, order='F' of a vkarray array with 2 or more axes); copy=None copies only where
+    needed."""
     order = _order(order, "asarray", True)
     if order == "F" or _host_fortran(obj, order):
+        if not isinstance(obj, _vkarray.ndarray):
+            if copy is False:
+                raise ValueError(f"[asarray] copy=False, but {type(obj).__name__} data on the "
+                                 "host must be copied to the device")
+            return _upload_fortran(obj, dtype, _context("asarray", device, context))
         out = asarray(obj, dtype, "C", device=device, copy=copy, context=context)
         if out.ndim > 1 and copy is False:
             raise ValueError("[asarray] copy=False, but order='F' needs a copy")
@@ -107,15 +123,16 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0,  # 
     is needed), with at least ndmin axes (ones prepended), in `order` (see above). subok is
     accepted: vkarray has no subclasses."""
     order = _order(order, "array", True)
+    fortran = order == "F" or _host_fortran(object, order)
+    if fortran and not isinstance(object, _vkarray.ndarray) and _np.ndim(object) >= ndmin:
+        return _upload_fortran(object, dtype, _context("array", device, context))
     if copy:
         out = _vkarray._array(object, dtype, context=_context("array", device, context))
     else:
         out = asarray(object, dtype, device=device, context=context)
     if out.ndim < ndmin:
         out = out.reshape((1,) * (ndmin - out.ndim) + out.shape)
-    if order == "F" or _host_fortran(object, order):
-        out = _fortran_copy(out)
-    return out
+    return _fortran_copy(out) if fortran else out
 
 
 def _new(op, fn, shape, order, device, context, *args):

@@ -207,3 +207,14 @@ def test_arange_of_complex_and_bool_dtypes():
         np.arange(3, dtype=bool)
     with pytest.raises(TypeError, match="at most length 2"):
         vk.arange(3, dtype=bool)
+
+
+def test_a_fortran_ordered_host_array_uploads_without_a_kernel():
+    """Its transpose is C-contiguous: uploaded as it is and seen transposed (a view)."""
+    host = np.asfortranarray(np.arange(12.0).reshape(3, 4))
+    before = vk.kernel_count()
+    x = vk.asarray(host)
+    vk.eval(x)
+    assert vk.kernel_count() == before
+    check(x, host)
+    check(x.reshape(4, 3), host.reshape(4, 3))

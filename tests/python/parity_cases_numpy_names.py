@@ -232,3 +232,42 @@ c("histogram2d", lambda xp, to: xp.histogram2d(to(V), to(V ** 2), bins=to(np.lin
 c("histogram2d", lambda xp, to: xp.histogram2d(to(V), to(V ** 2), bins=to(np.arange(-2, 3))))
 c("histogramdd", lambda xp, to: xp.histogramdd([to(V), to(V[::-1])], bins=[
     to(np.array([-2, 0, 1, 3], np.int32)), 3], density=True))
+c("asfortranarray", lambda xp, to: xp.asfortranarray(to(F)))
+c("asfortranarray", lambda xp, to: xp.asfortranarray(to(I), np.float32))
+c("require", lambda xp, to: xp.require(to(F), np.float32, ["F", "W"]))
+c("mask_indices", lambda xp, to: xp.mask_indices(4, xp.triu, 1))
+c("r_", lambda xp, to: xp.r_[to(V), 0, 1:3, to(W)])
+c("r_", lambda xp, to: xp.r_["0,2,0", to(V), to(V)])
+c("c_", lambda xp, to: xp.c_[to(V), to(V), 1:10])
+c("base_repr", lambda xp, to: xp.base_repr(-35, 36, 2))
+c("binary_repr", lambda xp, to: xp.binary_repr(-5, 8))
+c("fromstring", lambda xp, to: xp.fromstring("1, 2.5, -3", sep=","))
+c("loadtxt", lambda xp, to: xp.loadtxt(["1 2", "3 4.5"]))
+c("genfromtxt", lambda xp, to: xp.genfromtxt(["1,2", "3,"], delimiter=","))
+
+
+def _file_round_trip():
+    """What vkarray's writers write, numpy and vkarray's readers read back."""
+    import os
+    import tempfile
+
+    import vkarray as vk
+    with tempfile.TemporaryDirectory() as d:
+        vk.save(os.path.join(d, "f.npy"), vk.asarray(F))
+        np.testing.assert_array_equal(np.load(os.path.join(d, "f.npy")), F)
+        vk.savez(os.path.join(d, "a.npz"), vk.asarray(F), i=vk.asarray(I))
+        vk.savez_compressed(os.path.join(d, "c.npz"), i=vk.asarray(I))
+        with vk.load(os.path.join(d, "a.npz")) as f:
+            np.testing.assert_array_equal(f["arr_0"].get(), F)
+            np.testing.assert_array_equal(f["i"].get(), I)
+        np.testing.assert_array_equal(vk.load(os.path.join(d, "c.npz"))["i"].get(), I)
+        vk.savetxt(os.path.join(d, "t.txt"), vk.asarray(F))
+        np.testing.assert_array_equal(vk.loadtxt(os.path.join(d, "t.txt")).get(),
+                                      np.loadtxt(os.path.join(d, "t.txt")))
+        I.tofile(os.path.join(d, "i.bin"))
+        np.testing.assert_array_equal(vk.fromfile(os.path.join(d, "i.bin"), I.dtype).get(),
+                                      I.ravel())
+
+
+for _name in ("save", "savez", "savez_compressed", "savetxt", "load", "fromfile"):
+    check(_name, _file_round_trip)
