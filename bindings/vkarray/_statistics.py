@@ -127,6 +127,8 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     _check_method("quantile", method)
     a = _asarray(a)
     qh = _np.asarray(q.get() if isinstance(q, _vk.ndarray) else q, dtype=_np.float64)
+    if qh.ndim > 1:
+        raise ValueError("[quantile] q must be a scalar or 1d")
     if qh.size and (qh.min() < 0 or qh.max() > 1 or _np.isnan(qh).any()):
         raise ValueError("[quantile] Quantiles must be in the range [0, 1]")
     s, kept_shape, axes, n = _sorted_last("quantile", a, axis)
@@ -214,6 +216,8 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
 
 def _q_values(op, q, top):
     qh = _np.asarray(q.get() if isinstance(q, _vk.ndarray) else q, dtype=_np.float64)
+    if qh.ndim > 1:
+        raise ValueError(f"[{op}] q must be a scalar or 1d")
     if qh.size and (qh.min() < 0 or qh.max() > top or _np.isnan(qh).any()):
         name = "Quantiles" if top == 1 else "Percentiles"
         raise ValueError(f"[{op}] {name} must be in the range [0, {top}]")

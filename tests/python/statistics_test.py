@@ -120,3 +120,29 @@ def test_average_with_and_without_weights():
         vk.average(xv, axis=1, weights=vk.zeros((5, 6)))
     with pytest.raises(TypeError, match="Axis must be specified"):
         vk.average(xv, weights=vk.asarray(w1))
+
+
+def test_q_of_more_than_one_axis_is_refused():
+    a = vk.asarray(np.arange(24.0).reshape(4, 6))
+    q = np.full((1, 2, 3), 0.5)
+    for fn, scale in (("quantile", 1), ("percentile", 100), ("nanquantile", 1),
+                      ("nanpercentile", 100)):
+        with pytest.raises(ValueError, match="scalar or 1d"):
+            getattr(np, fn)(a.get(), q * scale, axis=-1)
+        with pytest.raises(ValueError, match="scalar or 1d"):
+            getattr(vk, fn)(a, q * scale, axis=-1)
+
+
+@pytest.mark.parametrize("right", [False, True])
+def test_digitize_bins_with_nan_at_the_large_end(right):
+    """numpy's monotonicity check: NaNs (which compare false) may close increasing bins or
+    open decreasing ones; all-NaN or all-equal bins pass."""
+    x = np.arange(1, 15, dtype=np.float32)
+    x[5] = np.nan
+    for bins in ([1.0, 3, 5, 8, np.nan], [np.nan, 8, 5, 3, 1], [np.nan] * 3,
+                 [1.0, 3, 5, 8, np.nan, np.nan], [np.nan, np.nan, 8, 5, 3, 1], [1.0, 1, 1],
+                 [2.0]):
+        b = np.array(bins, np.float32)
+        check(vk.digitize(vk.asarray(x), vk.asarray(b), right), np.digitize(x, b, right))
+    with pytest.raises(ValueError, match="monotonically"):
+        vk.digitize(vk.asarray(x), vk.asarray(np.array([3.0, 1, 2])))
