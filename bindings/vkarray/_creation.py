@@ -17,9 +17,9 @@ from . import _info, _vkarray
 from ._vkarray import ascontiguousarray, copy, identity, ndarray
 
 __all__ = ["ndarray", "asarray", "array", "asanyarray", "ascontiguousarray", "asfortranarray",
-           "require", "copy", "asarray_chkfinite", "frombuffer", "fromiter", "empty", "zeros", "ones", "full",
-           "empty_like", "zeros_like", "ones_like", "full_like", "arange", "linspace", "eye",
-           "identity"]
+           "require", "copy", "asarray_chkfinite", "frombuffer", "fromiter", "empty", "zeros",
+           "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like", "arange",
+           "linspace", "eye", "identity"]
 
 
 def _context(op, device, context):
