@@ -39,6 +39,10 @@ RULES = [
      "CuPy's own dtype= of argmin/argmax (no numpy counterpart)"),
     (r"has no attribute '(alltrue|sometrue|msort|round_|product|cumproduct|asfarray)'",
      "difference", "numpy 1.x's deprecated aliases, removed in numpy 2; vkarray has the new names"),
+    (r"has no attribute '(AxisError|ComplexWarning|ModuleDeprecationWarning|RankWarning|"
+     r"TooHardError|VisibleDeprecationWarning|who)'", "difference",
+     "numpy 1.x's top-level exceptions and host utilities: numpy 2 moved the exceptions to "
+     "numpy.exceptions and removed who"),
     (r"NotImplementedError not raised|DID NOT RAISE <class 'NotImplementedError'>",
      "difference", "CuPy raises NotImplementedError where numpy (and vkarray) compute"),
     (r"matrix directive|no matrix type", "difference", "numpy.matrix does not exist in vkarray"),
