@@ -227,7 +227,10 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     if _np.ndim(start) == 0 and _np.ndim(stop) == 0:
         if isinstance(start, ndarray) or isinstance(stop, ndarray):
             start, stop = start[()].item(), stop[()].item()  # a 0-d device array's value
-        y = _vkarray._linspace(start, stop, num, endpoint, dtype, context=ctx)
+        if dtype is not None and _np.dtype(dtype).kind == "b":  # the float values, cast
+            y = _vkarray._linspace(start, stop, num, endpoint, None, context=ctx).astype(dtype)
+        else:
+            y = _vkarray._linspace(start, stop, num, endpoint, dtype, context=ctx)
         if not retstep:
             return y
         with _np.errstate(all="ignore"):

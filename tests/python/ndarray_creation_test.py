@@ -218,3 +218,8 @@ def test_a_fortran_ordered_host_array_uploads_without_a_kernel():
     assert vk.kernel_count() == before
     check(x, host)
     check(x.reshape(4, 3), host.reshape(4, 3))
+
+
+def test_linspace_of_bool_dtype_casts_the_float_values():
+    for args in [(0, 10, 5), (-1, 1, 3), (0, 0, 2)]:
+        check(vk.linspace(*args, dtype=bool), np.linspace(*args, dtype=bool))
