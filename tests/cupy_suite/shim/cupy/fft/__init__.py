@@ -7,6 +7,9 @@ from . import config  # noqa: F401
 
 
 def __getattr__(name):
+    if name.startswith("_") and not name.startswith("__"):  # CuPy's private submodules: stand-ins
+        import importlib
+        return importlib.import_module(f"cupy.fft.{name}")
     try:
         return getattr(_vk_fft, name)
     except AttributeError:

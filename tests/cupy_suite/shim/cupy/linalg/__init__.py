@@ -6,6 +6,9 @@ from . import _util  # noqa: F401
 
 
 def __getattr__(name):
+    if name.startswith("_") and not name.startswith("__"):  # CuPy's private submodules: stand-ins
+        import importlib
+        return importlib.import_module(f"cupy.linalg.{name}")
     try:
         return getattr(_vk_linalg, name)
     except AttributeError:

@@ -9,6 +9,9 @@ from . import _sample  # noqa: F401
 
 
 def __getattr__(name):
+    if name.startswith("_") and not name.startswith("__"):  # CuPy's private submodules: stand-ins
+        import importlib
+        return importlib.import_module(f"cupy.random.{name}")
     try:
         return getattr(_vk_random, name)
     except AttributeError:
