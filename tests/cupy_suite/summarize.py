@@ -150,8 +150,10 @@ def print_reasons(cases, markdown):
             if kind != "unclassified":
                 print(f"{n:>7}  [{kind}] {why}")
     print()
+    # No rule: each group is a defect of its own, named by its error.
     for sig, n in unclassified.most_common():
-        print(f"| {n} | unclassified | {sig} |" if markdown else f"{n:>7}  [unclassified] {sig}")
+        sig = sig.replace("|", "\\|")
+        print(f"| {n} | defect | {sig} |" if markdown else f"{n:>7}  [unclassified] {sig}")
 
 
 def main(argv):
