@@ -201,9 +201,9 @@ def gradient(f, *varargs, axis=None, edge_order=1):
         if edge_order == 1:
             first = (at(1, 2) - at(0, 1)) / h
             last = (at(-1) - at(-2, -1)) / h
-        else:
-            first = (-1.5 * at(0, 1) + 2.0 * at(1, 2) - 0.5 * at(2, 3)) / h
-            last = (0.5 * at(-3, -2) - 2.0 * at(-2, -1) + 1.5 * at(-1)) / h
+        else:  # numpy's weights, each divided by h first (the same rounding)
+            first = (-1.5 / h) * at(0, 1) + (2.0 / h) * at(1, 2) + (-0.5 / h) * at(2, 3)
+            last = (0.5 / h) * at(-3, -2) + (-2.0 / h) * at(-2, -1) + (1.5 / h) * at(-1)
         out.append(concatenate([first, mid, last], axis=ax))
     return out[0] if len(out) == 1 else tuple(out)
 

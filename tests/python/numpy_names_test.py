@@ -267,3 +267,13 @@ def test_gradient_with_coordinate_arrays(edge_order, dtype):
             same(g, w, rtol=1e-5 if w.dtype in (np.float32, np.complex64) else 1e-12)
     with pytest.raises(ValueError, match="must match the length"):
         vk.gradient(vk.asarray(f), vk.asarray(x[:-1]), axis=1)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_gradient_of_uniform_spacing_is_numpys_to_the_bit(dtype):
+    """numpy's second-order edge weights are divided by the spacing first; so are vkarray's."""
+    x = (np.random.default_rng(4).standard_normal((10, 20, 30)) * 10).astype(dtype)
+    for spacing in [(), (2,), (0.5, 1.5, 3)]:
+        got = vk.gradient(vk.asarray(x), *spacing, edge_order=2)
+        for g, w in zip(got, np.gradient(x, *spacing, edge_order=2)):
+            np.testing.assert_array_equal(g.get(), w)
