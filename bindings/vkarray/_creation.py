@@ -217,14 +217,15 @@ def arange(start, stop=None, step=1, dtype=None, *, device=None, context=None):
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
              device=None, context=None):
     """num evenly spaced values from start to stop (numpy.linspace); with retstep, also the
-    spacing (NaN when there is no interval: num 0, or 1 with endpoint). Array-like start
-    and stop give one sequence per element, along `axis`, by numpy's formula."""
+    spacing (NaN when there is no interval: num 0, or 1 with endpoint). Array-like or
+    complex start and stop give one sequence per element, along `axis`, by numpy's formula."""
     num = _operator.index(num)
     if num < 0:
         raise ValueError(f"[linspace] Number of samples, {num}, must be non-negative.")
     ctx = _context("linspace", device, context)
     div = num - 1 if endpoint else num
-    if _np.ndim(start) == 0 and _np.ndim(stop) == 0:
+    complex_ends = _np.iscomplexobj(start) or _np.iscomplexobj(stop)
+    if _np.ndim(start) == 0 and _np.ndim(stop) == 0 and not complex_ends:
         if isinstance(start, ndarray) or isinstance(stop, ndarray):
             start, stop = start[()].item(), stop[()].item()  # a 0-d device array's value
         if dtype is not None and _np.dtype(dtype).kind == "b":  # the float values, cast
@@ -246,7 +247,7 @@ def _linspace_arrays(start, stop, num, div, endpoint, retstep, dtype, axis, ctx)
     stop = asarray(stop, context=ctx) * 1.0
     dt = _vkarray.result_type(start, stop, float(num))
     delta = stop - start
-    y = _vkarray.reshape(_vkarray._arange(0, num, 1, dt, context=ctx),
+    y = _vkarray.reshape(arange(0, num, 1, dt, context=ctx),
                          (-1,) + (1,) * delta.ndim)
     if div > 0:
         step = delta / div

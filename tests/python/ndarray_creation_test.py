@@ -223,3 +223,12 @@ def test_a_fortran_ordered_host_array_uploads_without_a_kernel():
 def test_linspace_of_bool_dtype_casts_the_float_values():
     for args in [(0, 10, 5), (-1, 1, 3), (0, 0, 2)]:
         check(vk.linspace(*args, dtype=bool), np.linspace(*args, dtype=bool))
+
+
+def test_linspace_of_complex_endpoints():
+    for a, b, dt in [(1 + 2j, 3 - 1j, None), (0, 1j, np.complex64), (1 + 1j, 5, np.complex128)]:
+        check(vk.linspace(a, b, 7, dtype=dt), np.linspace(a, b, 7, dtype=dt))
+    got, step = vk.linspace(0, 2 + 2j, 5, retstep=True)
+    want, want_step = np.linspace(0, 2 + 2j, 5, retstep=True)
+    check(got, want)
+    assert complex(step.get() if isinstance(step, vk.ndarray) else step) == want_step
