@@ -121,6 +121,13 @@ def _text(message):
     return message[0] if isinstance(message, list) and message else str(message)
 
 
+def _test_name(nid):
+    """file.py::Class::test of a node id, without its parameters."""
+    parts = nid.split("::")
+    parts[0] = parts[0].split("/")[-1]
+    return "::".join(re.sub(r"_param_\d+.*", "", p).split("[")[0] for p in parts)
+
+
 def print_reasons(cases, markdown):
     """Failures per kind and reason (reasons.py); the unclassified ones by group."""
     by_reason = collections.Counter()
@@ -131,7 +138,10 @@ def print_reasons(cases, markdown):
         kind, why = _reasons.classify(_text(c[4]), c[2])
         by_reason[(kind, why)] += 1
         if kind == "unclassified":
-            unclassified[signature(c[4])] += 1
+            sig = signature(c[4])
+            if sig.startswith(("AssertionError: ", "assert ")) and len(sig) < 60:
+                sig = f"{sig.strip()} in {_test_name(c[2])}"
+            unclassified[sig] += 1
     kinds = collections.Counter()
     for (kind, _), n in by_reason.items():
         kinds[kind] += n
@@ -141,7 +151,7 @@ def print_reasons(cases, markdown):
         print("|---:|---|---|")
         for (kind, why), n in sorted(by_reason.items(), key=lambda kv: (kv[0][0], -kv[1])):
             if kind != "unclassified":
-                print(f"| {n} | {kind} | {why} |")
+                print(f"| {n} | {kind} | {why.replace('|', chr(92) + '|')} |")
     else:
         for kind, n in kinds.most_common():
             print(f"{n:>7}  {kind}")
@@ -149,7 +159,8 @@ def print_reasons(cases, markdown):
         for (kind, why), n in sorted(by_reason.items(), key=lambda kv: (kv[0][0], -kv[1])):
             if kind != "unclassified":
                 print(f"{n:>7}  [{kind}] {why}")
-    print()
+    if not markdown:
+        print()
     # No rule: each group is a defect of its own, named by its error.
     for sig, n in unclassified.most_common():
         sig = sig.replace("|", "\\|")
