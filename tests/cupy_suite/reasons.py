@@ -24,7 +24,7 @@ _ELSEWHERE_NAMES = ("frexp", "ldexp", "nextafter", "spacing", "packbits", "unpac
 RULES = [
     # Features being added on other branches.
     (r"object has no attribute '(" + "|".join(_ELSEWHERE_ATTRS) + r")'", "elsewhere",
-     "ndarray attributes and methods (constructor/attributes branch)"),
+     "ndarray attributes and methods (names branch)"),
     (r"vkarray(\.linalg)? has no attribute '(" + "|".join(_ELSEWHERE_NAMES) + r")'",
      "elsewhere", "numpy names being added on the names branch"),
     (r"No constructor defined|property of 'ndarray' object has no setter", "elsewhere",
