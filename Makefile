@@ -11,7 +11,8 @@ TESTLOGS := $(CURDIR)/.bazel/testlogs
 # The whole suite runs under the Vulkan validation layer: any validation message fails a test.
 TEST_ENV := VKA_VALIDATE=1
 
-.PHONY: setup build demo bench test pythonpath wheel generate bench-gpu-prepare conformance clean
+.PHONY: setup build demo bench test pythonpath wheel generate bench-gpu-prepare conformance \
+  conformance-cupy clean
 
 setup:
 	@./third_party/setup.sh
@@ -42,7 +43,8 @@ test: build
 	@status=0; start=$$(date +%s); \
 	$(TEST_ENV) $(BAZEL) test //... || status=$$?; \
 	$(TEST_ENV) PYTHONPATH=$(PYDIR) $(PYTHON) -m pytest -q -p no:cacheprovider \
-	  --junitxml=$(CURDIR)/.bazel/pytest.xml tests/python tests/third_party tests/layering_test.py || status=$$?; \
+	  --junitxml=$(CURDIR)/.bazel/pytest.xml tests/python tests/third_party tests/cupy_suite \
+	  tests/layering_test.py || status=$$?; \
 	$(BAZEL) query --noshow_progress 'tests(//...)' > $(CURDIR)/.bazel/tests.txt 2>/dev/null; \
 	VKA_TEST_SECONDS=$$(( $$(date +%s) - start )) \
 	  $(PYTHON) tests/summarize.py $(TESTLOGS) $(CURDIR)/.bazel/tests.txt \
@@ -109,6 +111,46 @@ conformance: setup
 	  --max-examples=$(CONFORMANCE_MAX_EXAMPLES) --derandomize --disable-deadline \
 	  --junitxml=$(CONFORMANCE_XML) $(CONFORMANCE_ARGS) $(CONFORMANCE_TESTS) || status=$$?; \
 	$(PYTHON) $(CURDIR)/tests/conformance/summarize.py $(CONFORMANCE_XML); \
+	exit $$status
+
+# CuPy's test suite (tests/cupy_tests of cupy/cupy v13.6.0) against vkarray, a numpy-conformance
+# oracle: each test runs once with numpy and once with vkarray through the `cupy` shim of
+# tests/cupy_suite (CUDA-only features skip: tests/cupy_suite/skips.py). A copy of CuPy's
+# tests/ directory beside the project, never committed. One pytest run per module, each with
+# its JUnit XML in $(CUPY_XML_DIR); a test may run $(CUPY_TEST_TIMEOUT) s. See
+# docs/conformance.md.
+CUPY_TESTS_DIR ?= /work/cupy-tests
+# Every module of CuPy's tests/cupy_tests but cuda_tests and prof_tests (CUDA only),
+# array_api_tests (CuPy's separate cupy.array_api namespace; vkarray itself is measured by
+# `make conformance`) and testing_tests (CuPy's own cupy.testing, which the shim replaces).
+CUPY_MODULES ?= binary_tests core_tests creation_tests fft_tests functional_tests indexing_tests \
+  io_tests lib_tests linalg_tests logic_tests manipulation_tests math_tests misc_tests \
+  padding_tests polynomial_tests random_tests sorting_tests statistics_tests test_init.py \
+  test_ndim.py test_numpy_interop.py test_type_routines.py
+CUPY_TEST_TIMEOUT ?= 300
+CUPY_MODULE_TIMEOUT ?= 14400
+CUPY_ARGS ?= --tb=no
+CUPY_XML_DIR ?= $(CURDIR)/.bazel/cupy-suite
+CUPY_SUITE := $(CURDIR)/tests/cupy_suite
+
+conformance-cupy: setup
+	@if [ ! -d "$(CUPY_TESTS_DIR)/tests/cupy_tests" ]; then \
+	  echo "conformance-cupy: no CuPy tests at CUPY_TESTS_DIR=$(CUPY_TESTS_DIR)" \
+	    "(it needs $(CUPY_TESTS_DIR)/tests/cupy_tests). Copy CuPy v13.6.0's tests/ there:"; \
+	  echo "  git clone --depth 1 --branch v13.6.0 https://github.com/cupy/cupy /tmp/cupy-src"; \
+	  echo "  mkdir -p $(CUPY_TESTS_DIR) && cp -r /tmp/cupy-src/tests $(CUPY_TESTS_DIR)/"; \
+	  exit 2; fi
+	@$(BAZEL) build //bindings:python_package
+	@rm -rf $(CUPY_XML_DIR) && mkdir -p $(CUPY_XML_DIR)
+	@status=0; cd $(CUPY_TESTS_DIR)/tests && for m in $(CUPY_MODULES); do \
+	  xml=$(CUPY_XML_DIR)/$${m//\//_}.xml; echo "== cupy_tests/$$m"; \
+	  PYTHONPATH=$(CUPY_SUITE)/shim:$(CUPY_SUITE):$(PYDIR) timeout $(CUPY_MODULE_TIMEOUT) \
+	    $(PYTHON) -m pytest -c $(CUPY_SUITE)/suite.ini --rootdir=$(CUPY_TESTS_DIR)/tests -q \
+	    --vka-timeout=$(CUPY_TEST_TIMEOUT) --junitxml=$$xml $(CUPY_ARGS) cupy_tests/$$m; \
+	  rc=$$?; [ $$rc -le 1 ] || echo "cupy_tests/$$m: pytest stopped with status $$rc"; \
+	  [ $$rc -eq 0 ] || status=1; \
+	done; \
+	$(PYTHON) $(CUPY_SUITE)/summarize.py $(CUPY_XML_DIR)/*.xml --skips --failures 30; \
 	exit $$status
 
 clean:

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "array/array.h"  // includes gather.h after vka::Array
+#include "array/reduce.h"
 #include "array/write.h"
 #include "base/errors.h"
 #include "device/stream.h"
@@ -191,6 +192,16 @@ void scatter(const Array& x, const std::vector<Array>& indices, const std::vecto
 
 void put(const Array& a, const Array& indices, const Array& values, IndexMode mode) {
   require_integer(indices, "put");
+  const NodePtr& node = a.node();
+  if (node->is_leaf() && !node->view().is_contiguous()) {
+    // A strided view flattens to a copy, which the scatter would write instead: put into a
+    // contiguous copy and write it back through the view (numpy's put writes through views).
+    Array dense = ascontiguousarray(a);
+    dense.storage();
+    put(dense, indices, values, mode);
+    a.set({ellipsis}, dense);
+    return;
+  }
   Array flat = reshape(a, {-1});
   const int64_t n = flat.size();
   Array idx = reshape(indices, {-1});
@@ -199,7 +210,7 @@ void put(const Array& a, const Array& indices, const Array& values, IndexMode mo
   Array vals = reshape(values, {-1});
   const int64_t m = idx.size();
   if (m == 0) return;
-  if (vals.size() == 0) throw ShapeError("[put] cannot put with an empty values array");
+  if (vals.size() == 0) return;  // numpy puts nothing
   if (vals.size() != m) {
     Array pos(default_graph().source(Op::kArange, DType::kInt64, {m},
                                      {Scalar::of_int(0, DType::kInt64),
@@ -210,6 +221,33 @@ void put(const Array& a, const Array& indices, const Array& values, IndexMode mo
   scatter(flat, {idx}, {0}, 0, vals, checked, "put");
 }
 
+namespace {
+
+// numpy's sort order of complex values (npysort's CFLOAT_LT): by real part, then imaginary
+// part, NaNs last: [R + Rj, R + nanj, nan + Rj, nan + nanj].
+Array complex_sort_less(const Array& a, const Array& b) {
+  const Array ar = real(a), ai = imag(a), br = real(b), bi = imag(b);
+  const Array a_imag_ok = logical_not(isnan(ai)), b_imag_nan = isnan(bi);
+  const Array by_imag = logical_or(less(ai, bi), logical_and(b_imag_nan, a_imag_ok));
+  const Array same_real = logical_or(equal(ar, br), logical_and(isnan(ar), isnan(br)));
+  return where(less(ar, br), logical_or(a_imag_ok, b_imag_nan),
+               where(greater(ar, br), logical_and(b_imag_nan, a_imag_ok),
+                     where(same_real, by_imag, isnan(br))));
+}
+
+// searchsorted of complex values, which the library kernel's binary search does not order:
+// the count of a's elements sorting before each value, a broadcast comparison fused into one
+// sum (O(n m) work, no n x m array stored).
+Array searchsorted_complex(const Array& a, const Array& values, bool right) {
+  Shape s = values.shape();
+  s.push_back(1);
+  const Array v = reshape(values, s);
+  const Array before = right ? logical_not(complex_sort_less(v, a)) : complex_sort_less(a, v);
+  return sum(before, Axes(-1));
+}
+
+}  // namespace
+
 Array searchsorted(const Array& a, const Array& values, bool right) {
   if (a.ndim() != 1) {
     throw ShapeError("[searchsorted] the sorted array must be 1-d, got shape " +
@@ -219,9 +257,7 @@ Array searchsorted(const Array& a, const Array& values, bool right) {
     throw ShapeError("[searchsorted] the arrays live on different contexts");
   }
   const DType t = result_type(a.dtype(), values.dtype());
-  if (is_complex(t)) {
-    throw DTypeError("[searchsorted] complex arrays are not supported yet");
-  }
+  if (is_complex(t)) return searchsorted_complex(a.astype(t), values.astype(t), right);
   const std::shared_ptr<Context>& ctx = a.context();
   // Both as fresh contiguous buffers of one dtype (one kernel).
   Array sa(default_graph().convert(a.node(), t, a.shape()), ctx);

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "array/reduce.h"
 #include "array/sort_radix.h"
 #include "base/errors.h"
 
@@ -65,13 +66,18 @@ Array isin(const Array& element, const Array& test_elements, bool invert) {
   if (element.context() != test_elements.context()) {
     throw ShapeError("[isin] the arrays live on different contexts");
   }
-  if (is_complex(element.dtype()) || is_complex(test_elements.dtype())) {
-    throw DTypeError("[isin] complex arrays are not supported yet");
-  }
   const int64_t m = test_elements.size();
   if (m == 0) {
     return Array(default_graph().full(Scalar::of_bool(invert), element.shape()),
                  element.context());
+  }
+  if (is_complex(element.dtype()) || is_complex(test_elements.dtype())) {
+    // searchsorted has no complex order: compare every pair instead. The comparison fuses
+    // into the reduction, so the n x m matrix is never stored, but the work is O(n m).
+    Shape s = element.shape();
+    s.push_back(1);
+    Array hit = any(equal(reshape(element, s), reshape(test_elements, {-1})), Axes(-1));
+    return invert ? logical_not(hit) : hit;
   }
   Array sorted = sort(test_elements, std::nullopt);
   Array pos = searchsorted(sorted, element);

@@ -52,6 +52,7 @@ std::pair<Array, Array> histogram(const Array& a, const Array& edges, bool densi
 
 // numpy.isin: a bool array of element's shape, true where the element equals some element of
 // test_elements (NaN equals nothing); inverted with `invert`. in1d: the same, flattened.
+// Complex operands compare every pair (O(n m) work), the others search a sorted copy.
 Array isin(const Array& element, const Array& test_elements, bool invert = false);
 Array in1d(const Array& ar1, const Array& ar2, bool invert = false);
 

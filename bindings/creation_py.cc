@@ -159,7 +159,7 @@ Lists infer their dtype as numpy does (ints → int64, floats → float64). 0-d 
 device constant with no transfer.
 )doc");
   m.def(
-      "array",
+      "_array",
       [](py::object obj, py::handle dtype, Ctx context) {
         return asarray(obj, dtype, std::move(context), true);
       },

@@ -108,13 +108,13 @@ py::object round_decimals(py::object a, int decimals, py::object out) {
   Array r = call_op(Op::kRound, x);
   if (decimals != 0) {
     const Array& xa = *x[0].array;
+    const double f = std::pow(10.0, std::abs(decimals));
     if (!is_floating(xa.dtype()) && !is_complex(xa.dtype())) {
       if (decimals > 0) return result_or_out(r, out, Op::kRound);  // integers are already exact
-      PyErr_SetString(PyExc_NotImplementedError,
-                      "[round] negative decimals for integer arrays are not supported yet");
-      throw py::error_already_set();
+      // numpy: scaled and rounded in float64, then cast back to the integer dtype.
+      const Array wide = xa.astype(DType::kFloat64);
+      return result_or_out((round(wide / f) * f).astype(xa.dtype()), out, Op::kRound);
     }
-    const double f = std::pow(10.0, std::abs(decimals));
     r = decimals > 0 ? round(xa * f) / f : round(xa / f) * f;
   }
   return result_or_out(r, out, Op::kRound);
@@ -209,7 +209,7 @@ void register_ops(py::module_& m) {
         py::arg("out") = py::none(), R"doc(
 numpy.round: round half to even to `decimals` decimal places (negative: tens, hundreds...),
 computed as numpy does (scale, round, unscale). Integer arrays with decimals >= 0 are
-returned as they are; negative decimals for integers are not supported yet.
+returned as they are; negative decimals round integers in float64, as numpy's.
 )doc");
   m.attr("around") = m.attr("round");
   m.def("_clip", &clip_of, py::arg("a"), py::arg("a_min"), py::arg("a_max"),

@@ -65,24 +65,59 @@ using Reduction = std::function<Array(const Array&, const Axes&, const ReduceOpt
 using ReduceFn = Array (*)(const Array&, const Axes&, const ReduceOptions&);
 using Variance = std::function<Array(const Array&, const Axes&, double, const ReduceOptions&)>;
 
+// numpy's three reduction signatures: sum-like functions take a result dtype, max-like ones
+// do not (so `max(a, 0, out)` passes out positionally), and all/any take no initial either.
+enum class Signature { kSum, kMax, kAll };
+
+// Defines `name` on `target` (the module, with `extra` = py::arg("a"), or the ndarray class)
+// with `sig`'s parameters; `call` takes all of them.
+template <typename Target, typename Call, typename... Extra>
+void define(Target& target, const char* name, Signature sig, Call call, const char* doc,
+            Extra... extra) {
+  switch (sig) {
+    case Signature::kSum:
+      target.def(name, call, extra..., py::arg("axis") = py::none(),
+                 py::arg("dtype") = py::none(), py::arg("out") = py::none(),
+                 py::arg("keepdims") = false, py::arg("initial") = py::none(),
+                 py::arg("where") = py::none(), doc);
+      return;
+    case Signature::kMax:
+      target.def(
+          name,
+          [call](py::object a, py::object axis, py::object out, bool keepdims,
+                 py::object initial, py::object where) {
+            return call(a, axis, py::none(), out, keepdims, initial, where);
+          },
+          extra..., py::arg("axis") = py::none(), py::arg("out") = py::none(),
+          py::arg("keepdims") = false, py::arg("initial") = py::none(),
+          py::arg("where") = py::none(), doc);
+      return;
+    case Signature::kAll:
+      target.def(
+          name,
+          [call](py::object a, py::object axis, py::object out, bool keepdims, py::object where) {
+            return call(a, axis, py::none(), out, keepdims, py::none(), where);
+          },
+          extra..., py::arg("axis") = py::none(), py::arg("out") = py::none(),
+          py::arg("keepdims") = false, py::kw_only(), py::arg("where") = py::none(), doc);
+      return;
+  }
+}
+
 // f(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True) as a module
-// function and, when `method`, as an ndarray method.
+// function with `sig`'s parameters only and, when `method`, as an ndarray method with
+// `method_sig`'s (numpy 1.24's all/any methods take dtype=, its functions do not).
 void def_reduction(py::module_& m, py::class_<Array>& cls, const char* name, Op op, Reduction f,
-                   bool method, const char* doc) {
+                   bool method, const char* doc, Signature sig = Signature::kSum,
+                   std::optional<Signature> method_sig = std::nullopt) {
   auto call = [f, name, op](py::object a, py::object axis, py::object dtype, py::object out,
                             bool keepdims, py::object initial, py::object where) {
     Array x = as_array(a, name);
     return finish(f(x, to_axes(axis, name), options(x, dtype, keepdims, initial, where, name)), out,
                   op);
   };
-  m.def(name, call, py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
-        py::arg("out") = py::none(), py::arg("keepdims") = false, py::arg("initial") = py::none(),
-        py::arg("where") = py::none(), doc);
-  if (method) {
-    cls.def(name, call, py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
-            py::arg("out") = py::none(), py::arg("keepdims") = false,
-            py::arg("initial") = py::none(), py::arg("where") = py::none(), doc);
-  }
+  define(m, name, sig, call, doc, py::arg("a"));
+  if (method) define(cls, name, method_sig.value_or(sig), call, doc);
 }
 
 // `module_name`: the module function's name (var and std are private there: the Python
@@ -133,19 +168,21 @@ void register_reductions(py::module_& m) {
   def_reduction(m, cls, "nanprod", Op::kProd, &nanprod, false, "numpy.nanprod: NaN counts as 1.");
   for (const char* n : {"max", "amax"}) {
     def_reduction(m, cls, n, Op::kMax, &max, std::string(n) == "max",
-                  "numpy.max: NaN propagates; empty reductions need initial=.");
+                  "numpy.max: NaN propagates; empty reductions need initial=.", Signature::kMax);
   }
   for (const char* n : {"min", "amin"}) {
     def_reduction(m, cls, n, Op::kMin, &min, std::string(n) == "min",
-                  "numpy.min: NaN propagates; empty reductions need initial=.");
+                  "numpy.min: NaN propagates; empty reductions need initial=.", Signature::kMax);
   }
   def_reduction(m, cls, "nanmax", Op::kNanMax, &nanmax, false,
-                "numpy.nanmax: NaN ignored; an all-NaN result is NaN.");
+                "numpy.nanmax: NaN ignored; an all-NaN result is NaN.", Signature::kMax);
   def_reduction(m, cls, "nanmin", Op::kNanMin, &nanmin, false,
-                "numpy.nanmin: NaN ignored; an all-NaN result is NaN.");
-  def_reduction(m, cls, "ptp", Op::kMax, &ptp, true, "numpy.ptp: max - min.");
-  def_reduction(m, cls, "any", Op::kAny, static_cast<ReduceFn>(&any), true, "numpy.any.");
-  def_reduction(m, cls, "all", Op::kAll, static_cast<ReduceFn>(&all), true, "numpy.all.");
+                "numpy.nanmin: NaN ignored; an all-NaN result is NaN.", Signature::kMax);
+  def_reduction(m, cls, "ptp", Op::kMax, &ptp, true, "numpy.ptp: max - min.", Signature::kMax);
+  def_reduction(m, cls, "any", Op::kAny, static_cast<ReduceFn>(&any), true, "numpy.any.",
+                Signature::kAll, Signature::kSum);
+  def_reduction(m, cls, "all", Op::kAll, static_cast<ReduceFn>(&all), true, "numpy.all.",
+                Signature::kAll, Signature::kSum);
   auto mean_fn = [](const Array& a, const Axes& ax, const ReduceOptions& o) {
     return mean(a, ax, o);
   };

@@ -70,10 +70,10 @@ from ._flatiter import (  # noqa: F401, A004
 # Indexing routines.
 from . import _indexing
 from ._indexing import (  # noqa: F401, A004
-    choose, compress, diag_indices, diag_indices_from, diagonal, fill_diagonal, indices, ix_,
-    mgrid, ogrid, place, put, put_along_axis, putmask, ravel_multi_index, select, take,
-    take_along_axis, tril_indices, tril_indices_from, triu_indices, triu_indices_from,
-    unravel_index, mask_indices,
+    c_, choose, compress, diag_indices, diag_indices_from, diagonal, fill_diagonal, indices, ix_,
+    mask_indices, mgrid, ogrid, place, put, put_along_axis, putmask, r_, ravel_multi_index,
+    select, take, take_along_axis, tril_indices, tril_indices_from, triu_indices,
+    triu_indices_from, unravel_index,
 )
 # The ufunc type.
 from . import _ufunc

@@ -1,8 +1,8 @@
 """Input and output on the host: printing (numpy's options and array_repr, array_str,
-array2string, which vkarray's repr/str follow), the ndarray's pickling and copy (through a host
-copy or a device copy), repr/str in numpy's layout with the device named, and DLPack export and
-import (from_dlpack). Every path that moves data to the host says so: a download is always an
-explicit copy."""
+array2string, which vkarray's repr/str follow; base_repr and binary_repr of an integer), the
+ndarray's pickling and copy (through a host copy or a device copy), repr/str in numpy's
+layout with the device named, and DLPack export and import (from_dlpack). Every path that
+moves data to the host says so: a download is always an explicit copy."""
 
 import numpy as _np
 

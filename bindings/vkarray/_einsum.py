@@ -193,10 +193,10 @@ def _contract(x, lx, y, ly, keep):
     right = [c for c in ly if c not in lx]
     sx = dict(zip(lx, x.shape))
     sy = dict(zip(ly, y.shape))
-    # A summed label of extent 1 on one side is broadcast to the other's extent.
+    # A summed label of extent 1 on one side is broadcast to the other's extent (0 too).
     for c in summed:
         if sx[c] != sy[c]:
-            n = max(sx[c], sy[c])
+            n = sy[c] if sx[c] == 1 else sx[c]
             if sx[c] == 1:
                 shape = [n if d == c else sx[d] for d in lx]
                 x, sx[c] = _vkarray.broadcast_to(x, tuple(shape)), n
@@ -213,7 +213,7 @@ def _contract(x, lx, y, ly, keep):
     xt = _vkarray.reshape(xt, xb + (m, k))
     yt = _vkarray.reshape(yt, yb + (k, n))
     r = _vkarray._matmul(xt, yt)
-    bshape = tuple(max(p, q) for p, q in zip(xb, yb))
+    bshape = tuple(q if p == 1 else p for p, q in zip(xb, yb))  # 1 broadcasts, to 0 too
     r = _vkarray.reshape(r, bshape + tuple(sx[c] for c in left) + tuple(sy[c] for c in right))
     return r, batch + left + right
 
@@ -274,13 +274,17 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     else:
         subscripts, ops = _from_sublists(operands)
     ops = [asarray(x) for x in ops]
+    inputs, output = _parse(subscripts, ops)
+    # numpy answers one operand whose labels all stay (a transpose or diagonal) with a view,
+    # in the operand's dtype whatever dtype= says.
+    view_only = len(ops) == 1 and out is None and set(inputs[0]) <= set(output)
     if dtype is not None:
         for i, x in enumerate(ops):
             if not _np.can_cast(x.dtype, dtype, casting=casting):
                 raise TypeError(f"Cannot cast array data from dtype('{x.dtype}') to "
                                 f"dtype('{_np.dtype(dtype)}') according to the rule '{casting}'")
-        ops = [x.astype(dtype) for x in ops]
-    inputs, output = _parse(subscripts, ops)
+        if not view_only:
+            ops = [x.astype(dtype) for x in ops]
     sizes = _sizes(inputs, ops)
     if len(ops) > 1:
         # one result dtype for every pair (numpy's result_type of all operands)

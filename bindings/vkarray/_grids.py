@@ -142,12 +142,13 @@ def tri(N, M=None, k=0, dtype=float):
 
 
 def vander(x, N=None, increasing=False):
-    """numpy.vander: columns x**(N-1), ..., x**0 (reversed when increasing)."""
+    """numpy.vander: columns x**(N-1), ..., x**0 (reversed when increasing), in x's dtype
+    promoted with int64 (float32 gives float64), as numpy's."""
     x = _asarray(x)
     if x.ndim != 1:
         raise ValueError("[vander] x must be a one-dimensional array or sequence.")
     N = x.shape[0] if N is None else N
     powers = arange(N) if increasing else arange(N - 1, -1, -1)
-    t = _np.promote_types(x.dtype, _np.int64) if x.dtype.kind in "biu" else x.dtype
+    t = _np.promote_types(x.dtype, _np.int64)
     base = _vkarray.reshape(astype(x, t), (-1, 1))
     return _math.power(base, astype(_vkarray.reshape(powers, (1, -1)), t))

@@ -16,10 +16,11 @@ __all__ = ["histogram", "histogramdd", "histogram2d", "histogram_bin_edges", "bi
 
 
 def _edges(v, bins, rng, i):
-    """The edges of dimension i: given, or bins + 1 equal-width edges over rng (default the
-    data's min and max; an empty range widened by 0.5 each side, as numpy's)."""
+    """The edges of dimension i: given (in their own dtype, as numpy keeps them), or bins + 1
+    equal-width float64 edges over rng (default the data's min and max; an empty range widened
+    by 0.5 each side, as numpy's)."""
     if not isinstance(bins, (int, _np.integer)):
-        e = astype(_asarray(bins, v.context), _np.float64)
+        e = _asarray(bins, v.context)
         if e.shape[0] > 1 and not bool(_vkarray.all(e[1:] >= e[:-1])):
             raise ValueError(f"[histogramdd] `bins[{i}]` must be monotonically increasing, "
                              f"when an array")
@@ -111,6 +112,26 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
     return _vkarray.histogram(a, bins=bins, range=range, weights=weights)[1]
 
 
+def _monotonicity(bins):
+    """numpy's monotonicity check of digitize's bins: the direction of the first pair that
+    differs (NaN differs from everything, and only "<" counts as increasing), then no pair
+    against it, so NaNs at the large end pass; True for increasing (or no two that differ),
+    False for decreasing, ValueError otherwise."""
+    if bins.shape[0] < 2:
+        return True
+    lo, hi = bins[:-1], bins[1:]
+    differ = ~(hi == lo)
+    if not bool(_vkarray.any(differ)):
+        return True
+    j = int(_vkarray.argmax(differ))
+    if bool(lo[j] < hi[j]):
+        if not bool(_vkarray.any(lo > hi)):
+            return True
+    elif not bool(_vkarray.any(lo < hi)):
+        return False
+    raise ValueError("[digitize] bins must be monotonically increasing or decreasing")
+
+
 def digitize(x, bins, right=False):
     """numpy.digitize: the index of the bin of each x (bins monotonic, either direction)."""
     x, bins = _asarrays("digitize", [x, bins])
@@ -118,10 +139,7 @@ def digitize(x, bins, right=False):
         raise TypeError("[digitize] x may not be complex")
     if bins.ndim != 1:
         raise ValueError("[digitize] object too deep for desired array")
-    d = diff(bins)
-    increasing = bool(_vkarray.all(d >= 0))
-    if not increasing and not bool(_vkarray.all(d <= 0)):
-        raise ValueError("[digitize] bins must be monotonically increasing or decreasing")
+    increasing = _monotonicity(bins)
     side = "left" if right else "right"
     if increasing:
         return _vkarray.searchsorted(bins, x, side=side)

@@ -1,14 +1,14 @@
 """numpy's indexing routines: taking and putting (the compiled take, take_along_axis, put,
 compress, diagonal, and put_along_axis, fill_diagonal, place, putmask), choosing (choose,
-select), and generating index arrays (indices, ix_, mgrid, ogrid, the triangle and diagonal
-indices, unravel_index, ravel_multi_index)."""
+select), generating index arrays (indices, ix_, mgrid, ogrid, the triangle and diagonal
+indices, unravel_index, ravel_multi_index), and the concatenating index objects r_ and c_."""
 
 import numpy as _np
 
 from . import _math, _vkarray
-from ._creation import arange, asarray, linspace, zeros
+from ._creation import arange, array, asarray, linspace, zeros
 from ._dtypes import astype
-from ._joining import stack
+from ._joining import concatenate, stack
 from ._reorder import tile
 from ._shaping import (_AxisError, _asarray, _asarrays, _context, _creation_kwargs,
                        _nonnegative_ints)
@@ -18,7 +18,7 @@ __all__ = [
     "take", "take_along_axis", "put", "put_along_axis", "compress", "diagonal", "choose",
     "select", "place", "putmask", "fill_diagonal", "indices", "ix_", "mgrid", "ogrid",
     "tril_indices", "triu_indices", "tril_indices_from", "triu_indices_from", "diag_indices",
-    "diag_indices_from", "unravel_index", "ravel_multi_index", "mask_indices",
+    "diag_indices_from", "mask_indices", "unravel_index", "ravel_multi_index", "r_", "c_",
 ]
 
 
@@ -237,14 +237,25 @@ def _cycled(vals, n, ctx, dtype):
 
 def place(arr, mask, vals):
     """numpy.place: the masked elements of arr (in order) take vals, repeated as needed."""
-    idx = _vkarray.flatnonzero(_asarray(mask, arr.context))
+    mask = _asarray(mask, arr.context)
+    if mask.size != arr.size:
+        raise ValueError("[place] mask and data must be the same size")
+    idx = _vkarray.flatnonzero(mask)
     n = idx.shape[0]
     if n:
         _vkarray.put(arr, idx, _cycled(vals, n, arr.context, arr.dtype))
 
 
 def putmask(a, mask, values):
-    """numpy.putmask: a[mask] = values, values repeated over a's flat positions."""
+    """numpy.putmask: a[mask] = values, values repeated over a's flat positions. An array of
+    values must cast to a's dtype safely (TypeError otherwise, as numpy); scalars and lists
+    are converted as assignment converts."""
+    if isinstance(values, (_vkarray.ndarray, _np.ndarray)) and not _np.can_cast(
+            values.dtype, a.dtype, "safe"):
+        raise TypeError(f"[putmask] Cannot cast array data from dtype('{values.dtype}') to "
+                        f"dtype('{a.dtype}') according to the rule 'safe'")
+    if a.size == 0:
+        return
     values = _cycled(values, a.size, a.context, a.dtype)
     a[...] = _math.where(_asarray(mask, a.context), _vkarray.reshape(values, a.shape), a)
 
@@ -264,9 +275,18 @@ def _index_array(op, obj, ctx, checked=True):
     return asarray(data, context=ctx) if ctx is not None else asarray(data), data
 
 
-def _strides(dims, order):
+def mask_indices(n, mask_func, k=0):
+    """numpy.mask_indices: the indices of the nonzero entries of mask_func(ones((n, n)), k)
+    (mask_func: triu, tril, or any function of that form)."""
+    m = _vkarray._ones((n, n), _np.int64)
+    return _vkarray.nonzero(mask_func(m, k) != 0)
+
+
+def _strides(dims, order, op):
+    """Element strides of `dims` in numpy's order ('C', 'F'; None means 'C')."""
+    order = "C" if order is None else order
     if order not in ("C", "F"):
-        raise ValueError(f"[{order!r}] only 'C' or 'F' order is permitted")
+        raise ValueError(f"[{op}] only 'C' or 'F' order is permitted")
     strides, step = [0] * len(dims), 1
     for d in (reversed(range(len(dims))) if order == "C" else range(len(dims))):
         strides[d] = step
@@ -279,11 +299,11 @@ def unravel_index(indices, shape, order="C"):
     array of `shape`. Lazy; the outputs fuse into one kernel when evaluated together
     (vk.eval(*result)). Out-of-range indices raise ValueError as numpy's do: vkarray inputs are
     downloaded for that check."""
-    if order not in ("C", "F"):
+    if order not in ("C", "F", None):
         raise ValueError("[unravel_index] only 'C' or 'F' order is permitted")
     dims = _nonnegative_ints("unravel_index", shape, "dimensions")
     idx, host = _index_array("unravel_index", indices, _context([indices]))
-    strides, size = _strides(dims, order)
+    strides, size = _strides(dims, order, "unravel_index")
     if host.size:
         bad = host[(host < 0) | (host >= size)]
         if bad.size:
@@ -312,7 +332,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     if len(modes) != len(dims) or any(m not in ("raise", "wrap", "clip") for m in modes):
         raise ValueError(f"[ravel_multi_index] clipmode must be one of 'raise', 'wrap' or "
                          f"'clip' (one or one per axis), got {mode!r}")
-    strides, _ = _strides(dims, order)
+    strides, _ = _strides(dims, order, "ravel_multi_index")
     ctx = _context(coords)
     pairs = [_index_array("ravel_multi_index", c, ctx, m == "raise" or d == 0)
              for c, m, d in zip(coords, modes, dims)]
@@ -343,8 +363,75 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     return _vkarray.copy(result) if any(result is c for c in coords) else result
 
 
-def mask_indices(n, mask_func, k=0):
-    """numpy.mask_indices: the indices where mask_func (vkarray.triu, tril or alike) leaves a
-    nonzero in an n x n array of ones, with its offset k."""
-    a = mask_func(zeros((n, n), dtype=_np.int64) + 1, k)
-    return _vkarray.nonzero(_asarray(a) != 0)
+
+class _Concatenator:
+    """numpy's r_ (along axis 0) and c_ (along the last axis, items made at least 2-d with
+    1-d items as columns): arrays, scalars and slices (aranges, or with an imaginary step
+    linspaces) concatenated on the device; a first string item sets 'axis', 'axis,ndmin' or
+    'axis,ndmin,trans1d', as numpy's. numpy's matrix directives 'r' and 'c' raise
+    NotImplementedError: vkarray has no matrix type."""
+
+    def __init__(self, name, axis, ndmin=1, trans1d=-1):
+        self._name, self._defaults = name, (axis, ndmin, trans1d)
+
+    def __repr__(self):
+        return f"vkarray.{self._name}"
+
+    def __len__(self):
+        return 0
+
+    def _directive(self, item):
+        if item in ("r", "c"):
+            raise NotImplementedError(f"[{self._name}] the matrix directive {item!r}: vkarray "
+                                      f"has no matrix type")
+        try:
+            values = [int(x) for x in item.split(",")]
+        except ValueError:
+            raise ValueError(f"[{self._name}] unknown special directive {item!r}") from None
+        if not 1 <= len(values) <= 3:
+            raise ValueError(f"[{self._name}] unknown special directive {item!r}")
+        return tuple(values) + self._defaults[len(values):]
+
+    def __getitem__(self, key):
+        key = key if isinstance(key, tuple) else (key,)
+        axis, ndmin, trans1d = self._defaults
+        objs, types = [], []
+        for k, item in enumerate(key):
+            if isinstance(item, str):
+                if k != 0:
+                    raise ValueError(f"[{self._name}] special directives must be the first "
+                                     f"entry.")
+                axis, ndmin, trans1d = self._directive(item)
+                continue
+            if isinstance(item, slice):
+                new = _Grid._axis(item)
+                if ndmin > 1:
+                    new = array(new, copy=False, ndmin=ndmin)
+                    if trans1d != -1:
+                        new = _vkarray.swapaxes(new, -1, trans1d)
+                types.append(new.dtype)
+            elif _np.isscalar(item):
+                new = item
+                types.append(item)
+            else:
+                new = _asarray(item)
+                item_ndim = new.ndim
+                new = array(new, copy=False, ndmin=ndmin)
+                if trans1d != -1 and item_ndim < ndmin:
+                    k2, k1 = ndmin - item_ndim, trans1d
+                    k1 = k1 + k2 + 1 if k1 < 0 else k1
+                    axes = list(range(ndmin))
+                    new = _vkarray.transpose(new, tuple(axes[:k1] + axes[k2:] + axes[k1:k2]))
+                types.append(new.dtype)
+            objs.append(new)
+        if not objs:
+            raise ValueError(f"[{self._name}] need at least one array to concatenate")
+        t = _vkarray.result_type(*types)
+        objs = [array(o, t, copy=False, ndmin=ndmin) for o in objs]
+        return concatenate(objs, axis=axis)
+
+
+r_ = _Concatenator("r_", 0)
+
+
+c_ = _Concatenator("c_", -1, ndmin=2, trans1d=0)

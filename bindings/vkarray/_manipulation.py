@@ -90,11 +90,16 @@ def copyto(dst, src, casting="same_kind", where=True):
     """numpy.copyto: src (broadcast) into dst where `where` holds, under numpy's casting."""
     if not isinstance(dst, _vkarray.ndarray):
         raise TypeError(f"[copyto] dst must be a vkarray.ndarray, got {type(dst).__name__}")
-    src = _asarray(src, dst.context) if not _np.isscalar(src) else src
-    from_t = src.dtype if isinstance(src, _vkarray.ndarray) else _vkarray.result_type(dst, src)
-    if isinstance(src, _vkarray.ndarray) and not _vkarray.can_cast(from_t, dst.dtype, casting):
-        raise TypeError(f"[copyto] Cannot cast array data from dtype('{from_t}') to "
-                        f"dtype('{dst.dtype}') according to the rule '{casting}'")
+    if _np.isscalar(src):
+        # A scalar casts by its value, as numpy's (-4 fits int8 but not uint8; 3.2 is no int).
+        if not _np.can_cast(_np.asarray(src), dst.dtype, casting):
+            raise TypeError(f"[copyto] Cannot cast scalar from dtype('{_np.asarray(src).dtype}') "
+                            f"to dtype('{dst.dtype}') according to the rule '{casting}'")
+    else:
+        src = _asarray(src, dst.context)
+        if not _vkarray.can_cast(src.dtype, dst.dtype, casting):
+            raise TypeError(f"[copyto] Cannot cast array data from dtype('{src.dtype}') to "
+                            f"dtype('{dst.dtype}') according to the rule '{casting}'")
     value = astype(_vkarray.broadcast_to(_asarray(src, dst.context), dst.shape), dst.dtype)
     if where is not True:
         value = _math.where(where, value, dst)

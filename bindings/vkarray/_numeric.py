@@ -117,7 +117,9 @@ def correlate(a, v, mode="valid"):
 
 
 def convolve(a, v, mode="full"):
-    """numpy.convolve: the discrete linear convolution of two 1-d sequences."""
+    """numpy.convolve: the discrete linear convolution of two 1-d sequences (a 0-d operand
+    is one element, as numpy's; correlate refuses it, as numpy's)."""
+    a, v = (x if x.ndim else _vkarray.reshape(x, (1,)) for x in _asarrays("convolve", [a, v]))
     a, v = _sequences("convolve", a, v)
     if v.shape[0] > a.shape[0]:
         a, v = v, a
@@ -142,20 +144,42 @@ def _sl(ndim, axis, s):
     return tuple(index)
 
 
+def _spacings(f, axes, varargs):
+    """numpy's gradient spacings, one per axis: a Python float (uniform), or the differences
+    of that axis' coordinate array (a device float64 array), which numpy reduces to the
+    scalar case when they are all equal."""
+    if len(varargs) == 0:
+        return [1.0] * len(axes)
+    if len(varargs) == 1 and _np.ndim(varargs[0]) == 0:
+        varargs = varargs * len(axes)
+    if len(varargs) != len(axes):
+        raise TypeError("[gradient] invalid number of arguments")
+    out = []
+    for ax, d in zip(axes, varargs):
+        if _np.ndim(d) == 0:
+            out.append(d)
+            continue
+        d = _asarray(d, f.context)
+        if d.ndim != 1:
+            raise ValueError("[gradient] distances must be either scalars or 1d")
+        if d.shape[0] != f.shape[ax]:
+            raise ValueError("[gradient] when 1d, distances must match the length of the "
+                             "corresponding dimension")
+        if d.dtype.kind in "biu":
+            d = astype(d, _np.float64)
+        dd = diff(d)
+        uniform = dd.shape[0] > 0 and bool(_vkarray.all(dd == dd[0]))
+        out.append(dd[0].item() if uniform else dd)
+    return out
+
+
 def gradient(f, *varargs, axis=None, edge_order=1):
-    """numpy.gradient with uniform (scalar) spacings: central differences inside, one-sided
-    differences of order edge_order (1 or 2) at the edges."""
+    """numpy.gradient: central differences inside (second order, for uniform or coordinate-
+    array spacings), one-sided differences of order edge_order (1 or 2) at the edges, by
+    numpy's formulas."""
     f = _asarray(f)
     axes = _axes("gradient", axis, f.ndim)
-    if len(varargs) == 0:
-        dx = [1.0] * len(axes)
-    elif len(varargs) == 1 and _np.ndim(varargs[0]) == 0:
-        dx = [varargs[0]] * len(axes)
-    elif len(varargs) == len(axes) and all(_np.ndim(d) == 0 for d in varargs):
-        dx = list(varargs)
-    else:
-        raise NotImplementedError("[gradient] coordinate arrays as spacing are not supported "
-                                  "yet; pass scalar spacings")
+    dx = _spacings(f, axes, varargs)
     if edge_order not in (1, 2):
         raise ValueError("[gradient] 'edge_order' greater than 2 not supported")
     if f.dtype.kind not in "fc":
@@ -166,17 +190,46 @@ def gradient(f, *varargs, axis=None, edge_order=1):
         if n < edge_order + 1:
             raise ValueError("[gradient] Shape of array too small to calculate a numerical "
                              "gradient, at least (edge_order + 1) elements are required.")
-        mid = (f[_sl(f.ndim, ax, slice(2, None))] - f[_sl(f.ndim, ax, slice(None, -2))]) / (2.0 * h)
+
+        def at(i, j=None):
+            return f[_sl(f.ndim, ax, slice(i, j))]
+
+        if isinstance(h, _vkarray.ndarray):
+            out.append(astype(_nonuniform(at, h, f.ndim, ax, edge_order), f.dtype))
+            continue
+        mid = (at(2) - at(None, -2)) / (2.0 * h)
         if edge_order == 1:
-            first = (f[_sl(f.ndim, ax, slice(1, 2))] - f[_sl(f.ndim, ax, slice(0, 1))]) / h
-            last = (f[_sl(f.ndim, ax, slice(-1, None))] - f[_sl(f.ndim, ax, slice(-2, -1))]) / h
-        else:
-            g = [f[_sl(f.ndim, ax, slice(i, i + 1 if i != -1 else None))] for i in (0, 1, 2)]
-            first = (-1.5 * g[0] + 2.0 * g[1] - 0.5 * g[2]) / h
-            e = [f[_sl(f.ndim, ax, slice(i, i + 1 if i != -1 else None))] for i in (-3, -2, -1)]
-            last = (0.5 * e[0] - 2.0 * e[1] + 1.5 * e[2]) / h
+            first = (at(1, 2) - at(0, 1)) / h
+            last = (at(-1) - at(-2, -1)) / h
+        else:  # numpy's weights, each divided by h first (the same rounding)
+            first = (-1.5 / h) * at(0, 1) + (2.0 / h) * at(1, 2) + (-0.5 / h) * at(2, 3)
+            last = (0.5 / h) * at(-3, -2) + (-2.0 / h) * at(-2, -1) + (1.5 / h) * at(-1)
         out.append(concatenate([first, mid, last], axis=ax))
     return out[0] if len(out) == 1 else tuple(out)
+
+
+def _nonuniform(at, dx, ndim, ax, edge_order):
+    """numpy's gradient along ax for the coordinate differences dx (float64, length n - 1):
+    its three-point weights, computed on the device and broadcast along ax."""
+    def along(w):
+        return _vkarray.reshape(w, (1,) * ax + (-1,) + (1,) * (ndim - ax - 1))
+
+    dx1, dx2 = dx[:-1], dx[1:]
+    a = -dx2 / (dx1 * (dx1 + dx2))
+    b = (dx2 - dx1) / (dx1 * dx2)
+    c = dx1 / (dx2 * (dx1 + dx2))
+    mid = along(a) * at(None, -2) + along(b) * at(1, -1) + along(c) * at(2)
+    if edge_order == 1:
+        first = (at(1, 2) - at(0, 1)) / along(dx[0:1])
+        last = (at(-1) - at(-2, -1)) / along(dx[-1:])
+    else:
+        d1, d2 = along(dx[0:1]), along(dx[1:2])
+        first = (-(2.0 * d1 + d2) / (d1 * (d1 + d2)) * at(0, 1)
+                 + (d1 + d2) / (d1 * d2) * at(1, 2) - d1 / (d2 * (d1 + d2)) * at(2, 3))
+        d1, d2 = along(dx[-2:-1]), along(dx[-1:])
+        last = (d2 / (d1 * (d1 + d2)) * at(-3, -2) - (d2 + d1) / (d1 * d2) * at(-2, -1)
+                + (2.0 * d2 + d1) / (d2 * (d1 + d2)) * at(-1))
+    return concatenate([first, mid, last], axis=ax)
 
 
 def unwrap(p, discont=None, axis=-1, *, period=2 * _np.pi):

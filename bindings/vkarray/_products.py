@@ -31,8 +31,12 @@ it has no reduce, accumulate, outer, at or reduceat, as numpy's has none.""")
 
 def dot(a, b, out=None):
     """numpy.dot: a * b when either is 0-d, else sums over a's last axis and b's second-to-last
-    (its only axis when 1-d)."""
-    return _vkarray._finish(_vkarray._dot(a, b), out, op="dot", exact_shape=True)
+    (its only axis when 1-d). out= must have the result's dtype, as numpy's (no casting)."""
+    r = _vkarray._dot(a, b)
+    if out is not None and isinstance(out, _vkarray.ndarray) and out.dtype != r.dtype:
+        raise ValueError(f"[dot] output array is not acceptable (must have the right datatype, "
+                         f"{r.dtype}, got {out.dtype})")
+    return _vkarray._finish(r, out, op="dot", exact_shape=True)
 
 
 def outer(a, b, out=None):

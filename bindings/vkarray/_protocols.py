@@ -19,12 +19,10 @@ _NAMESPACES = {"numpy": "", "numpy.linalg": "linalg", "numpy.fft": "fft"}
 # numpy 1.24's own names for functions vkarray knows under numpy 2's (or another) name.
 _RENAMED = {"row_stack": "vstack", "trapz": "trapezoid"}
 
-# numpy's memory-layout keyword of functions whose vkarray version has none: vkarray arrays
-# have one (C) layout, so the orders that give C-ordered values are accepted and dropped.
-_ORDERS = {"empty_like": "KCA", "zeros_like": "KCA", "ones_like": "KCA", "full_like": "KCA",
-           "copy": "KCA", "ascontiguousarray": "KCA", "ravel": "C", "empty": "C", "zeros": "C",
-           "ones": "C", "full": "C", "eye": "C", "identity": "C", "array": "KCA",
-           "asarray": "KCA"}
+# numpy's memory-layout keyword of functions whose vkarray version has none: they give
+# C-ordered arrays, so the orders that give C-ordered values are accepted and dropped. (The
+# creation functions take order= themselves.)
+_ORDERS = {"copy": "KCA", "ascontiguousarray": "KCA", "ravel": "C", "identity": "C"}
 
 # numpy's creation functions that take like= (NEP 35): numpy calls the like array's
 # __array_function__, so the result is made on that array's context.

@@ -10,9 +10,10 @@ import numpy as _np
 
 from . import _vkarray
 from ._creation import asarray, ones
+from ._cumulative import cumsum, diff
 from ._dtypes import astype
 from ._joining import concatenate, stack
-from ._shaping import _asarray, _asarrays
+from ._shaping import _asarray, _asarrays, _normalize_axis
 from ._vkarray import (argmax, argmin, argpartition, extract, flatnonzero, in1d, isin,
                        nanargmax, nanargmin, nonzero, partition, searchsorted)
 
@@ -73,7 +74,7 @@ def sort_complex(a):
     r = sort(a)
     if a.dtype.kind == "c":
         return r
-    to = _np.complex64 if a.dtype.char in "bhBHf?e" else _np.complex128
+    to = _np.complex64 if a.dtype.char in "bhBH" else _np.complex128  # numpy's choice
     return astype(r, to)
 
 
@@ -106,9 +107,10 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
            equal_nan=True):
     """numpy.unique of the flattened array: sorted unique values, and on request the index of
     each value's first occurrence, the flat inverse (numpy 1.24's shape) and the counts. NaNs
-    collapse into one value (equal_nan=True, numpy's default)."""
+    collapse into one value (equal_nan=True, numpy's default). With axis, the unique
+    sub-arrays along it (_unique_along)."""
     if axis is not None:
-        raise NotImplementedError("[unique] axis= is not supported yet (axis=None only)")
+        return _unique_along(ar, axis, return_index, return_inverse, return_counts)
     if not equal_nan:
         raise NotImplementedError("[unique] equal_nan=False is not supported yet")
     values, index, inverse, counts = _vkarray._unique(ar, bool(return_index),
@@ -116,6 +118,41 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     out = (values,) + tuple(x for x, want in ((index, return_index), (inverse, return_inverse),
                                               (counts, return_counts)) if want)
     return out[0] if len(out) == 1 else out
+
+
+def _unique_along(ar, axis, return_index, return_inverse, return_counts):
+    """numpy.unique(axis=): the slices along axis as rows (the other axes flattened), sorted
+    lexicographically (lexsort: one stable sort per column), equal neighbours merged as
+    numpy's field-wise comparison does (NaN equals nothing, -0.0 equals 0.0)."""
+    ar = _asarray(ar)
+    axis = _normalize_axis("unique", axis, ar.ndim)
+    moved = _vkarray.moveaxis(ar, axis, 0)
+    n, rest = moved.shape[0], moved.shape[1:]
+    m = int(_np.prod(rest))
+    rows = _vkarray.reshape(_vkarray.ascontiguousarray(moved), (n, m))
+    if n > 0 and m > 0:
+        order = lexsort([rows[:, j] for j in range(m - 1, -1, -1)])  # column 0 sorts first
+    else:
+        order = _vkarray._arange(n, None, 1, _np.int64)
+    srt = _vkarray.take(rows, order, axis=0)
+    if n > 0:
+        changed = _vkarray.any(srt[1:] != srt[:-1], axis=1)
+        mask = concatenate([ones(1, dtype=bool), changed])
+    else:
+        mask = ones(0, dtype=bool)
+    k = int(_vkarray.sum(mask))
+    values = _vkarray.reshape(srt[mask], (k,) + rest)
+    out = [_vkarray.moveaxis(values, 0, axis)]
+    if return_index:
+        out.append(order[mask])
+    if return_inverse:
+        inverse = _vkarray._zeros(n, _np.int64)
+        inverse[order] = cumsum(astype(mask, _np.int64)) - 1
+        out.append(inverse)
+    if return_counts:
+        starts = flatnonzero(mask)
+        out.append(diff(concatenate([starts, asarray([n])])) if k else starts)
+    return out[0] if len(out) == 1 else tuple(out)
 
 
 def unique_values(x):
@@ -150,14 +187,29 @@ def union1d(ar1, ar2):
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
-    """numpy.intersect1d: the sorted values in both arrays."""
-    if return_indices:
-        raise NotImplementedError("[intersect1d] return_indices=True is not supported yet")
+    """numpy.intersect1d: the sorted values in both arrays; with return_indices also the
+    index of each in the flattened ar1 and ar2 (the first occurrence unless assume_unique),
+    by numpy's algorithm (a stable argsort of both arrays' values together)."""
     a, b = _asarrays("intersect1d", [ar1, ar2])
-    a, b = (_vkarray.ravel(a), _vkarray.ravel(b)) if assume_unique else (unique(a), unique(b))
-    aux = sort(concatenate([a, b]))
+    ind1 = ind2 = None
+    if assume_unique:
+        a, b = _vkarray.ravel(a), _vkarray.ravel(b)
+    elif return_indices:
+        (a, ind1), (b, ind2) = unique(a, return_index=True), unique(b, return_index=True)
+    else:
+        a, b = unique(a), unique(b)
+    aux = concatenate([a, b])
+    if not return_indices:
+        aux = sort(aux)
+        return _vkarray.compress(aux[1:] == aux[:-1], aux[:-1])
+    order = argsort(aux, stable=True)
+    aux = _vkarray.take(aux, order)
     same = aux[1:] == aux[:-1]
-    return _vkarray.compress(same, aux[:-1])
+    i1 = _vkarray.compress(same, order[:-1])
+    i2 = _vkarray.compress(same, order[1:]) - a.shape[0]
+    if ind1 is not None:
+        i1, i2 = _vkarray.take(ind1, i1), _vkarray.take(ind2, i2)
+    return _vkarray.compress(same, aux[:-1]), i1, i2
 
 
 def setdiff1d(ar1, ar2, assume_unique=False):

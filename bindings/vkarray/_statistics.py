@@ -1,6 +1,7 @@
 """numpy's statistics: the compiled reductions (max, min, ptp, mean, nanmean, nanvar, nanstd,
 ...), std and var with the array API's correction=, order statistics built on the device's sort
-(median, quantile, percentile, their nan forms; numpy's default 'linear' method), average,
+(median, quantile, percentile, their nan forms; numpy's 'linear', 'lower', 'higher', 'nearest'
+and 'midpoint' methods), average,
 cov and corrcoef. Histograms are in _histograms.py."""
 
 import builtins as _builtins
@@ -82,32 +83,67 @@ def _lerp(lo, hi, t):
     return _math.where(t >= 0.5, hi - diff * (1 - t), lo + diff * t)
 
 
+# numpy's quantile methods; those vkarray computes, and the rest (NotImplementedError).
+_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+_OTHER_METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation",
+                  "interpolated_inverted_cdf", "hazen", "weibull", "median_unbiased",
+                  "normal_unbiased")
+
+
+def _check_method(op, method):
+    if method in _METHODS:
+        return
+    if method in _OTHER_METHODS:
+        raise NotImplementedError(f"[{op}] method={method!r} is not supported yet (one of "
+                                  f"{', '.join(map(repr, _METHODS))})")
+    raise ValueError(f"[{op}] {method!r} is not a valid method. Use one of: "
+                     f"{_METHODS + _OTHER_METHODS}")
+
+
+def _positions(xp, method, virtual, last):
+    """numpy's positions of `method` at virtual indexes (host or device values, through xp's
+    floor, ceil, rint, where, minimum): (lo, hi, gamma), with hi and gamma None for the
+    methods that pick one sorted value (its dtype stays the input's, as numpy's)."""
+    lo = xp.floor(virtual)
+    if method == "lower":
+        return lo, None, None
+    if method == "higher":
+        return xp.ceil(virtual), None, None
+    if method == "nearest":
+        return xp.rint(virtual), None, None  # numpy's around: halves to even
+    if method == "midpoint":
+        hi = xp.ceil(virtual)
+        return lo, hi, xp.where(hi == lo, 0.0, 0.5)
+    return lo, xp.minimum(lo + 1, last), virtual - lo
+
+
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
              keepdims=False):
-    """numpy.quantile with the 'linear' method: the sorted values at virtual index q*(n-1),
-    interpolated as numpy interpolates; a slice holding NaN gives NaN. q: a scalar or an array
-    of values in [0, 1] (its axes come first in the result). The result dtype follows numpy 2:
-    a float input keeps its dtype for a scalar q, an array q promotes it."""
-    if method != "linear":
-        raise NotImplementedError(f"[quantile] method={method!r} is not supported yet "
-                                  "(method='linear' only)")
+    """numpy.quantile: the sorted values at virtual index q*(n-1), picked or interpolated as
+    numpy's `method` does ('linear', 'lower', 'higher', 'nearest', 'midpoint'); a slice
+    holding NaN gives NaN. q: a scalar or an array of values in [0, 1] (its axes come first in
+    the result). The interpolating methods' dtype follows numpy 2: a float input keeps its
+    dtype for a scalar q, an array q promotes it; the picking methods keep the input's."""
+    _check_method("quantile", method)
     a = _asarray(a)
     qh = _np.asarray(q.get() if isinstance(q, _vk.ndarray) else q, dtype=_np.float64)
+    if qh.ndim > 1:
+        raise ValueError("[quantile] q must be a scalar or 1d")
     if qh.size and (qh.min() < 0 or qh.max() > 1 or _np.isnan(qh).any()):
         raise ValueError("[quantile] Quantiles must be in the range [0, 1]")
     s, kept_shape, axes, n = _sorted_last("quantile", a, axis)
-    ft = _float_of(a)
-    if not _np.isscalar(q):  # numpy 2: an array of q promotes; a Python float does not
-        ft = _np.result_type(ft, qh.dtype)
-    s = s.astype(ft)
-    virtual = qh * (n - 1)
-    lo_i = _np.floor(virtual).astype(_np.int64)
-    hi_i = _np.minimum(lo_i + 1, n - 1)
-    t = (virtual - lo_i).astype(ft if ft.kind == "f" else _np.float64)
-    lo = _vk.take(s, asarray(lo_i.reshape(-1), context=a.context), axis=-1)
-    hi = _vk.take(s, asarray(hi_i.reshape(-1), context=a.context), axis=-1)
-    tv = asarray(t.reshape(-1), context=a.context)
-    r = _lerp(lo, hi, tv).astype(ft)
+    lo_i, hi_i, gamma = _positions(_np, method, qh.reshape(-1) * (n - 1), n - 1)
+    lo = _vk.take(s, asarray(lo_i.astype(_np.int64), context=a.context), axis=-1)
+    if hi_i is None:
+        r, ft = lo, _np.dtype(a.dtype)
+    else:
+        ft = _float_of(a)
+        if not _np.isscalar(q):  # numpy 2: an array of q promotes; a Python float does not
+            ft = _np.result_type(ft, qh.dtype)
+        lo = lo.astype(ft)
+        hi = _vk.take(s, asarray(hi_i.astype(_np.int64), context=a.context), axis=-1).astype(ft)
+        tv = asarray(gamma.astype(ft if ft.kind == "f" else _np.float64), context=a.context)
+        r = _lerp(lo, hi, tv).astype(ft)
     has_nan = _math.isnan(s[..., n - 1:n])  # NaN sorts last
     r = _math.where(has_nan, _np.nan, r).astype(ft) if ft.kind in "fc" else r
     return _quantile_result("quantile", r, qh, kept_shape, axes, keepdims, out)
@@ -141,12 +177,19 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """numpy.nanmedian for inputs without NaN is median; slices holding NaN are not supported
-    yet (NotImplementedError: a device check reads one value back)."""
+    """numpy.nanmedian: the median of each slice's non-NaN values (the mean of the two middle
+    ones for an even count); an all-NaN slice gives NaN."""
     a = _asarray(a)
-    if _np.dtype(a.dtype).kind in "fc" and bool(_vk.any(_math.isnan(a))):
-        raise NotImplementedError("[nanmedian] slices holding NaN are not supported yet")
-    return median(a, axis, out, overwrite_input, keepdims)
+    if _np.dtype(a.dtype).kind not in "fc":
+        return median(a, axis, out, overwrite_input, keepdims)
+    s, kept_shape, axes, n = _sorted_last("nanmedian", a, axis)  # NaN sorts last
+    count = _vk.sum(~_math.isnan(s), axis=-1, keepdims=True)  # kept + (1,)
+    top = _math.maximum(count - 1, 0)
+    middle = concatenate([_vk.take_along_axis(s, top // 2, axis=-1),
+                          _vk.take_along_axis(s, (top + 1) // 2, axis=-1)], axis=-1)
+    r = _vk.mean(middle, axis=-1).astype(a.dtype)
+    r = _vk.reshape(_math.where(count[..., 0] == 0, _np.nan, r).astype(a.dtype), kept_shape)
+    return _vk._finish(_keep(r, axes, keepdims), out, op="nanmedian", casting="unsafe")
 
 
 def _ddof(op, ddof, correction):
@@ -173,6 +216,8 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
 
 def _q_values(op, q, top):
     qh = _np.asarray(q.get() if isinstance(q, _vk.ndarray) else q, dtype=_np.float64)
+    if qh.ndim > 1:
+        raise ValueError(f"[{op}] q must be a scalar or 1d")
     if qh.size and (qh.min() < 0 or qh.max() > top or _np.isnan(qh).any()):
         name = "Quantiles" if top == 1 else "Percentiles"
         raise ValueError(f"[{op}] {name} must be in the range [0, {top}]")
@@ -181,29 +226,29 @@ def _q_values(op, q, top):
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                 keepdims=False):
-    """numpy.nanquantile with the 'linear' method: quantile of each slice's non-NaN values."""
-    if method != "linear":
-        raise NotImplementedError(f"[nanquantile] method={method!r} is not supported yet "
-                                  "(method='linear' only)")
+    """numpy.nanquantile: quantile (with the methods it takes) of each slice's non-NaN values; an
+    all-NaN slice gives NaN."""
+    _check_method("nanquantile", method)
     a = _asarray(a)
     qh = _q_values("nanquantile", q, 1)
     if a.dtype.kind not in "fc":
-        return quantile(a, q, axis=axis, out=out, keepdims=keepdims)
+        return quantile(a, q, axis=axis, out=out, method=method, keepdims=keepdims)
     s, kept_shape, axes, n = _sorted_last("nanquantile", a, axis)
-    ft = _float_of(a)
-    if not _np.isscalar(q):
-        ft = _np.result_type(ft, qh.dtype)
-    s = s.astype(ft)
     count = _vk.sum(~_math.isnan(s), axis=-1, keepdims=True)  # kept + (1,)
     qs = asarray(qh.reshape(-1), context=a.context)  # (nq,)
-    virtual = qs * astype(_math.maximum(count - 1, 0), _np.float64)  # kept + (nq,)
-    lo_i = astype(_math.floor(virtual), _np.int64)
-    hi_i = _math.minimum(lo_i + 1, _math.maximum(count - 1, 0))
-    t = astype(virtual - astype(lo_i, _np.float64),
-                   ft if _np.dtype(ft).kind == "f" else _np.float64)
-    lo = _vk.take_along_axis(s, lo_i, axis=-1)
-    hi = _vk.take_along_axis(s, hi_i, axis=-1)
-    r = astype(_lerp(lo, hi, t), ft)
+    last = _math.maximum(count - 1, 0)
+    lo_i, hi_i, gamma = _positions(_math, method, qs * astype(last, _np.float64), last)
+    lo = _vk.take_along_axis(s, astype(lo_i, _np.int64), axis=-1)
+    if hi_i is None:
+        ft = _np.dtype(a.dtype)
+        r = lo
+    else:
+        ft = _float_of(a)
+        if not _np.isscalar(q):
+            ft = _np.result_type(ft, qh.dtype)
+        hi = _vk.take_along_axis(s, astype(hi_i, _np.int64), axis=-1)
+        t = astype(gamma, ft if _np.dtype(ft).kind == "f" else _np.float64)
+        r = astype(_lerp(astype(lo, ft), astype(hi, ft), t), ft)
     r = astype(_math.where(count == 0, _np.nan, r), ft)
     return _quantile_result("nanquantile", r, qh, kept_shape, axes, keepdims, out)
 

@@ -108,13 +108,39 @@ class ufunc:  # noqa: N801 — numpy's name
         return types
 
     def __call__(self, *args, out=None, where=True, casting="same_kind", order="K",
-                 dtype=None, subok=True, signature=None):
+                 dtype=None, subok=True, signature=None, axes=None):
         """op(*inputs) elementwise and lazy; outputs as positional arguments after the inputs
-        or out=; where=, dtype=, casting=, order= and subok= as numpy takes them."""
+        or out=; where=, dtype=, casting=, order= and subok= as numpy takes them; a gufunc's
+        axes= too."""
+        if axes is not None:
+            return self._gufunc_axes(args, axes, out=out, where=where, casting=casting,
+                                     order=order, dtype=dtype, subok=subok,
+                                     signature=signature)
         if (len(args) == self.nin and out is None and where is True and dtype is None
                 and casting == "same_kind" and order == "K" and signature is None):
             return self._kernel(*args)
         return self._call(args, out, where, casting, order, dtype, subok, signature)
+
+    def _gufunc_axes(self, args, axes, out, **kw):
+        """numpy's axes= of a gufunc (matmul): one tuple of core-dimension positions per
+        operand, inputs then output. The inputs' core dimensions are moved last (views), the
+        gufunc runs, and the result's are moved to the output's positions (a view)."""
+        name = self.__name__
+        if self.signature is None:
+            raise TypeError(f"[{name}] axes= is only for gufuncs; {name} is elementwise")
+        if len(args) > self.nin:
+            out, args = args[self.nin], args[:self.nin]
+        axes = [tuple(a) if isinstance(a, (tuple, list)) else (a,) for a in axes]
+        if len(axes) != self.nin + 1:
+            raise ValueError(f"[{name}] axes should be a list with an entry for all "
+                             f"{self.nin + 1} arguments")
+        inputs = _operands(name, args)
+        moved = [_vkarray.moveaxis(x, a, tuple(range(-len(a), 0)))
+                 for x, a in zip(inputs, axes)]
+        r = self._call(tuple(moved), None, **kw)
+        k = len(axes[-1])
+        r = _vkarray.moveaxis(r, tuple(range(-k, 0)), axes[-1])
+        return r if out is None else _vkarray._finish(r, out, op=name)
 
     def _call(self, args, out, where, casting, order, dtype, subok, signature):
         name = self.__name__

@@ -170,7 +170,9 @@ def _reduce_direct(uf, fn, xt, axes, t, start, where, masked):
         return r if start is None else uf._kernel(_scalar(start, t, xt.context), r)
     if start is not None:
         kwargs["initial"] = _np.asarray(start).astype(t)[()].item()
-    return fn(xt, axis=axes, dtype=t, **kwargs)
+    if uf.__name__ in ("add", "multiply"):  # xt is in t already: only sums widen without it
+        kwargs["dtype"] = t
+    return fn(xt, axis=axes, **kwargs)
 
 
 def _last_axis(x, axes):

@@ -64,44 +64,73 @@ def ihfft(a, n=None, axis=-1, norm=None, out=None):
     return _into("ihfft", _vk._ihfft(a, n, axis, norm), out)
 
 
+def _lengths(a, s, axes, inverse_real=False):
+    """s with each None replaced by the default length of its axis, as numpy 1.24 passes None
+    on to the 1-d transforms: the input's extent (irfftn's last axis: 2*(m-1)). s and axes
+    of different lengths go on unchanged to the compiled function, which names the error."""
+    if s is None or all(n is not None for n in s):
+        return s
+    s = list(s)
+    axes = list(range(-len(s), 0)) if axes is None else list(axes)
+    if len(axes) != len(s):
+        return s
+    shape = asarray(a).shape
+    for i, (n, ax) in enumerate(zip(s, axes)):
+        if n is None:
+            m = shape[ax]
+            s[i] = 2 * (m - 1) if inverse_real and i == len(s) - 1 else m
+    return s
+
+
+def _no_axes(s, axes):
+    """numpy's fftn and ifftn over no axes transform nothing: they return the input array
+    itself (asarray of it), in its own dtype."""
+    return axes is not None and len(axes) == 0 and not s
+
+
 def fftn(a, s=None, axes=None, norm=None, out=None):
-    """numpy.fft.fftn: over axes (default: the last len(s), or all), lengths s."""
-    return _into("fftn", _vk._fftn(a, s, axes, norm), out)
+    """numpy.fft.fftn: over axes (default: the last len(s), or all), lengths s (None: the
+    axis' length)."""
+    if _no_axes(s, axes):
+        return _into("fftn", asarray(a), out)
+    return _into("fftn", _vk._fftn(a, _lengths(a, s, axes), axes, norm), out)
 
 
 def ifftn(a, s=None, axes=None, norm=None, out=None):
     """numpy.fft.ifftn."""
-    return _into("ifftn", _vk._ifftn(a, s, axes, norm), out)
+    if _no_axes(s, axes):
+        return _into("ifftn", asarray(a), out)
+    return _into("ifftn", _vk._ifftn(a, _lengths(a, s, axes), axes, norm), out)
 
 
 def rfftn(a, s=None, axes=None, norm=None, out=None):
     """numpy.fft.rfftn: rfft over the last of axes, fft over the others."""
-    return _into("rfftn", _vk._rfftn(a, s, axes, norm), out)
+    return _into("rfftn", _vk._rfftn(a, _lengths(a, s, axes), axes, norm), out)
 
 
 def irfftn(a, s=None, axes=None, norm=None, out=None):
     """numpy.fft.irfftn: ifft over all but the last of axes, irfft over the last."""
-    return _into("irfftn", _vk._irfftn(a, s, axes, norm), out)
+    return _into("irfftn", _vk._irfftn(a, _lengths(a, s, axes, True), axes, norm), out)
 
 
 def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     """numpy.fft.fft2: fftn over the last two axes."""
-    return _into("fft2", _vk._fftn(a, s, axes, norm), out)
+    return fftn(a, s, axes, norm, out)
 
 
 def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     """numpy.fft.ifft2: ifftn over the last two axes."""
-    return _into("ifft2", _vk._ifftn(a, s, axes, norm), out)
+    return ifftn(a, s, axes, norm, out)
 
 
 def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     """numpy.fft.rfft2: rfftn over the last two axes."""
-    return _into("rfft2", _vk._rfftn(a, s, axes, norm), out)
+    return _into("rfft2", _vk._rfftn(a, _lengths(a, s, axes), axes, norm), out)
 
 
 def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     """numpy.fft.irfft2: irfftn over the last two axes."""
-    return _into("irfft2", _vk._irfftn(a, s, axes, norm), out)
+    return _into("irfft2", _vk._irfftn(a, _lengths(a, s, axes, True), axes, norm), out)
 
 
 def fftfreq(n, d=1.0, device=None, *, dtype=None):

@@ -347,11 +347,9 @@ def lstsq(a, b, rcond=None):
         x = zeros((n, bm.shape[1]), dtype=dtype, context=a.context)
         s = zeros((0,), dtype=real, context=a.context)
         res = zeros((0,), dtype=real, context=a.context)
-        if m == 0 and n > 0:
-            pass
-        elif n == 0:
+        if n == 0 and m > 0:  # numpy's residuals where rank == n < m: all of b
             res = _vk.sum(_math.square(_math.abs(bm.astype(dtype))), axis=0)
-        return (_vk.squeeze(x, -1) if b.ndim == 1 else x), res, 0, s
+        return (_vk.squeeze(x, -1) if b.ndim == 1 else x), res, _np.int32(0), s
     u, s, vh = svd(a.astype(dtype), full_matrices=False)
     keep = s > rcond * _vk.max(s)
     rank = int(count_nonzero(keep))
@@ -365,7 +363,7 @@ def lstsq(a, b, rcond=None):
         res = zeros((0,), dtype=real, context=a.context)
     if b.ndim == 1:
         x = _vk.squeeze(x, -1)
-    return x, res, rank, s
+    return x, res, _np.int32(rank), s  # numpy's rank is an int32 scalar
 
 
 def matrix_power(a, n):

@@ -137,7 +137,8 @@ def test_histogram_edges_constant_and_errors():
             vk_call()
 
 
-@pytest.mark.parametrize("dtype", ["int32", "float32", "uint8", "float64", "bool"])
+@pytest.mark.parametrize("dtype", ["int32", "float32", "uint8", "float64", "bool", "complex64",
+                                   "complex128"])
 @pytest.mark.parametrize("n", [0, 1, 7, 1000])
 def test_isin(dtype, n):
     a = data((n, 3), dtype, seed=n)
@@ -173,3 +174,18 @@ def test_weighted_bins_longer_than_one_loop(n):
         np.testing.assert_allclose(got, np.bincount(a, weights=w), rtol=0, atol=bound)
         exact = [math.fsum(w[a == k]) for k in range(a.max() + 1)]
         np.testing.assert_allclose(got, exact, rtol=0, atol=bound / 2)
+
+
+@pytest.mark.parametrize("shape,axis", [((6, 4), 0), ((6, 4), 1), ((5, 3, 2), 1), ((5, 3, 2), -1),
+                                        ((3, 0, 2), 0), ((3, 0, 2), 1), ((0, 3), 0), ((7,), 0)])
+@pytest.mark.parametrize("dtype", ["int32", "float64", "bool"])
+def test_unique_along_an_axis(shape, axis, dtype):
+    """The unique slices in lexicographic order, first indices, inverse and counts."""
+    a = np.random.default_rng(len(shape) + axis).integers(0, 2, shape).astype(dtype)
+    got = vk.unique(vk.asarray(a), True, True, True, axis=axis)
+    want = np.unique(a, True, True, True, axis=axis)
+    for g, w in zip(got, want):
+        same(g, w)
+    same(vk.unique(vk.asarray(a), axis=axis), np.unique(a, axis=axis))
+    with pytest.raises(np.AxisError):
+        vk.unique(vk.asarray(a), axis=len(shape))

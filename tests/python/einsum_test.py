@@ -122,3 +122,22 @@ def test_out_dtype_and_errors():
             np.einsum(subscripts, *arrays)
         with pytest.raises(ValueError):
             vk.einsum(subscripts, *[vk.asarray(x) for x in arrays])
+
+
+@pytest.mark.parametrize("subscripts", ["ij", "ji", "ii->i", "...->...", "ij->", "ii", "ij->i"])
+def test_dtype_of_a_relabeled_operand(subscripts):
+    """numpy answers one operand whose labels all stay with a view in the operand's dtype,
+    whatever dtype= says; a sum converts to dtype= first."""
+    x = np.arange(9, dtype=np.uint8).reshape(3, 3)
+    check_einsum(subscripts, [x], dtype=np.float64)
+    check_einsum(subscripts, [x.astype(bool)], dtype=np.int64)
+
+
+@pytest.mark.parametrize("subscripts,shapes", [
+    ("ij,i", [(0, 1), (1,)]), ("...,...k->k...", [(1, 2, 1), (2, 0, 1)]),
+    ("ij...,ji...->i...", [(1, 2, 0), (2, 1, 1)]), ("ij,ki,i->jk", [(1, 1), (1, 0), (0,)]),
+    ("ij,ij->i", [(2, 1), (2, 0)]), ("bij,bjk->bik", [(1, 2, 3), (0, 3, 2)])])
+def test_extent_one_broadcasts_to_zero(subscripts, shapes):
+    """A label of extent 1 broadcasts to the other operand's extent, 0 included."""
+    check_einsum(subscripts, [np.arange(int(np.prod(s)), dtype=np.float32).reshape(s) + 1
+                              for s in shapes])

@@ -172,6 +172,25 @@ def test_nd_transforms():
           False)
 
 
+def test_none_lengths_are_the_default_lengths():
+    """numpy 1.24 passes each entry of s on to the 1-d transform as n: None is its default."""
+    a3 = sample((4, 6, 5), np.complex128, seed=3)
+    r3 = a3.real.copy()
+    check(vk.fft.fftn(a3, s=(2, None)), np.fft.fftn(a3, s=(2, None)), 60, False)
+    check(vk.fft.ifft2(a3, s=(None, 7)), np.fft.ifft2(a3, s=(None, 7)), 42, False)
+    check(vk.fft.rfftn(r3, s=(None, 8), axes=(0, 2)), np.fft.rfftn(r3, s=(None, 8), axes=(0, 2)),
+          32, False)
+    h = np.fft.rfftn(r3)
+    check(vk.fft.irfftn(h, s=(3, None, None)), np.fft.irfftn(h, s=(3, None, None)), 72, False)
+    check(vk.fft.irfft2(h, s=(None, None)), np.fft.irfft2(h, s=(None, None)), 48, False)
+
+
+def test_no_axes_is_the_input_itself():
+    a = vk.asarray(np.ones((3, 4), bool))
+    for f in (vk.fft.fftn, vk.fft.ifftn, vk.fft.fft2, vk.fft.ifft2):
+        assert f(a, axes=()) is a and np.fft.fftn(np.ones(2), axes=()).dtype == np.float64
+
+
 DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
           np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128]
 

@@ -158,6 +158,19 @@ def test_index_roundtrip():
     check(vk.ravel_multi_index(coords, (3, 4, 5)), flat.astype(np.intp))
 
 
+@pytest.mark.parametrize("order", ["C", "F", None])
+def test_index_conversions_take_numpys_orders(order):
+    flat = np.array([0, 7, 23, 59])
+    check(vk.unravel_index(flat, (3, 4, 5), order=order),
+          np.unravel_index(flat, (3, 4, 5), order=order))
+    coords = (np.array([0, 2]), np.array([3, 1]), np.array([4, 0]))
+    check(vk.ravel_multi_index(coords, (3, 4, 5), order=order),
+          np.ravel_multi_index(coords, (3, 4, 5), order=order))
+    for fn in (lambda m: m.unravel_index(flat, (3, 4, 5), order="V"),
+               lambda m: m.ravel_multi_index(coords, (3, 4, 5), order="V")):
+        same_error(lambda: fn(np), lambda: fn(vk))
+
+
 def test_namespace():
     from vkarray import _grids, _joining, _reorder
     for module in (_joining, _reorder, _grids):
@@ -180,3 +193,40 @@ def test_trace_matches_numpy(shape, offset, axes, dtype):
     got = vk.trace(vk.asarray(ref), offset, *axes)
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(np.asarray(got.get()), want)
+
+
+# ---------------------------------------------------------------------------------------------
+# r_ and c_
+
+
+R_CASES = [
+    lambda m, a: m.r_[a, a[:2]],
+    lambda m, a: m.r_[a[0], 0, 0, a[0]],
+    lambda m, a: m.r_[-1:1:6j, [0] * 3, 5, 6],
+    lambda m, a: m.r_[1:5, 7, a[0]],
+    lambda m, a: m.r_[0, 0.5, -1, 0.3],
+    lambda m, a: m.r_["-1", a, a],
+    lambda m, a: m.r_["0,2", [1, 2, 3], [4, 5, 6]],
+    lambda m, a: m.r_["0,2,0", [1, 2, 3], [4, 5, 6]],
+    lambda m, a: m.r_["1,3,-1", a[0], a[1]],
+    lambda m, a: m.c_[a[:, :2], a],
+    lambda m, a: m.c_[[1, 2, 3], [4, 5, 6]],
+    lambda m, a: m.c_[a[0], a[1], 1:5],
+]
+
+
+@pytest.mark.parametrize("case", range(len(R_CASES)))
+@pytest.mark.parametrize("dtype", [np.int8, np.float32, np.complex64, np.bool_])
+def test_r_and_c(case, dtype):
+    a = np.arange(12).reshape(3, 4).astype(dtype)
+    check(R_CASES[case](vk, device(a)), R_CASES[case](np, a))
+
+
+def test_r_and_c_errors():
+    a = np.arange(12.0).reshape(3, 4)
+    same_error(lambda: np.r_[a, a[:, :2]], lambda: vk.r_[device(a), device(a[:, :2])])
+    same_error(lambda: np.r_[a, "0"], lambda: vk.r_[device(a), "0"])
+    same_error(lambda: np.r_["x", a], lambda: vk.r_["x", device(a)])
+    with pytest.raises(NotImplementedError, match="no matrix type"):
+        vk.r_["r", [1, 2], [3, 4]]
+    assert len(vk.r_) == len(np.r_) == 0

@@ -270,6 +270,21 @@ def test_put(mode):
     np.put(ref, ind, [10, 20, 30], mode=mode)
     vk.put(x, ind, [10, 20, 30], mode=mode)
     np.testing.assert_array_equal(x.get(), ref)
+    np.put(ref, ind, [], mode=mode)  # no values: nothing changes
+    vk.put(x, ind, vk.asarray(np.zeros(0)), mode=mode)
+    np.testing.assert_array_equal(x.get(), ref)
+
+
+@pytest.mark.parametrize("view", [lambda a: a[:, ::2], lambda a: a.T, lambda a: a[1:, 1:3]])
+def test_put_and_fill_diagonal_write_through_strided_views(view):
+    ref = np.arange(12.0).reshape(3, 4)
+    x = vk.asarray(ref)
+    np.put(view(ref), [0, 3, -1], [-1, -2, -3], mode="wrap")
+    vk.put(view(x), [0, 3, -1], [-1, -2, -3], mode="wrap")
+    np.testing.assert_array_equal(x.get(), ref)
+    np.fill_diagonal(view(ref), 50, wrap=True)
+    vk.fill_diagonal(view(x), 50, wrap=True)
+    np.testing.assert_array_equal(x.get(), ref)
 
 
 def test_scatter_errors_change_nothing():
@@ -303,6 +318,23 @@ def test_searchsorted(dtype, side):
     np.testing.assert_array_equal(got.get(), want)
     assert vk.searchsorted(vk.asarray(a), v.flat[3], side=side) == np.searchsorted(a, v.flat[3],
                                                                                  side=side)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted_complex_in_numpys_order(dtype, side):
+    """By real part, then imaginary part; NaNs in either part sort last, as numpy's."""
+    rng = np.random.default_rng(12)
+    parts = np.array([0.0, 1.0, 2.0, -1.5, np.nan, np.inf, -np.inf])
+    with np.errstate(invalid="ignore"):
+        a = np.sort((rng.choice(parts, 60) + 1j * rng.choice(parts, 60)).astype(dtype))
+        v = (rng.choice(parts, (4, 30)) + 1j * rng.choice(parts, (4, 30))).astype(dtype)
+    got = vk.searchsorted(vk.asarray(a), vk.asarray(v), side=side)
+    np.testing.assert_array_equal(got.get(), np.searchsorted(a, v, side=side))
+    real = np.sort(rng.standard_normal(9))  # a real array searched for complex values
+    np.testing.assert_array_equal(vk.searchsorted(vk.asarray(real), vk.asarray(v[0])).get(),
+                                  np.searchsorted(real, v[0]))
+    assert vk.searchsorted(vk.asarray(a[:0]), vk.asarray(v)).shape == v.shape
 
 
 def test_searchsorted_of_more_values_than_65535_workgroups():

@@ -34,7 +34,7 @@ def test_lstsq(shape, bdim):
     np.testing.assert_allclose(np.asarray(x), xn, atol=1e-10)
     assert np.asarray(res).shape == resn.shape
     np.testing.assert_allclose(np.asarray(res), resn, rtol=1e-9)
-    assert rank == rankn
+    assert rank == rankn and type(rank) is type(rankn)  # a numpy int32 scalar
     np.testing.assert_allclose(np.asarray(s), sn, atol=1e-12)
     low = a.copy()
     low[:, -1] = low[:, 0]
@@ -182,3 +182,12 @@ def test_solve_triangular(lower, unit, n):
         z[3, 3] = 0
         with pytest.raises(np.linalg.LinAlgError):
             vla.solve_triangular(z, b, lower=lower)
+
+
+@pytest.mark.parametrize("m,n,k", [(0, 0, None), (0, 0, 4), (3, 0, None), (3, 0, 2), (0, 3, 2)])
+def test_lstsq_of_empty_matrices(m, n, k):
+    """Residuals only where rank == n < m (all of b when n == 0), as numpy's."""
+    a, b = np.ones((m, n)), np.arange(float(m * (k or 1))).reshape((m,) if k is None else (m, k))
+    for got, want in zip(vla.lstsq(a, b, rcond=None), np.linalg.lstsq(a, b, rcond=None)):
+        np.testing.assert_array_equal(np.asarray(got), want)
+        assert np.asarray(got).shape == np.shape(want)

@@ -287,6 +287,10 @@ def test_module_functions_names_and_operands():
     check(vk.round(vk.asarray([0.5, 1.5, 2.5, -0.5])), np.array([0.0, 2.0, 2.0, -0.0]))
     check(vk.round(vk.asarray([1.234, 15.0, -2.678]), 2), np.round([1.234, 15.0, -2.678], 2))
     check(vk.around(vk.asarray([1234.0, 1250.0]), -2), np.array([1200.0, 1200.0]))
+    for dt in (np.int8, np.uint8, np.int32, np.uint64):  # integers: in float64, cast back
+        ints = np.array([15, 25, 35, 105, 0, 64], dt)
+        for d in (-1, -2, -3):
+            check(vk.round(vk.asarray(ints), d), np.round(ints, d))
     check(vk.astype(x, vk.int16), F32_A.astype(np.int16))
     check(np.add.reduceat(x, [0, 1]), np.add.reduceat(F32_A, [0, 1]))  # ufunc methods too
 

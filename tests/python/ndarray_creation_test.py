@@ -131,3 +131,120 @@ def test_python_conversions():
     assert all(isinstance(r, vk.ndarray) for r in rows) and len(rows) == 2
     check(rows[1] * 2, I32_A[1] * 2)
     check(vk.asarray(I32_A.reshape(3, 2)).T, I32_A.reshape(3, 2).T)
+
+
+@pytest.mark.parametrize("order", ["C", "F", "c", "f", None])
+def test_order_of_new_arrays(order):
+    """order='F' arrays hold numpy's values, take assignment, and reshape in C index order
+    (their memory order does not show in values)."""
+    check(vk.zeros((2, 3), vk.int32, order), np.zeros((2, 3), np.int32, order))
+    check(vk.ones((2, 3, 4), order=order), np.ones((2, 3, 4), order=order))
+    check(vk.full((3, 2), 7.5, vk.float32, order), np.full((3, 2), 7.5, np.float32, order))
+    check(vk.eye(3, 4, 1, vk.int8, order), np.eye(3, 4, 1, np.int8, order))
+    for like in (vk.zeros_like, vk.ones_like):
+        check(like(vk.asarray(I32_A), None, order or "K"), getattr(np, like.__name__)(
+            I32_A, None, order or "K"))
+    got, want = vk.empty((2, 3), order=order), np.empty((2, 3), order=order)
+    assert got.shape == want.shape
+    got[...], want[...] = 1.0, 1.0
+    got[0, 1], want[0, 1] = 5.0, 5.0
+    check(got, want)
+    check(got.reshape(3, 2), want.reshape(3, 2))
+    check(vk.ravel(got), np.ravel(want))
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A", "K", None])
+def test_order_of_converted_arrays(order):
+    host = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    for src in (host, np.asfortranarray(host), host.tolist(), vk.asarray(host)):
+        check(vk.asarray(src, None, order), np.asarray(np.asarray(src), None, order))
+        check(vk.array(src, order=order), np.array(np.asarray(src), order=order))
+        check(vk.asanyarray(src, vk.float64, order), np.asanyarray(np.asarray(src), np.float64,
+                                                                   order))
+    check(vk.asfortranarray(host), np.asfortranarray(host))
+    check(vk.asfortranarray(I32_A, vk.float32), np.asfortranarray(I32_A, np.float32))
+
+
+def test_order_is_checked_as_numpy():
+    for fn in (vk.zeros, vk.empty, vk.ones):
+        for bad, text in (("A", "only 'C' or 'F' order"), ("K", "only 'C' or 'F' order"),
+                          ("X", "order must be one of")):
+            with pytest.raises(ValueError, match=text):
+                getattr(np, fn.__name__)(2, order=bad)
+            with pytest.raises(ValueError, match=text):
+                fn(2, order=bad)
+    with pytest.raises(ValueError, match="order must be one of"):
+        vk.asarray([1], order="X")
+    with pytest.raises(ValueError, match="order='F' needs a copy"):
+        vk.asarray(vk.ones((2, 2)), order="F", copy=False)
+
+
+def test_array_ndmin_and_copy():
+    x = vk.asarray(I32_A)
+    check(vk.array(x, ndmin=4), np.array(I32_A, ndmin=4))
+    check(vk.array(5, ndmin=2), np.array(5, ndmin=2))
+    assert vk.array(x, copy=False) is x
+    y = vk.array(x)
+    assert y is not x
+    x[0, 0] = 100
+    assert int(y[0, 0]) == I32_A[0, 0]
+    check(vk.array(x, vk.float32, copy=False), np.array(x.get(), np.float32))
+
+
+def test_linspace_retstep_axis_and_array_endpoints():
+    for args, kw in [((0, 10, 5), {}), ((0, 10, 0), {"endpoint": False}),
+                     ((3, 7, 1), {"endpoint": False}), ((3, 7, 1), {}), ((2.5, -1, 4), {})]:
+        got, got_step = vk.linspace(*args, retstep=True, **kw)
+        want, want_step = np.linspace(*args, retstep=True, **kw)
+        check(got, want)
+        np.testing.assert_array_equal(got_step, want_step)  # NaN where there is no interval
+    starts, stops = np.array([0, 120], np.int16), np.array([100, 0], np.int16)
+    for kw in [{"num": 50, "dtype": np.int32}, {"num": 7, "axis": 1}, {"num": 6, "axis": -1},
+               {"num": 1}, {"num": 0}, {"num": 5, "endpoint": False, "dtype": np.float32}]:
+        check(vk.linspace(vk.asarray(starts), vk.asarray(stops), **kw),
+              np.linspace(starts, stops, **kw))
+    got, got_step = vk.linspace(vk.asarray(starts), 1.0, 4, retstep=True)
+    want, want_step = np.linspace(starts, 1.0, 4, retstep=True)
+    check(got, want)
+    check(got_step, want_step)
+    check(vk.linspace(vk.asarray(np.array([1.0, 1.0])), [1.0, 2.0], 3),
+          np.linspace([1.0, 1.0], [1.0, 2.0], 3))  # a zero step: numpy's other formula
+
+
+def test_arange_of_complex_and_bool_dtypes():
+    """numpy fills a complex arange with the real sequence, and a bool one of at most 2
+    values with the integer sequence cast."""
+    for args in [(5,), (0.5, 3, 0.25), (10, 0, -3), (0,)]:
+        for dt in (np.complex64, np.complex128):
+            check(vk.arange(*args, dtype=dt), np.arange(*args, dtype=dt))
+    for args in [(0, 2), (1, 2), (0,), (2, 0, -1)]:
+        check(vk.arange(*args, dtype=bool), np.arange(*args, dtype=bool))
+    with pytest.raises(TypeError, match="at most length 2"):
+        np.arange(3, dtype=bool)
+    with pytest.raises(TypeError, match="at most length 2"):
+        vk.arange(3, dtype=bool)
+
+
+def test_a_fortran_ordered_host_array_uploads_without_a_kernel():
+    """Its transpose is C-contiguous: uploaded as it is and seen transposed (a view)."""
+    host = np.asfortranarray(np.arange(12.0).reshape(3, 4))
+    before = vk.kernel_count()
+    x = vk.asarray(host)
+    vk.eval(x)
+    assert vk.kernel_count() == before
+    check(x, host)
+    check(x.reshape(4, 3), host.reshape(4, 3))
+
+
+def test_linspace_of_bool_dtype_casts_the_float_values():
+    for args in [(0, 10, 5), (-1, 1, 3), (0, 0, 2)]:
+        check(vk.linspace(*args, dtype=bool), np.linspace(*args, dtype=bool))
+
+
+def test_linspace_of_complex_endpoints():
+    for a, b, dt in [(1 + 2j, 3 - 1j, None), (0, 1j, np.complex64), (1 + 1j, 5, np.complex128)]:
+        check(vk.linspace(a, b, 7, dtype=dt), np.linspace(a, b, 7, dtype=dt))
+    got, step = vk.linspace(0, 2 + 2j, 5, retstep=True)
+    want, want_step = np.linspace(0, 2 + 2j, 5, retstep=True)
+    check(got, want)
+    assert complex(step.get() if isinstance(step, vk.ndarray) else step) == want_step

@@ -170,3 +170,110 @@ def test_bad_input_raises_numpys_exception_class(name):
         BAD[name](np)
     with pytest.raises(_public_class(numpy_error.value), match=rf"\[{name}\] "):
         BAD[name](vk)
+
+
+@pytest.mark.parametrize("src", [3.2, 0, 4, -4, True, 1 + 1j, np.float32(2.5), np.int16(-3)])
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8, np.float16, np.complex64])
+def test_copyto_casts_a_scalar_by_its_value(src, dtype):
+    """copyto of a scalar follows numpy's casting rule for that value: raises TypeError where
+    numpy does, else writes the value."""
+    ref, a = np.ones((2, 2), dtype), vk.ones((2, 2), dtype)
+    try:
+        np.copyto(ref, src)
+    except TypeError:
+        with pytest.raises(TypeError, match="Cannot cast scalar"):
+            vk.copyto(a, src)
+        return
+    vk.copyto(a, src)
+    same(a, ref)
+
+
+def test_base_repr_and_binary_repr_of_integers():
+    for args in [(0,), (5,), (-5,), (5, 2), (35, 36), (-7, 3, 4)]:
+        assert vk.base_repr(*args) == np.base_repr(*args)
+    for args in [(0,), (3,), (-3,), (3, 5), (-3, 5)]:
+        assert vk.binary_repr(*args) == np.binary_repr(*args)
+    assert vk.binary_repr(vk.asarray(6)) == np.binary_repr(6)  # a 0-d device integer
+
+
+def test_place_and_putmask_errors_and_empty_arrays():
+    with pytest.raises(ValueError, match="same size"):
+        np.place(np.arange(7), np.ones((3, 4), bool), [1])
+    with pytest.raises(ValueError, match="same size"):
+        vk.place(vk.arange(7), vk.ones((3, 4), dtype=bool), [1])
+    for values in (np.array([1.5, 2.0]), np.array([1], np.uint64)):
+        with pytest.raises(TypeError, match="rule 'safe'"):
+            np.putmask(np.arange(6), np.arange(6) > 2, values)
+        with pytest.raises(TypeError, match="rule 'safe'"):
+            vk.putmask(vk.arange(6), vk.arange(6) > 2, vk.asarray(values))
+    a, ref = vk.arange(6), np.arange(6)
+    vk.putmask(a, a > 2, 2.5)  # a Python scalar or list converts as assignment does
+    np.putmask(ref, ref > 2, 2.5)
+    vk.putmask(a, a < 2, [7.5, -1.5])
+    np.putmask(ref, ref < 2, [7.5, -1.5])
+    same(a, ref)
+    empty = vk.zeros(0)
+    assert vk.putmask(empty, vk.zeros(0, dtype=bool), vk.zeros(0)) is None
+
+
+@pytest.mark.parametrize("mode", ["valid", "same", "full"])
+def test_convolve_of_0d_operands(mode):
+    """numpy's convolve takes a 0-d operand as one element; its correlate does not."""
+    for a, v in [(np.array(2.0), np.array(3.0)), (np.array(2), np.arange(5)),
+                 (np.arange(6.0), np.array(1.5))]:
+        same(vk.convolve(vk.asarray(a), vk.asarray(v), mode), np.convolve(a, v, mode))
+    with pytest.raises(ValueError):
+        np.correlate(np.array(2.0), np.arange(3.0))
+    with pytest.raises(ValueError):
+        vk.correlate(vk.asarray(np.array(2.0)), vk.arange(3.0))
+
+
+def test_require():
+    a = vk.asarray(np.arange(6.0).reshape(2, 3))
+    for req in [None, "C", ["F"], "W", "O", ["A", "E"], ("C_CONTIGUOUS", "OWNDATA")]:
+        got = vk.require(a, np.float32, req)
+        same(got, np.require(np.arange(6.0).reshape(2, 3), np.float32, req))
+    assert vk.require(a) is a and vk.require(a, requirements="O") is not a
+    with pytest.raises(ValueError, match="both"):
+        vk.require(a, requirements="CF")
+
+
+@pytest.mark.parametrize("k", [-1, 0, 2])
+def test_mask_indices(k):
+    for fn in ("triu", "tril"):
+        got = vk.mask_indices(4, getattr(vk, fn), k)
+        want = np.mask_indices(4, getattr(np, fn), k)
+        assert len(got) == 2
+        for g, w in zip(got, want):
+            same(g, w)
+
+
+@pytest.mark.parametrize("edge_order", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16, np.complex64])
+def test_gradient_with_coordinate_arrays(edge_order, dtype):
+    """Coordinate arrays as spacing: numpy's non-uniform three-point weights; evenly spaced
+    coordinates reduce to the scalar spacing, as numpy's."""
+    rng = np.random.default_rng(3)
+    f = (rng.standard_normal((5, 6)) * 10).astype(dtype)
+    x = np.cumsum(rng.random(6)) + 0.1
+    for args, kw in [((x,), {"axis": 1}), ((np.arange(0, 10, 2), x), {}), ((2.0, x), {}),
+                     ((np.arange(5),), {"axis": 0}),
+                     ((np.array([0.0, 1, 3, 4, 5]),), {"axis": -2})]:
+        got = vk.gradient(vk.asarray(f), *[vk.asarray(a) if isinstance(a, np.ndarray) else a
+                                          for a in args], edge_order=edge_order, **kw)
+        want = np.gradient(f, *args, edge_order=edge_order, **kw)
+        for g, w in zip(got if isinstance(got, tuple) else [got],
+                        want if isinstance(want, list) else [want]):
+            same(g, w, rtol=1e-5 if w.dtype in (np.float32, np.complex64) else 1e-12)
+    with pytest.raises(ValueError, match="must match the length"):
+        vk.gradient(vk.asarray(f), vk.asarray(x[:-1]), axis=1)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_gradient_of_uniform_spacing_is_numpys_to_the_bit(dtype):
+    """numpy's second-order edge weights are divided by the spacing first; so are vkarray's."""
+    x = (np.random.default_rng(4).standard_normal((10, 20, 30)) * 10).astype(dtype)
+    for spacing in [(), (2,), (0.5, 1.5, 3)]:
+        got = vk.gradient(vk.asarray(x), *spacing, edge_order=2)
+        for g, w in zip(got, np.gradient(x, *spacing, edge_order=2)):
+            np.testing.assert_array_equal(g.get(), w)

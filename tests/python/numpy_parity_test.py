@@ -67,7 +67,8 @@ def _compare(got, want, rtol, where):
     assert got == want and type(got) is type(want), f"{where}: {got!r} != numpy's {want!r}"
 
 
-HOST_CONVERSIONS = {"asarray", "array", "asanyarray", "ascontiguousarray", "asarray_chkfinite"}
+HOST_CONVERSIONS = {"asarray", "array", "asanyarray", "ascontiguousarray", "asarray_chkfinite",
+                    "r_", "c_"}  # numpy's index objects build numpy arrays: no dispatch
 # numpy 1.24 functions that never reach __array_function__ with a vkarray argument, so numpy
 # runs them on a host copy: C functions without dispatch (require, asfortranarray,
 # fastCopyAndTranspose), classes (vectorize, poly1d), and poly and roots, whose dispatchers

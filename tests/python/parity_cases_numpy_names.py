@@ -120,6 +120,11 @@ c("cov", lambda xp, to: xp.cov(to(F), rowvar=False, bias=True))
 c("corrcoef", lambda xp, to: xp.corrcoef(to(F)))
 c("union1d", lambda xp, to: xp.union1d(to(I[0]), to(I[1])))
 c("intersect1d", lambda xp, to: xp.intersect1d(to(I[0]), to(I[1])))
+c("intersect1d", lambda xp, to: xp.intersect1d(to(np.array([1, 1, 3, 4, 3, 3, 0])),
+                                               to(np.array([[3, 1], [2, 1], [0, 9]])),
+                                               return_indices=True))
+c("intersect1d", lambda xp, to: xp.intersect1d(to(np.array([5, 1, 3])), to(np.array([3, 9, 5])),
+                                               assume_unique=True, return_indices=True))
 c("setdiff1d", lambda xp, to: xp.setdiff1d(to(I[0]), to(I[1])))
 c("setxor1d", lambda xp, to: xp.setxor1d(to(I[0]), to(I[1])))
 c("trim_zeros", lambda xp, to: xp.trim_zeros(to(np.array([0, 0, 3, 0, 2, 0]))))
@@ -160,6 +165,8 @@ c("insert", lambda xp, to: xp.insert(to(V), -2, 7.0))
 c("resize", lambda xp, to: xp.resize(to(W), (3, 5)))
 c("vander", lambda xp, to: xp.vander(to(np.array([1, 2, 3, 5])), 3))
 c("vander", lambda xp, to: xp.vander(to(W), increasing=True))
+c("vander", lambda xp, to: xp.vander(to(np.array([1.5, -2, 3], np.float32)), 4))
+c("vander", lambda xp, to: xp.vander(to(np.array([1 + 1j, 2], np.complex64))))
 # printing, planning and the rest
 c("set_printoptions", lambda xp, to: (xp.set_printoptions(precision=3),
                                       xp.array_str(to(W)), xp.set_printoptions(precision=8)))
@@ -183,6 +190,8 @@ c("asarray_chkfinite", lambda xp, to: xp.asarray_chkfinite([1.0, 2.0]))
 c("common_type", lambda xp, to: xp.common_type(to(I), to(F.astype(np.float32))))
 c("sort_complex", lambda xp, to: xp.sort_complex(to(np.array([3, 1, 2]))))
 c("sort_complex", lambda xp, to: xp.sort_complex(to(Z)))
+for _t in (np.bool_, np.int8, np.uint16, np.float16, np.float32):  # numpy: bhBH -> complex64
+    c("sort_complex", lambda xp, to, t=_t: xp.sort_complex(to(np.array([3, 0, 1], t))))
 c("histogram_bin_edges", lambda xp, to: xp.histogram_bin_edges(to(V), bins=4))
 c("apply_along_axis", lambda xp, to: xp.apply_along_axis(lambda r: r[::-1] * 2, 1, to(F)))
 c("apply_along_axis", lambda xp, to: xp.apply_along_axis(lambda r: r.sum(), 0, to(F)))
@@ -220,3 +229,45 @@ c("histogramdd", lambda xp, to: xp.histogramdd([to(V), to(V[::-1])], bins=[
 c("histogramdd", lambda xp, to: xp.histogramdd(to(SAMPLE[:, :2]), bins=3,
                                                range=[(-1, 1), (0, 2)], weights=to(SAMPLE[:, 2])))
 c("histogram2d", lambda xp, to: xp.histogram2d(to(V), to(V ** 2), bins=to(np.linspace(-2, 2, 5))))
+c("histogram2d", lambda xp, to: xp.histogram2d(to(V), to(V ** 2), bins=to(np.arange(-2, 3))))
+c("histogramdd", lambda xp, to: xp.histogramdd([to(V), to(V[::-1])], bins=[
+    to(np.array([-2, 0, 1, 3], np.int32)), 3], density=True))
+c("asfortranarray", lambda xp, to: xp.asfortranarray(to(F)))
+c("asfortranarray", lambda xp, to: xp.asfortranarray(to(I), np.float32))
+c("require", lambda xp, to: xp.require(to(F), np.float32, ["F", "W"]))
+c("mask_indices", lambda xp, to: xp.mask_indices(4, xp.triu, 1))
+c("r_", lambda xp, to: xp.r_[to(V), 0, 1:3, to(W)])
+c("r_", lambda xp, to: xp.r_["0,2,0", to(V), to(V)])
+c("c_", lambda xp, to: xp.c_[to(V), to(V), 1:10])
+c("base_repr", lambda xp, to: xp.base_repr(-35, 36, 2))
+c("binary_repr", lambda xp, to: xp.binary_repr(-5, 8))
+c("fromstring", lambda xp, to: xp.fromstring("1, 2.5, -3", sep=","))
+c("loadtxt", lambda xp, to: xp.loadtxt(["1 2", "3 4.5"]))
+c("genfromtxt", lambda xp, to: xp.genfromtxt(["1,2", "3,"], delimiter=","))
+
+
+def _file_round_trip():
+    """What vkarray's writers write, numpy and vkarray's readers read back."""
+    import os
+    import tempfile
+
+    import vkarray as vk
+    with tempfile.TemporaryDirectory() as d:
+        vk.save(os.path.join(d, "f.npy"), vk.asarray(F))
+        np.testing.assert_array_equal(np.load(os.path.join(d, "f.npy")), F)
+        vk.savez(os.path.join(d, "a.npz"), vk.asarray(F), i=vk.asarray(I))
+        vk.savez_compressed(os.path.join(d, "c.npz"), i=vk.asarray(I))
+        with vk.load(os.path.join(d, "a.npz")) as f:
+            np.testing.assert_array_equal(f["arr_0"].get(), F)
+            np.testing.assert_array_equal(f["i"].get(), I)
+        np.testing.assert_array_equal(vk.load(os.path.join(d, "c.npz"))["i"].get(), I)
+        vk.savetxt(os.path.join(d, "t.txt"), vk.asarray(F))
+        np.testing.assert_array_equal(vk.loadtxt(os.path.join(d, "t.txt")).get(),
+                                      np.loadtxt(os.path.join(d, "t.txt")))
+        I.tofile(os.path.join(d, "i.bin"))
+        np.testing.assert_array_equal(vk.fromfile(os.path.join(d, "i.bin"), I.dtype).get(),
+                                      I.ravel())
+
+
+for _name in ("save", "savez", "savez_compressed", "savetxt", "load", "fromfile"):
+    check(_name, _file_round_trip)

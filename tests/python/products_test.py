@@ -30,6 +30,11 @@ def test_dot_errors_and_out():
     out = vk.zeros((3, 2), dtype=np.float32)
     assert vk.dot(a, b, out=out) is out
     check_values(out, np.dot, a, b, 4)
+    for other in (np.float64, np.float16):  # numpy casts no dot result into out=
+        with pytest.raises(ValueError, match="output array is not acceptable"):
+            np.dot(a, b, out=np.zeros((3, 2), dtype=other))
+        with pytest.raises(ValueError, match="output array is not acceptable"):
+            vk.dot(a, b, out=vk.zeros((3, 2), dtype=other))
 
 
 @pytest.mark.parametrize("dtype", [np.int16, np.float32, np.float64, np.complex64, np.bool_])

@@ -147,6 +147,28 @@ def test_integer_sums_accumulate_in_64_bits_and_wrap_as_numpy():
     check(vk.sum(vk.asarray(u)), np.sum(u), exact=True)
 
 
+@pytest.mark.parametrize("name", ["max", "amax", "min", "amin", "nanmax", "nanmin", "ptp",
+                                  "all", "any", "sum", "prod"])
+def test_positional_arguments_follow_numpys_signature(name):
+    """max/min/ptp and all/any take (a, axis, out, keepdims): no dtype between axis and out
+    (but numpy's all/any methods do take one, as sum's)."""
+    x = np.arange(12, dtype=np.int32).reshape(3, 4) % 5
+    want_out = np.empty((1, 4), getattr(np, name)(x, 0).dtype)
+    got_out = vk.empty((1, 4), dtype=want_out.dtype)
+    args = (None,) if name in ("sum", "prod") else ()  # their dtype
+    want = getattr(np, name)(x, 0, *args, want_out, True)
+    got = getattr(vk, name)(vk.asarray(x), 0, *args, got_out, True)
+    assert got is got_out
+    check(got, want, exact=True)
+    if hasattr(x, name):  # the ndarray method too
+        margs = (None,) if name in ("sum", "prod", "all", "any") else ()
+        check(getattr(vk.asarray(x), name)(1, *margs, None, True),
+              getattr(x, name)(1, *margs, None, True), exact=True)
+    if name in ("all", "any", "ptp"):
+        with pytest.raises(TypeError):
+            getattr(vk, name)(vk.asarray(x), 0, dtype=np.int64)
+
+
 class TestEmpty:
     @pytest.mark.parametrize("shape,axis", [((0,), None), ((3, 0), 1), ((0, 3), 0),
                                             ((0, 3), 1), ((2, 0, 3), (0, 2))])

@@ -96,7 +96,7 @@ def test_stubs_compile_and_shadowing_is_safe():
 
 def test_parameter_types_follow_the_tables():
     text = (STUB_DIR / "__init__.pyi").read_text(encoding="utf-8")
-    assert "def zeros(shape: _ShapeLike, dtype: Optional[DTypeLike] = ..., *, " \
+    assert "def zeros(shape: _ShapeLike, dtype: Optional[DTypeLike] = ..., order: str = ..., *, " \
            "device: Any = ..., context: Optional[Context] = ...) -> ndarray: ..." in text
     assert "def kernel_count() -> int: ..." in text
     assert "def nonzero(a: ArrayLike) -> tuple[ndarray, ...]: ..." in text

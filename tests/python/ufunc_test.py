@@ -163,6 +163,23 @@ def test_outer(dtype):
         vk.sin.outer(vk.asarray(a), vk.asarray(b))
 
 
+@pytest.mark.parametrize("shapes,axes", [
+    (((2, 3, 4), (4, 5)), [(-2, -1), (-2, -1), (-2, -1)]),
+    (((3, 4, 2), (4, 5)), [(0, 1), (-2, -1), (-1, -2)]),
+    (((3, 4), (4,)), [(0, 1), (0,), (0,)]),
+    (((2, 3, 4), (2, 4, 3)), [(1, 2), (1, 2), (0, 1)])])
+def test_matmul_axes(shapes, axes):
+    """numpy's gufunc axes=: the core dimensions of each operand, inputs then output."""
+    x, y = (np.arange(np.prod(s), dtype=np.float64).reshape(s) for s in shapes)
+    want = np.matmul(x, y, axes=axes)
+    same(vk.matmul(vk.asarray(x), vk.asarray(y), axes=axes), want)
+    out = vk.zeros(want.shape)
+    assert vk.matmul(vk.asarray(x), vk.asarray(y), axes=axes, out=out) is out
+    same(out, want)
+    with pytest.raises(TypeError, match="only for gufuncs"):
+        vk.add(vk.asarray(x), 1, axes=[(0,), (0,)])
+
+
 def test_matmul_is_a_gufunc_without_elementwise_methods():
     a = RNG.standard_normal((3, 3)).astype(np.float32)
     same(vk.matmul(vk.asarray(a), vk.asarray(a)), a @ a, rtol=1e-5)
