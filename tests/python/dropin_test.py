@@ -368,7 +368,8 @@ def test_gpu_group_scripts_run_locally(tmp_path, script, programs):
     libraries missing here skipped and noted, the table and JSON written."""
     root = os.path.join(os.path.dirname(__file__), "..", "..")
     env = dict(os.environ, LOCAL="1", SIZES="small", RUNS="1", NUMPY_RUNS="1",
-               PROGRAMS=programs, PEER_LIBS="no_such_library", WORK=str(tmp_path / "work"))
+               PROGRAMS=programs, PEER_LIBS="no_such_library", WORK=str(tmp_path / "work"),
+               POLICY_PROGRAMS="element_writes")
     p = subprocess.run(["bash", os.path.join("benchmarks", "gpu", script), str(tmp_path / "out")],
                        cwd=root, env=env, capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
@@ -380,8 +381,12 @@ def test_gpu_group_scripts_run_locally(tmp_path, script, programs):
     assert "us/iteration" in table
     out = json.loads((tmp_path / "out" / "results.json").read_text())
     assert {r["lib"] for r in out["records"]} == {"numpy", "vkarray"}
+    # run_loops.sh also runs vkarray alone under each submission policy (VKA_SUBMIT_EVERY).
+    policy = ["submit-every-0.txt", "submit-every-policy.txt"] if script == "run_loops.sh" else []
     assert sorted(os.listdir(tmp_path / "out")) == sorted(
-        ["table.md", "results.json", script[4:-3] + ".log"])
+        ["table.md", "results.json", script[4:-3] + ".log"] + policy)
+    for name in policy:
+        assert "| element_writes | small | vkarray | yes |" in (tmp_path / "out" / name).read_text()
 
 
 def test_groups_and_the_demo_programs():

@@ -233,7 +233,11 @@ def test_require():
     for req in [None, "C", ["F"], "W", "O", ["A", "E"], ("C_CONTIGUOUS", "OWNDATA")]:
         got = vk.require(a, np.float32, req)
         same(got, np.require(np.arange(6.0).reshape(2, 3), np.float32, req))
-    assert vk.require(a) is a and vk.require(a, requirements="O") is not a
+    # numpy copies for "O" only where the array does not own its memory: a view.
+    view = a[:, ::2]
+    assert vk.require(a) is a and vk.require(a, requirements="O") is a
+    assert vk.require(view, requirements="O") is not view
+    assert np.require(np.arange(6.0), requirements="O").flags.owndata
     with pytest.raises(ValueError, match="both"):
         vk.require(a, requirements="CF")
 
