@@ -26,20 +26,11 @@ constexpr int kMaxCpuUnrollTape = 1024;
 
 std::atomic<uint64_t> kernels_dispatched{0};
 
-// Exponentials, logarithms, trigonometric and hyperbolic functions and powers: the ops whose
-// GLSL is a routine of tens of lines rather than an instruction.
+// A tape holding a function whose GLSL is a routine of tens of lines rather than an
+// instruction (the ops Limits::max_transcendental weighs).
 bool has_transcendental(const KernelSpec& spec) {
   for (const TapeEntry& e : spec.tape) {
-    switch (e.op) {
-      case Op::kExp: case Op::kExp2: case Op::kExpm1: case Op::kLog: case Op::kLog2:
-      case Op::kLog10: case Op::kLog1p: case Op::kSin: case Op::kCos: case Op::kTan:
-      case Op::kArcsin: case Op::kArccos: case Op::kArctan: case Op::kSinh: case Op::kCosh:
-      case Op::kTanh: case Op::kArcsinh: case Op::kArccosh: case Op::kArctanh:
-      case Op::kArctan2: case Op::kPower:
-        return true;
-      default:
-        break;
-    }
+    if (transcendental_weight(e) > 0) return true;
   }
   return false;
 }
