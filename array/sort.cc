@@ -25,6 +25,12 @@ Array sorted_along(const Array& a, std::optional<int64_t> axis, bool indices,
                 a.context());
     return moveaxis(empty, {-1}, {ax});
   }
+  if (!indices && rows.size() == rowlen) {
+    // One row: the values sort as keys alone, half the traffic of a permutation and a gather.
+    if (std::optional<Array> values = sort_values(rows, op)) {
+      return moveaxis(reshape(*values, shape), {-1}, {ax});
+    }
+  }
   Array perm = sort_permutation(rows, rowlen, op);
   Array out = indices ? remainder(perm.astype(DType::kInt64), Arg(rowlen))
                       : gather(reshape(rows, {-1}), {perm}, {0}, 0, /*checked=*/true, op);

@@ -1,5 +1,6 @@
 // The radix sort's host side: key phases (complex values: imaginary part, real part, NaN
-// class), 4-bit passes over the digits that vary, then passes over the row index.
+// class), passes over the digits that vary (8 bits where the device ranks with subgroup
+// ballots, else 4), then passes over the row index; and a sort of values that moves keys alone.
 #include "array/sort_radix.h"
 
 #include <algorithm>
@@ -7,9 +8,13 @@
 #include <vector>
 
 #include "base/errors.h"
+#include "array/functions.h"
+#include "array/views.h"
 #include "device/stream.h"
+#include "kernels/cache.h"
 #include "kernels/lib/scan.h"
 #include "kernels/lib/sort.h"
+#include "kernels/lib/sort_pass.h"
 #include "runtime/library.h"
 #include "runtime/realize.h"
 
@@ -22,21 +27,108 @@ std::shared_ptr<BufferRef> alloc(const std::shared_ptr<Context>& ctx, DType t, i
 
 Scalar slot(int64_t v) { return Scalar::of_int(v, DType::kInt64); }
 
-// The key bits that differ between elements: OR of key ^ key[0] over all replicas.
-uint64_t varying_bits(const std::shared_ptr<Context>& ctx,
-                      const std::shared_ptr<ReplicatedBuffer>& keys, DType key, int64_t n) {
-  auto bits = device_buffer(*alloc(ctx, DType::kUInt32, 2));
+// A zeroed uint32 x 3 buffer: sort_varying's two words and sort_value_keys' flag.
+std::shared_ptr<ReplicatedBuffer> zeroed_words(const std::shared_ptr<Context>& ctx) {
+  auto bits = device_buffer(*alloc(ctx, DType::kUInt32, 3));
   for (int r = 0; r < ctx->num_replicas(); ++r) {
     ctx->replica(r).stream->fill(bits->vk_buffer(r), 0, bits->nbytes(), 0);
   }
+  return bits;
+}
+
+// The key bits that differ between elements: OR of key ^ key[0] over all replicas, into
+// words 0 and 1 of `bits` (zeroed_words). `flag`, when given, receives word 2's OR.
+uint64_t varying_bits(const std::shared_ptr<Context>& ctx,
+                      const std::shared_ptr<ReplicatedBuffer>& keys, DType key, int64_t n,
+                      const std::shared_ptr<ReplicatedBuffer>& bits, bool* flag = nullptr) {
   dispatch_library(ctx, sort_varying_spec(key), {keys, bits}, n, sort_groups(n, kSortThreads));
   uint64_t mask = 0;
+  if (flag) *flag = false;
   for (int r = 0; r < ctx->num_replicas(); ++r) {
-    uint32_t w[2] = {0, 0};
+    uint32_t w[3] = {0, 0, 0};
     bits->read(w, 0, sizeof(w), r);
     mask |= uint64_t{w[0]} | (uint64_t{w[1]} << 32);
+    if (flag) *flag = *flag || w[2] != 0;
   }
   return mask;
+}
+
+// The values of `a` in C order from element 0 of a buffer: a's own buffer where it is one (a
+// computed value, or storage read in place), else a copy.
+Array flat_data(const Array& a) {
+  Array flat = reshape(a, {-1});
+  flat.eval();
+  const NodePtr& node = flat.node();
+  if (node->is_leaf() && node->view().offset == 0 && node->view().is_contiguous()) return flat;
+  Array data(default_graph().convert(node, a.dtype(), {a.size()}), a.context());
+  data.eval();
+  VKA_ASSERT(data.node()->is_leaf() && data.node()->view().offset == 0);
+  return data;
+}
+
+// The pass geometry every replica can run: the 8-bit form where all replicas agree on it.
+SortGeometry geometry(const std::shared_ptr<Context>& ctx, DType key) {
+  const SortGeometry g = sort_geometry(key, emit_options(ctx->replica(0).device->caps()));
+  for (int r = 1; r < ctx->num_replicas(); ++r) {
+    const SortGeometry o = sort_geometry(key, emit_options(ctx->replica(r).device->caps()));
+    if (o.threads != g.threads || o.per_thread != g.per_thread || o.digit_bits != g.digit_bits) {
+      return sort_geometry_portable();
+    }
+  }
+  return g;
+}
+
+// One LSD pass of `g`: keys (and indices, when given) from slot `cur` to slot 1 - cur.
+struct Passes {
+  std::shared_ptr<Context> ctx;
+  DType key;
+  int64_t n;
+  SortGeometry g;
+  std::shared_ptr<ReplicatedBuffer>* keys;  // [2]
+  std::shared_ptr<ReplicatedBuffer>* idx;   // [2], or null: keys alone
+  int cur = 0;
+
+  void run(int shift, int64_t row_length) {
+    const int64_t tiles = (n + g.block() - 1) / g.block();
+    const int64_t nb = std::min<int64_t>(tiles, kSortParts);  // partitions, a workgroup each
+    std::vector<Scalar> slots = {slot(shift), slot(row_length), slot(nb)};
+    if (g.digit_bits == 8) slots.push_back(slot(8));
+    auto counts = device_buffer(*alloc(ctx, DType::kUInt32, g.digits() * nb));
+    const bool rows = row_length > 0;
+    std::vector<std::shared_ptr<ReplicatedBuffer>> hist_args = {keys[cur]};
+    if (rows) hist_args.push_back(idx[cur]);
+    hist_args.push_back(counts);
+    dispatch_library(ctx, sort_histogram_spec(key, rows, g.digit_bits), hist_args, n,
+                     static_cast<uint64_t>(nb), slots);
+    auto offsets = exclusive_sums(ctx, counts, DType::kUInt32, g.digits() * nb);
+    std::vector<std::shared_ptr<ReplicatedBuffer>> args = {keys[cur]};
+    if (idx) args.push_back(idx[cur]);
+    args.push_back(offsets);
+    args.push_back(keys[1 - cur]);
+    if (idx) args.push_back(idx[1 - cur]);
+    dispatch_library(ctx, sort_scatter_spec(key, idx != nullptr, g.digit_bits), args, n,
+                     static_cast<uint64_t>(nb), slots);
+    cur = 1 - cur;
+  }
+};
+
+// Values of dtype t from their keys (sort_value_keys_spec): the encoding undone. A float key
+// with the top bit set was a value >= +0.0 (the largest key: the quiet NaN).
+Array from_value_keys(const Array& k, DType t) {
+  const int bits = static_cast<int>(itemsize(t)) * 8;
+  const uint64_t sign = uint64_t{1} << (bits - 1);
+  const uint64_t mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  const DType raw = bits == 8    ? DType::kUInt8
+                    : bits == 16 ? DType::kUInt16
+                    : bits == 32 ? DType::kUInt32
+                                 : DType::kUInt64;
+  if (is_bool(t)) return not_equal(k, Arg(uint64_t{0}));
+  if (is_unsigned_integer(t)) return k.astype(t);
+  if (is_signed_integer(t)) return view_dtype((k ^ Arg(sign)).astype(raw), t);
+  const uint64_t quiet = bits == 16 ? 0x7E00u : bits == 32 ? 0x7FC00000u : 0x7FF8000000000000ull;
+  Array value = where(not_equal(k & Arg(sign), Arg(uint64_t{0})), k ^ Arg(sign), ~k & Arg(mask));
+  value = where(equal(k, Arg(mask)), Arg(quiet), value);
+  return view_dtype(value.astype(raw), t);
 }
 
 }  // namespace
@@ -54,10 +146,7 @@ Array sort_permutation(const Array& a, int64_t rowlen, std::string_view op) {
     throw ShapeError("[" + std::string(op) + "] sorting 2^31 elements or more is not supported "
                      "yet (got " + std::to_string(n) + ")");
   }
-  // The values as a fresh contiguous buffer (one copy kernel).
-  Array data(default_graph().convert(reshape(a, {-1}).node(), t, {n}), ctx);
-  data.eval();
-  VKA_ASSERT(data.node()->is_leaf() && data.node()->view().offset == 0);
+  const Array data = flat_data(a);
   const DType key = sort_key_dtype(t);
   std::shared_ptr<BufferRef> idx_ref[2] = {alloc(ctx, DType::kUInt32, n),
                                            alloc(ctx, DType::kUInt32, n)};
@@ -65,37 +154,60 @@ Array sort_permutation(const Array& a, int64_t rowlen, std::string_view op) {
                                                device_buffer(*alloc(ctx, key, n))};
   std::shared_ptr<ReplicatedBuffer> idx[2] = {device_buffer(*idx_ref[0]),
                                               device_buffer(*idx_ref[1])};
-  int cur = 0;
-  const int64_t nb = (n + kSortBlock - 1) / kSortBlock;
-  auto pass = [&](int shift, int64_t row_length) {
-    const std::vector<Scalar> slots = {slot(shift), slot(row_length), slot(nb)};
-    auto counts = device_buffer(*alloc(ctx, DType::kUInt32, kSortDigits * nb));
-    dispatch_library(ctx, sort_histogram_spec(key), {keys[cur], idx[cur], counts}, n,
-                     sort_groups(nb, 1), slots);
-    auto offsets = exclusive_sums(ctx, counts, DType::kUInt32, kSortDigits * nb);
-    dispatch_library(ctx, sort_scatter_spec(key),
-                     {keys[cur], idx[cur], offsets, keys[1 - cur], idx[1 - cur]}, n,
-                     sort_groups(nb, 1), slots);
-    cur = 1 - cur;
-  };
+  Passes passes{ctx, key, n, geometry(ctx, key), keys, idx};
   // Least significant key first: a complex number orders by (NaN class, real, imaginary).
   const std::vector<int> parts = is_complex(t) ? std::vector<int>{1, 0, 2} : std::vector<int>{0};
   const int bits = static_cast<int>(itemsize(key)) * 8;
   for (size_t p = 0; p < parts.size(); ++p) {
+    const int cur = passes.cur;
     dispatch_library(ctx, sort_keys_spec(t), {device_buffer(*data.node()->buffer()), keys[cur],
                      idx[cur]}, n, sort_groups(n, kSortThreads),
                      {slot(parts[p]), slot(p == 0 ? 1 : 0)});
-    const uint64_t mask = varying_bits(ctx, keys[cur], key, n);
-    for (int shift = 0; shift < bits; shift += kSortDigitBits) {
-      if ((mask >> shift) & (kSortDigits - 1)) pass(shift, 0);
+    const uint64_t mask = varying_bits(ctx, keys[cur], key, n, zeroed_words(ctx));
+    const int step = passes.g.digit_bits;
+    for (int shift = 0; shift < bits; shift += step) {
+      if ((mask >> shift) & (passes.g.digits() - 1)) passes.run(shift, 0);
     }
   }
   // Rows last: the most significant digits (the sort within each row is already done).
   const int64_t rows = n / rowlen;
-  for (int shift = 0; rows > 1 && ((rows - 1) >> shift) != 0; shift += kSortDigitBits) {
-    pass(shift, rowlen);
+  for (int shift = 0; rows > 1 && ((rows - 1) >> shift) != 0; shift += passes.g.digit_bits) {
+    passes.run(shift, rowlen);
   }
-  return Array(default_graph().buffer(idx_ref[cur], DType::kUInt32, View::contiguous({n})), ctx);
+  return Array(default_graph().buffer(idx_ref[passes.cur], DType::kUInt32, View::contiguous({n})),
+               ctx);
+}
+
+std::optional<Array> sort_values(const Array& a, std::string_view op) {
+  const std::shared_ptr<Context>& ctx = a.context();
+  const int64_t n = a.size();
+  const DType t = a.dtype();
+  if (is_complex(t) || n == 0) return std::nullopt;
+  const DType key = sort_key_dtype(t);
+  const SortGeometry g = geometry(ctx, key);
+  if (g.digit_bits != 8) return std::nullopt;
+  if (n >= (int64_t{1} << 31)) {
+    throw ShapeError("[" + std::string(op) + "] sorting 2^31 elements or more is not supported "
+                     "yet (got " + std::to_string(n) + ")");
+  }
+  const Array data = flat_data(a);
+  std::shared_ptr<BufferRef> key_ref[2] = {alloc(ctx, key, n), alloc(ctx, key, n)};
+  std::shared_ptr<ReplicatedBuffer> keys[2] = {device_buffer(*key_ref[0]),
+                                               device_buffer(*key_ref[1])};
+  auto words = zeroed_words(ctx);
+  dispatch_library(ctx, sort_value_keys_spec(t),
+                   {device_buffer(*data.node()->buffer()), keys[0], words}, n,
+                   sort_groups(n, kSortThreads));
+  bool lossy = false;
+  const uint64_t mask = varying_bits(ctx, keys[0], key, n, words, &lossy);
+  if (lossy) return std::nullopt;
+  Passes passes{ctx, key, n, g, keys, nullptr};
+  const int bits = static_cast<int>(itemsize(key)) * 8;
+  for (int shift = 0; shift < bits; shift += g.digit_bits) {
+    if ((mask >> shift) & (g.digits() - 1)) passes.run(shift, 0);
+  }
+  Array sorted_keys(default_graph().buffer(key_ref[passes.cur], key, View::contiguous({n})), ctx);
+  return from_value_keys(sorted_keys, t);
 }
 
 }  // namespace vka

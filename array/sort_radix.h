@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "array/array.h"
@@ -16,6 +17,12 @@ namespace vka {
 // position p holds the flat index of the element that sorts to p (rows stay in place: the
 // row index is the most significant key). numpy's order: NaN last, -0.0 equal to 0.0.
 Array sort_permutation(const Array& a, int64_t rowlen, std::string_view op);
+
+// The values of `a` (any shape, taken flat) in ascending order, sorted as keys alone (no
+// permutation moves with them), where the device runs the 8-bit passes and the dtype is real;
+// nullopt otherwise, and also when some value is -0.0 or a NaN other than the quiet NaN (the
+// keys lose those bits; only the stable permutation of sort_permutation keeps them in place).
+std::optional<Array> sort_values(const Array& a, std::string_view op);
 
 // Workgroups for `items` units of `per_group` each, capped at the portable 65535 (the sort
 // kernels loop over what is left).

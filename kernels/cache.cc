@@ -56,7 +56,10 @@ std::string device_key(const Device& device) {
          bit("f64", c.shader_float64) + bit("i64", c.shader_int64) + bit("i16", c.shader_int16) +
          bit("i8", c.shader_int8) + bit("f16", c.shader_float16) +
          bit("sb8", c.storage_buffer_8bit) + bit("sb16", c.storage_buffer_16bit) +
-         bit("bda", c.buffer_device_address) + bit("f32atomic", c.shader_float32_atomic_add) + "\n";
+         bit("bda", c.buffer_device_address) + bit("f32atomic", c.shader_float32_atomic_add) +
+         bit("ballot", c.subgroup_ballot) +
+         bit("partitioned", c.subgroup_partitioned) + " shared=" +
+         std::to_string(c.max_compute_shared_memory_size) + "\n";
 }
 
 // to_string() leaves out the kind, the source layouts and the slot dtypes; the key needs all.
@@ -157,12 +160,21 @@ KernelCache::Stats KernelCache::stats() const {
                disk_writes_.load(), corrupt_files_.load(), pipeline_cache_loads_.load()};
 }
 
-std::shared_ptr<const Pipeline> KernelCache::get(Device& device, const KernelSpec& spec) {
+EmitOptions emit_options(const Caps& caps) {
   EmitOptions options;
-  options.denorm_preserve_16 = device.caps().denorm_preserve_float16;
-  options.denorm_preserve_32 = device.caps().denorm_preserve_float32;
-  options.denorm_preserve_64 = device.caps().denorm_preserve_float64;
-  options.float64 = device.caps().shader_float64;
+  options.denorm_preserve_16 = caps.denorm_preserve_float16;
+  options.denorm_preserve_32 = caps.denorm_preserve_float32;
+  options.denorm_preserve_64 = caps.denorm_preserve_float64;
+  options.float64 = caps.shader_float64;
+  options.subgroup_size = caps.subgroup_size;
+  options.subgroup_ballot = caps.subgroup_ballot;
+  options.subgroup_partitioned = caps.subgroup_partitioned;
+  options.max_shared_bytes = caps.max_compute_shared_memory_size;
+  return options;
+}
+
+std::shared_ptr<const Pipeline> KernelCache::get(Device& device, const KernelSpec& spec) {
+  const EmitOptions options = emit_options(device.caps());
   return get(device, spec, [&spec, options] { return emit(spec, options); });
 }
 

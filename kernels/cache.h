@@ -10,12 +10,17 @@
 #include <string>
 #include <unordered_map>
 
+#include "device/caps.h"
 #include "device/pipeline.h"
 #include "ir/kernel_spec.h"
+#include "kernels/glsl/emit_options.h"
 
 namespace vka {
 
 class Device;
+
+// The facts of a device's caps that change generated code (emit()'s options for its kernels).
+EmitOptions emit_options(const Caps& caps);
 
 // One per process (instance()), thread-safe. Lookup order:
 //   1. memory: per Device, KernelSpec (hash + ==) → the Pipeline built before;

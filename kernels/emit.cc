@@ -27,7 +27,7 @@ std::string emit(const KernelSpec& spec, const EmitOptions& options) {
     case KernelKind::kSortHistogram:
     case KernelKind::kSortScatter:
     case KernelKind::kSegmentSum:
-      return emit_sort(spec);
+      return emit_sort(spec, options);
     case KernelKind::kCumulativeReduce:
     case KernelKind::kCumulativeRows:
     case KernelKind::kCumulativeLines:

@@ -5,19 +5,9 @@
 #include <string>
 
 #include "ir/kernel_spec.h"
+#include "kernels/glsl/emit_options.h"
 
 namespace vka {
-
-struct EmitOptions {
-  uint32_t workgroup_size = 256;  // local_size_x; the dispatch uses ceil(n / this) groups
-  // Ask the driver to keep subnormal results of these float widths (numpy keeps them); only
-  // where the device allows it (Caps::denorm_preserve_*).
-  bool denorm_preserve_16 = false;
-  bool denorm_preserve_32 = false;
-  bool denorm_preserve_64 = false;
-  // The device has shaderFloat64 (HelperSet::float64).
-  bool float64 = false;
-};
 
 // Binding i is argument i of the spec (inputs, then outputs), std430 storage buffers of the
 // element's storage type; one push-constant block (indexing.h); the body evaluates the tape

@@ -5,6 +5,7 @@
 #include "kernels/glsl/indexing.h"
 #include "kernels/glsl/writer.h"
 #include "kernels/lib/scan.h"
+#include "kernels/lib/sort_pass.h"
 
 namespace vka {
 namespace {
@@ -91,83 +92,37 @@ std::string key_function(DType t) {
   return s + "}\n";
 }
 
-// GLSL `uint digit(KEY k, uint id)`: the pass's 4-bit digit, of the key or of the row.
-std::string digit_function(const std::string& K) {
-  return "uint digit(" + K + " k, uint id) {\n"
-         "  uint shift = pc.c0.x, rowlen = pc.c1.x;\n"
-         "  return rowlen == 0u ? uint(k >> shift) & 15u : ((id / rowlen) >> shift) & 15u;\n"
-         "}\n";
+// GLSL `KEY value_key(uint j)`: sort_value_keys_spec's key of element j, flagging in out1.v[2]
+// a value whose bits its key loses.
+std::string value_key_function(DType t) {
+  const DType key = sort_key_dtype(t);
+  const bool wide = key == DType::kUInt64;
+  const std::string K = key_type(key);
+  const int w = component_bits(t);
+  const uint64_t sign = uint64_t{1} << (w - 1);
+  const uint64_t mask = w == 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
+  const uint64_t expmask = w == 16 ? 0x7C00u : w == 32 ? 0x7F800000u : 0x7FF0000000000000ull;
+  const uint64_t quiet = w == 16 ? 0x7E00u : w == 32 ? 0x7FC00000u : 0x7FF8000000000000ull;
+  std::string s = K + " value_key(uint j) {\n  " + K + " x = " + K + "(in0.v[j]);\n";
+  if (is_floating(t)) {
+    s += "  " + K + " mag = x & " + hex(sign - 1, wide) + ";\n"
+         "  if ((mag > " + hex(expmask, wide) + " && x != " + hex(quiet, wide) + ") || x == " +
+         hex(sign, wide) + ") atomicOr(out1.v[2], 1u);\n"
+         "  if (mag > " + hex(expmask, wide) + ") return " + hex(mask, wide) + ";\n"
+         "  if (mag == " + K + "(0)) return " + hex(sign, wide) + ";\n"
+         "  return (x & " + hex(sign, wide) + ") != " + K + "(0) ? (~x) & " + hex(mask, wide) +
+         " : x | " + hex(sign, wide) + ";\n";
+  } else if (is_bool(t)) {
+    s += "  return x != " + K + "(0) ? " + K + "(1) : " + K + "(0);\n";
+  } else if (is_signed_integer(t)) {
+    s += "  return x ^ " + hex(sign, wide) + ";\n";
+  } else {
+    s += "  return x;\n";
+  }
+  return s + "}\n";
 }
 
-const std::string kT = std::to_string(kSortThreads), kP = std::to_string(kSortPerThread),
-                  kB = std::to_string(kSortBlock), kD = std::to_string(kSortDigits);
-
-std::string emit_scatter(const KernelSpec& spec) {
-  const std::string K = key_type(spec.inputs[0].dtype);
-  return header(spec) + operand_buffer(spec, 0, "readonly", K, "in0") +
-         operand_buffer(spec, 1, "readonly", "uint", "in1") +
-         operand_buffer(spec, 2, "readonly", "uint", "in2") +
-         operand_buffer(spec, 3, "writeonly", K, "out0") +
-         operand_buffer(spec, 4, "writeonly", "uint", "out1") + digit_function(K) +
-         "shared " + K + " skey[" + kB + "];\n"
-         "shared uint sidx[" + kB + "];\n"
-         "shared uint cnt[" + kD + " * " + kT + "];\n"  // (digit, thread), digit-major
-         "shared uint part[" + kT + "];\n"
-         "shared uint dstart[" + kD + "];\n"
-         "void main() {\n"
-         "  uint t = gl_LocalInvocationID.x, n = uint(pc.n), nb = pc.c2.x;\n"
-         "  bool keys = pc.c1.x == 0u;\n"
-         "  for (uint b = gl_WorkGroupID.x; b < nb; b += gl_NumWorkGroups.x) {\n"
-         "    uint base = b * " + kB + "u;\n"
-         "    for (uint k = 0u; k < " + kP + "u; ++k) {\n"  // coalesced loads
-         "      uint i = k * " + kT + "u + t;\n"
-         "      if (base + i < n) {\n"
-         "        skey[i] = keys ? in0.v[base + i] : " + K + "(0);\n"
-         "        sidx[i] = in1.v[base + i];\n"
-         "      }\n"
-         "    }\n"
-         "    for (uint d = 0u; d < " + kD + "u; ++d) cnt[d * " + kT + "u + t] = 0u;\n"
-         "    barrier();\n"
-         // Each thread owns elements t*P .. t*P+P-1 of the block, in order: stable ranks.
-         "    uint digs[" + kP + "];\n"
-         "    for (uint k = 0u; k < " + kP + "u; ++k) {\n"
-         "      uint i = t * " + kP + "u + k;\n"
-         "      digs[k] = base + i < n ? digit(skey[i], sidx[i]) : " + kD + "u;\n"
-         "      if (digs[k] < " + kD + "u) cnt[digs[k] * " + kT + "u + t] += 1u;\n"
-         "    }\n"
-         "    barrier();\n"
-         // Exclusive scan of cnt in (digit, thread) order: thread t owns entries t*D..t*D+D-1.
-         "    uint loc[" + kD + "];\n"
-         "    uint sum = 0u;\n"
-         "    for (uint j = 0u; j < " + kD + "u; ++j) {\n"
-         "      loc[j] = cnt[t * " + kD + "u + j];\n"
-         "      sum += loc[j];\n"
-         "    }\n"
-         "    part[t] = sum;\n"
-         "    barrier();\n" +
-         workgroup_inclusive_scan(kT, "    ") +
-         "    uint run = part[t] - sum;\n"
-         "    for (uint j = 0u; j < " + kD + "u; ++j) {\n"
-         "      cnt[t * " + kD + "u + j] = run;\n"
-         "      run += loc[j];\n"
-         "    }\n"
-         "    barrier();\n"
-         "    if (t < " + kD + "u) dstart[t] = cnt[t * " + kT + "u];\n"
-         "    barrier();\n"
-         "    for (uint k = 0u; k < " + kP + "u; ++k) {\n"
-         "      uint d = digs[k];\n"
-         "      if (d >= " + kD + "u) continue;\n"
-         "      uint i = t * " + kP + "u + k;\n"
-         "      uint rank = cnt[d * " + kT + "u + t] - dstart[d];\n"
-         "      cnt[d * " + kT + "u + t] += 1u;\n"
-         "      uint pos = in2.v[d * nb + b] + rank;\n"
-         "      if (keys) out0.v[pos] = skey[i];\n"
-         "      out1.v[pos] = sidx[i];\n"
-         "    }\n"
-         "    barrier();\n"
-         "  }\n"
-         "}\n";
-}
+const std::string kT = std::to_string(kSortThreads);
 
 }  // namespace
 
@@ -179,17 +134,13 @@ KernelSpec sort_keys_spec(DType t) {
   return library_spec(KernelKind::kSortKeys, {t}, {sort_key_dtype(t), DType::kUInt32}, 2);
 }
 
+KernelSpec sort_value_keys_spec(DType t) {
+  VKA_ASSERT(!is_complex(t));
+  return library_spec(KernelKind::kSortKeys, {t}, {sort_key_dtype(t), DType::kUInt32}, 0);
+}
+
 KernelSpec sort_varying_spec(DType key) {
   return library_spec(KernelKind::kSortVarying, {key}, {DType::kUInt32}, 0);
-}
-
-KernelSpec sort_histogram_spec(DType key) {
-  return library_spec(KernelKind::kSortHistogram, {key, DType::kUInt32}, {DType::kUInt32}, 3);
-}
-
-KernelSpec sort_scatter_spec(DType key) {
-  return library_spec(KernelKind::kSortScatter, {key, DType::kUInt32, DType::kUInt32},
-                   {key, DType::kUInt32}, 3);
 }
 
 KernelSpec segment_sum_spec() {
@@ -197,12 +148,23 @@ KernelSpec segment_sum_spec() {
                    0);
 }
 
-std::string emit_sort(const KernelSpec& spec) {
+std::string emit_sort(const KernelSpec& spec, const EmitOptions& options) {
   const std::string grid = "gl_NumWorkGroups.x * " + kT + "u";
   switch (spec.kind) {
     case KernelKind::kSortKeys: {
       const DType t = spec.inputs[0].dtype;
       const std::string K = key_type(spec.outputs[0].dtype);
+      if (spec.slots.empty()) {
+        return header(spec) +
+               operand_buffer(spec, 0, "readonly", raw_type(component_bits(t)), "in0") +
+               operand_buffer(spec, 1, "writeonly", K, "out0") +
+               operand_buffer(spec, 2, "", "uint", "out1") + value_key_function(t) +
+               "void main() {\n"
+               "  for (uint i = gl_GlobalInvocationID.x; i < uint(pc.n); i += " + grid + ") {\n"
+               "    out0.v[i] = value_key(i);\n"
+               "  }\n"
+               "}\n";
+      }
       return header(spec) +
              operand_buffer(spec, 0, "readonly", raw_type(component_bits(t)), "in0") +
              operand_buffer(spec, 1, "writeonly", K, "out0") +
@@ -243,31 +205,9 @@ std::string emit_sort(const KernelSpec& spec) {
              "  }\n"
              "}\n";
     }
-    case KernelKind::kSortHistogram: {
-      const std::string K = key_type(spec.inputs[0].dtype);
-      return header(spec) + operand_buffer(spec, 0, "readonly", K, "in0") +
-             operand_buffer(spec, 1, "readonly", "uint", "in1") +
-             operand_buffer(spec, 2, "writeonly", "uint", "out0") +
-             digit_function(K) +
-             "shared uint h[" + kD + "];\n"
-             "void main() {\n"
-             "  uint t = gl_LocalInvocationID.x, n = uint(pc.n), nb = pc.c2.x;\n"
-             "  for (uint b = gl_WorkGroupID.x; b < nb; b += gl_NumWorkGroups.x) {\n"
-             "    if (t < " + kD + "u) h[t] = 0u;\n"
-             "    barrier();\n"
-             "    for (uint k = 0u; k < " + kP + "u; ++k) {\n"
-             "      uint i = b * " + kB + "u + k * " + kT + "u + t;\n"
-             "      if (i < n) atomicAdd(h[digit(pc.c1.x == 0u ? in0.v[i] : " + K +
-             "(0), in1.v[i])], 1u);\n"
-             "    }\n"
-             "    barrier();\n"
-             "    if (t < " + kD + "u) out0.v[t * nb + b] = h[t];\n"
-             "    barrier();\n"
-             "  }\n"
-             "}\n";
-    }
+    case KernelKind::kSortHistogram:
     case KernelKind::kSortScatter:
-      return emit_scatter(spec);
+      return emit_sort_pass(spec, options);
     case KernelKind::kSegmentSum:
       // One workgroup per segment. Up to 4096 elements, thread 0 adds them in input order (the
       // stable sort keeps it), as numpy does; longer segments are cut into one block per

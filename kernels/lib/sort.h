@@ -1,21 +1,19 @@
 // Fixed library kernels of the LSD radix sort (array/sort_radix.cc) and of bincount's
-// deterministic weighted sums. A sort runs over (key, index) pairs: sort_keys turns values
-// into order-preserving unsigned keys, sort_varying finds the key bits that differ between
-// elements (passes over constant digits are skipped), and each 4-bit pass is a block digit
-// histogram, an exclusive prefix sum over (digit, block) (kernels/lib/scan.h) and a stable scatter.
+// deterministic weighted sums. A sort runs over (key, index) pairs, or over keys alone when
+// only the sorted values are wanted: sort_keys turns values into order-preserving unsigned
+// keys, sort_varying finds the key bits that differ between elements (passes over constant
+// digits are skipped), and each pass is a block digit histogram, an exclusive prefix sum over
+// (digit, block) (kernels/lib/scan.h) and a stable scatter (kernels/lib/sort_pass.h).
 #pragma once
 
 #include <string>
 
 #include "ir/kernel_spec.h"
+#include "kernels/glsl/emit_options.h"
 
 namespace vka {
 
-inline constexpr int kSortThreads = 256;
-inline constexpr int kSortPerThread = 4;
-inline constexpr int kSortBlock = kSortThreads * kSortPerThread;  // elements per workgroup
-inline constexpr int kSortDigitBits = 4;
-inline constexpr int kSortDigits = 1 << kSortDigitBits;
+inline constexpr int kSortThreads = 256;  // the key and segment kernels' workgroup
 
 // The key dtype of a data dtype: uint64 for 8-byte components (int64, uint64, float64,
 // complex128), uint32 otherwise.
@@ -28,22 +26,18 @@ DType sort_key_dtype(DType data);
 // Keys: floats flip their sign bit (negatives: every bit), -0.0 becomes 0.0 and every NaN the
 // largest key, so unsigned key order is numpy's sort order; signed integers flip the sign bit.
 KernelSpec sort_keys_spec(DType t);
+// sort_keys for a sort of values (no slots): in0 data (t real, contiguous) → out0 keys as
+// above, out1 (uint32 x 3, zeroed) word 2 set when some value is -0.0 or a NaN other than the
+// quiet NaN: values whose bits the keys lose, which only a stable permutation puts in place.
+KernelSpec sort_value_keys_spec(DType t);
 // sort_varying: in0 keys → out0 (uint32 × 2, zeroed): OR of key ^ key[0] (low, high words).
 KernelSpec sort_varying_spec(DType key);
-// A pass's digit: (key >> c0) & 15, or with c1 = row length > 0, ((index / c1) >> c0) & 15.
-// Slot c2: the number of blocks nb.
-// sort_histogram: in0 keys, in1 indices → out0 counts (uint32, digit-major: d * nb + block).
-KernelSpec sort_histogram_spec(DType key);
-// sort_scatter: in0 keys, in1 indices, in2 exclusive sums of the counts → out0 keys, out1
-// indices, each element at its digit's offset for its block plus its stable rank in the block
-// (keys are not moved in row passes: nothing reads them afterwards).
-KernelSpec sort_scatter_spec(DType key);
 // segment_sum: in0 values (float64), in1 bounds (int64, m + 1) → out0[k] (float64) = the sum
 // of values[bounds[k] .. bounds[k + 1]) in order, from 0.0 (numpy's bincount order when the
 // values are sorted stably by bin).
 KernelSpec segment_sum_spec();
 
-// GLSL for the specs above.
-std::string emit_sort(const KernelSpec& spec);
+// GLSL for the specs above, and the pass kernels' (sort_pass.h) for the device.
+std::string emit_sort(const KernelSpec& spec, const EmitOptions& options);
 
 }  // namespace vka

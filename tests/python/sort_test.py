@@ -163,3 +163,64 @@ def test_deterministic():
     first = np.asarray(vk.argsort(x))
     for _ in range(3):
         np.testing.assert_array_equal(np.asarray(vk.argsort(x)), first)
+
+
+REAL_DTYPES = [d for d in ALL_DTYPES if not d.startswith("complex")]
+
+
+def clean(a):
+    """a without the values whose bits a sort of values alone cannot keep in stable order
+    (-0.0 and NaNs other than the quiet NaN): such arrays sort as keys alone."""
+    if a.dtype.kind != "f":
+        return a
+    a = np.where(a == 0, 0, a).astype(a.dtype)
+    return np.where(np.isnan(a), np.nan, a).astype(a.dtype)
+
+
+@pytest.mark.parametrize("dtype", REAL_DTYPES)
+@pytest.mark.parametrize("n", [1, 2, 1023, 4096, 70001])
+def test_sort_of_values_alone(dtype, n):
+    # One row of a real dtype without -0.0 or signed NaNs: the keys move without indices (on
+    # a device with subgroup ballots) and are turned back into values.
+    a = clean(data((n,), dtype, seed=n + 1))
+    same(vk.sort(vk.asarray(a)), np.sort(a, kind="stable"))
+    same(vk.sort(vk.asarray(a.reshape(7, -1) if n % 7 == 0 else a), axis=None),
+         np.sort(a, kind="stable"))
+
+
+def test_sort_of_values_keeps_nan_bits_and_zero_signs_through_the_permutation():
+    # -0.0 and a NaN of another sign or payload need the stable permutation: their bits come
+    # back where numpy's stable sort puts them.
+    payload = np.array([0x7FC00001, 0xFFC00000, 0x7FC00000], dtype=np.uint32).view(np.float32)
+    a = np.concatenate([payload, np.float32([-0.0, 0.0, 1.0, -0.0, np.inf])] * 500)
+    got = np.asarray(vk.sort(vk.asarray(a)))
+    want = np.sort(a, kind="stable")
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int16", "uint64", "float64", "bool", "complex64"])
+def test_portable_passes_agree(dtype):
+    # The 4-bit passes (a device without subgroup ballots) and the 8-bit ones give numpy's
+    # answers: one row, several rows (more than 256, so two row passes) and values alone.
+    ctx = vk.Context(disable_features=["subgroup_ballot"])
+    a = data((4099,), dtype, seed=21)
+    rows = data((300, 9), dtype, seed=22)
+    for context in (ctx, None):
+        x = vk.asarray(a, context=context) if context else vk.asarray(a)
+        same(vk.argsort(x), np.argsort(a, kind="stable"))
+        same(vk.sort(x), np.sort(a, kind="stable"))
+        if dtype != "complex64":
+            same(vk.sort(vk.asarray(clean(a), context=context)), np.sort(clean(a), kind="stable"))
+        y = vk.asarray(rows, context=context) if context else vk.asarray(rows)
+        same(vk.argsort(y, axis=1), np.argsort(rows, axis=1, kind="stable"))
+        same(vk.sort(y, axis=0), np.sort(rows, axis=0, kind="stable"))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64"])
+def test_partitions_of_several_tiles(dtype):
+    # More tiles than a pass has partitions (2048): each workgroup ranks a run of tiles in
+    # order, carrying its digit offsets; some partitions are empty.
+    a = data((2**21 + 12345,), dtype, seed=9)
+    x = vk.asarray(a)
+    same(vk.argsort(x), np.argsort(a, kind="stable"))
+    same(vk.sort(vk.asarray(clean(a))), np.sort(clean(a), kind="stable"))

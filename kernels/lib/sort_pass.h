@@ -1,0 +1,55 @@
+// One pass of the LSD radix sort (array/sort_radix.cc): a block digit histogram and a stable
+// scatter, in two forms. The portable form takes 4-bit digits, 256 x 4 keys a workgroup, and
+// ranks with per-thread counters in shared memory. Where compute shaders have subgroup ballots,
+// the 8-bit form halves the passes: each subgroup ranks its keys by matching digits with eight
+// ballots, and a workgroup stages its block in shared memory sorted by digit, so the scatter
+// writes runs of consecutive addresses.
+#pragma once
+
+#include <string>
+
+#include "ir/kernel_spec.h"
+#include "kernels/glsl/emit_options.h"
+
+namespace vka {
+
+// Partitions of a pass: enough workgroups to fill a large GPU several times over, few enough
+// that the counts (digits x parts) and their prefix sums are small next to the keys.
+inline constexpr int kSortParts = 2048;
+
+struct SortGeometry {
+  int threads = 256;    // invocations a workgroup
+  int per_thread = 4;   // keys an invocation ranks
+  int digit_bits = 4;   // bits a pass sorts
+  int subgroups = 0;    // 8-bit form: subgroups a workgroup (its per-subgroup histograms)
+  int block() const { return threads * per_thread; }
+  int digits() const { return 1 << digit_bits; }
+};
+
+// The portable 4-bit form's geometry.
+SortGeometry sort_geometry_portable();
+// The 8-bit form's geometry for keys of `key` (with their uint32 indices) on a device, or the
+// portable one where the device has no subgroup ballots or too little shared memory. Every
+// replica of a sort must get the same answer (the block size fixes the counts' layout).
+SortGeometry sort_geometry(DType key, const EmitOptions& device);
+
+// A pass runs over `parts` partitions of the keys, one workgroup each: partition p is a
+// contiguous range of tiles (tile: block() keys), so each workgroup ranks its tiles in order,
+// carrying its digits' next positions from tile to tile, and the counts are digits x parts.
+// Slots: c0 the digit's shift, c1 the row length (0: the digit is the key's; > 0: the pass
+// sorts by row, the digit is (index / c1)'s), c2 the number of partitions (the workgroups of
+// the dispatch), and in the 8-bit form c3 = 8 (the form is in the spec: a 4-bit spec has three
+// slots).
+// histogram: in0 keys[, in1 indices (row passes)] → out0 counts (uint32, digit-major:
+// d * parts + p).
+KernelSpec sort_histogram_spec(DType key, bool rows, int digit_bits);
+// scatter: in0 keys[, in1 indices], in2 exclusive sums of the counts → out0 keys[, out1
+// indices], each element at its digit's offset for its block plus its stable rank in the block
+// (keys are not moved in row passes: nothing reads them afterwards). Without indices (a sort
+// of values, 8-bit form only) the pass moves keys alone.
+KernelSpec sort_scatter_spec(DType key, bool indices, int digit_bits);
+
+// GLSL of the specs above for a device.
+std::string emit_sort_pass(const KernelSpec& spec, const EmitOptions& device);
+
+}  // namespace vka

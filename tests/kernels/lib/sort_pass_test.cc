@@ -1,0 +1,89 @@
+// The radix sort's pass kernels, GPU-free: the geometry each device gets (8-bit passes with
+// subgroup ballots and shared memory for them, else the portable 4-bit form), and every form,
+// key width and operand mix compiles.
+#include "kernels/lib/sort_pass.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/kernels/shader_compiler.h"
+
+namespace vka {
+namespace {
+
+EmitOptions device(uint32_t subgroup, bool ballot, uint32_t shared) {
+  EmitOptions o;
+  o.subgroup_size = subgroup;
+  o.subgroup_ballot = ballot;
+  o.max_shared_bytes = shared;
+  return o;
+}
+
+TEST(SortPassTest, GeometryFollowsTheDevice) {
+  // NVIDIA: 32-lane subgroups, 48 KiB: 8 subgroups of 32, 16 keys each for 32-bit keys.
+  SortGeometry g = sort_geometry(DType::kUInt32, device(32, true, 49152));
+  EXPECT_EQ(g.digit_bits, 8);
+  EXPECT_EQ(g.threads, 256);
+  EXPECT_EQ(g.subgroups, 8);
+  EXPECT_EQ(g.per_thread, 16);
+  // 64-bit keys need more shared memory per key: 8 each.
+  EXPECT_EQ(sort_geometry(DType::kUInt64, device(32, true, 49152)).per_thread, 8);
+  // lavapipe: 8-lane subgroups, 32 KiB: 16 subgroups of 8 (128 invocations), 8 keys each.
+  g = sort_geometry(DType::kUInt32, device(8, true, 32768));
+  EXPECT_EQ(g.threads, 128);
+  EXPECT_EQ(g.subgroups, 16);
+  EXPECT_EQ(g.per_thread, 8);
+  // Every block fits the device's shared memory (keys, indices, histograms, offsets, scan).
+  for (uint32_t sg : {4u, 8u, 16u, 32u, 64u, 128u}) {
+    for (uint32_t shared : {16384u, 32768u, 49152u, 65536u}) {
+      for (DType key : {DType::kUInt32, DType::kUInt64}) {
+        g = sort_geometry(key, device(sg, true, shared));
+        if (g.digit_bits != 8) continue;
+        const int bytes = g.subgroups * 1024 + 2048 + g.threads * 4 +
+                          g.block() * ((key == DType::kUInt64 ? 8 : 4) + 4);
+        EXPECT_LE(bytes, static_cast<int>(shared)) << sg << " " << shared;
+        EXPECT_EQ(g.threads, g.subgroups * static_cast<int>(sg));
+        EXPECT_EQ(256 % g.threads, 0);
+      }
+    }
+  }
+  // No ballots, an odd subgroup size or too little shared memory: the portable form.
+  for (const EmitOptions& o : {device(32, false, 49152), device(24, true, 49152),
+                               device(0, true, 49152), device(8, true, 8192)}) {
+    g = sort_geometry(DType::kUInt32, o);
+    EXPECT_EQ(g.digit_bits, 4);
+    EXPECT_EQ(g.block(), 1024);
+  }
+}
+
+TEST(SortPassTest, EveryFormCompiles) {
+  EmitOptions nvidia = device(32, true, 49152);
+  nvidia.subgroup_partitioned = true;  // subgroupPartitionNV instead of eight ballots
+  for (const EmitOptions& o : {nvidia, device(32, true, 49152), device(8, true, 32768)}) {
+    for (DType key : {DType::kUInt32, DType::kUInt64}) {
+      for (int bits : {4, 8}) {
+        for (bool rows : {false, true}) {
+          const KernelSpec h = sort_histogram_spec(key, rows, bits);
+          EXPECT_EQ(compile_error(emit_sort_pass(h, o), h.name()), "");
+        }
+        for (bool indices : {false, true}) {
+          if (!indices && bits == 4) continue;  // values alone: the 8-bit form only
+          const KernelSpec s = sort_scatter_spec(key, indices, bits);
+          const std::string glsl = emit_sort_pass(s, o);
+          EXPECT_EQ(compile_error(glsl, s.name()), "");
+          EXPECT_EQ(glsl.find("subgroupBallot") != std::string::npos, bits == 8);
+          EXPECT_EQ(glsl.find("subgroupPartitionNV") != std::string::npos,
+                    bits == 8 && o.subgroup_partitioned);
+        }
+      }
+    }
+  }
+  // The forms and operand mixes are distinct specs (the cache tells them apart).
+  EXPECT_NE(sort_scatter_spec(DType::kUInt32, true, 8), sort_scatter_spec(DType::kUInt32, true, 4));
+  EXPECT_NE(sort_scatter_spec(DType::kUInt32, true, 8),
+            sort_scatter_spec(DType::kUInt32, false, 8));
+  EXPECT_NE(sort_histogram_spec(DType::kUInt32, true, 8),
+            sort_histogram_spec(DType::kUInt32, false, 8));
+}
+
+}  // namespace
+}  // namespace vka
