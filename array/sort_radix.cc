@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "base/errors.h"
 #include "array/functions.h"
 #include "array/views.h"
+#include "base/errors.h"
 #include "device/stream.h"
 #include "kernels/cache.h"
 #include "kernels/lib/scan.h"
@@ -27,7 +27,7 @@ std::shared_ptr<BufferRef> alloc(const std::shared_ptr<Context>& ctx, DType t, i
 
 Scalar slot(int64_t v) { return Scalar::of_int(v, DType::kInt64); }
 
-// A zeroed uint32 x 3 buffer: sort_varying's two words and sort_value_keys' flag.
+// A zeroed uint32 x 3 buffer: the key kernels' varying bits (words 0, 1) and flag (word 2).
 std::shared_ptr<ReplicatedBuffer> zeroed_words(const std::shared_ptr<Context>& ctx) {
   auto bits = device_buffer(*alloc(ctx, DType::kUInt32, 3));
   for (int r = 0; r < ctx->num_replicas(); ++r) {
@@ -36,17 +36,15 @@ std::shared_ptr<ReplicatedBuffer> zeroed_words(const std::shared_ptr<Context>& c
   return bits;
 }
 
-// The key bits that differ between elements: OR of key ^ key[0] over all replicas, into
-// words 0 and 1 of `bits` (zeroed_words). `flag`, when given, receives word 2's OR.
+// Words 0 and 1 of `words` (zeroed_words, written by a key kernel): the key bits that differ
+// between elements. `flag`, when given, receives word 2. ORed over all replicas.
 uint64_t varying_bits(const std::shared_ptr<Context>& ctx,
-                      const std::shared_ptr<ReplicatedBuffer>& keys, DType key, int64_t n,
-                      const std::shared_ptr<ReplicatedBuffer>& bits, bool* flag = nullptr) {
-  dispatch_library(ctx, sort_varying_spec(key), {keys, bits}, n, sort_groups(n, kSortThreads));
+                      const std::shared_ptr<ReplicatedBuffer>& words, bool* flag = nullptr) {
   uint64_t mask = 0;
   if (flag) *flag = false;
   for (int r = 0; r < ctx->num_replicas(); ++r) {
     uint32_t w[3] = {0, 0, 0};
-    bits->read(w, 0, sizeof(w), r);
+    words->read(w, 0, sizeof(w), r);
     mask |= uint64_t{w[0]} | (uint64_t{w[1]} << 32);
     if (flag) *flag = *flag || w[2] != 0;
   }
@@ -67,10 +65,11 @@ Array flat_data(const Array& a) {
 }
 
 // The pass geometry every replica can run: the 8-bit form where all replicas agree on it.
-SortGeometry geometry(const std::shared_ptr<Context>& ctx, DType key) {
-  const SortGeometry g = sort_geometry(key, emit_options(ctx->replica(0).device->caps()));
+SortGeometry geometry(const std::shared_ptr<Context>& ctx, DType key, bool indices) {
+  const SortGeometry g = sort_geometry(key, emit_options(ctx->replica(0).device->caps()), indices);
   for (int r = 1; r < ctx->num_replicas(); ++r) {
-    const SortGeometry o = sort_geometry(key, emit_options(ctx->replica(r).device->caps()));
+    const SortGeometry o =
+        sort_geometry(key, emit_options(ctx->replica(r).device->caps()), indices);
     if (o.threads != g.threads || o.per_thread != g.per_thread || o.digit_bits != g.digit_bits) {
       return sort_geometry_portable();
     }
@@ -92,7 +91,7 @@ struct Passes {
     const int64_t tiles = (n + g.block() - 1) / g.block();
     const int64_t nb = std::min<int64_t>(tiles, kSortParts);  // partitions, a workgroup each
     std::vector<Scalar> slots = {slot(shift), slot(row_length), slot(nb)};
-    if (g.digit_bits == 8) slots.push_back(slot(8));
+    if (g.digit_bits == 8) slots.push_back(slot(g.block()));
     auto counts = device_buffer(*alloc(ctx, DType::kUInt32, g.digits() * nb));
     const bool rows = row_length > 0;
     std::vector<std::shared_ptr<ReplicatedBuffer>> hist_args = {keys[cur]};
@@ -143,8 +142,10 @@ Array sort_permutation(const Array& a, int64_t rowlen, std::string_view op) {
   const DType t = a.dtype();
   VKA_ASSERT(rowlen > 0 && n % rowlen == 0);
   if (n >= (int64_t{1} << 31)) {
-    throw ShapeError("[" + std::string(op) + "] sorting 2^31 elements or more is not supported "
-                     "yet (got " + std::to_string(n) + ")");
+    throw ShapeError("[" + std::string(op) +
+                     "] sorting 2^31 elements or more is not supported "
+                     "yet (got " +
+                     std::to_string(n) + ")");
   }
   const Array data = flat_data(a);
   const DType key = sort_key_dtype(t);
@@ -154,16 +155,17 @@ Array sort_permutation(const Array& a, int64_t rowlen, std::string_view op) {
                                                device_buffer(*alloc(ctx, key, n))};
   std::shared_ptr<ReplicatedBuffer> idx[2] = {device_buffer(*idx_ref[0]),
                                               device_buffer(*idx_ref[1])};
-  Passes passes{ctx, key, n, geometry(ctx, key), keys, idx};
+  Passes passes{ctx, key, n, geometry(ctx, key, true), keys, idx};
   // Least significant key first: a complex number orders by (NaN class, real, imaginary).
   const std::vector<int> parts = is_complex(t) ? std::vector<int>{1, 0, 2} : std::vector<int>{0};
   const int bits = static_cast<int>(itemsize(key)) * 8;
   for (size_t p = 0; p < parts.size(); ++p) {
     const int cur = passes.cur;
-    dispatch_library(ctx, sort_keys_spec(t), {device_buffer(*data.node()->buffer()), keys[cur],
-                     idx[cur]}, n, sort_groups(n, kSortThreads),
-                     {slot(parts[p]), slot(p == 0 ? 1 : 0)});
-    const uint64_t mask = varying_bits(ctx, keys[cur], key, n, zeroed_words(ctx));
+    auto words = zeroed_words(ctx);
+    dispatch_library(ctx, sort_keys_spec(t),
+                     {device_buffer(*data.node()->buffer()), keys[cur], idx[cur], words}, n,
+                     sort_groups(n, kSortThreads), {slot(parts[p]), slot(p == 0 ? 1 : 0)});
+    const uint64_t mask = varying_bits(ctx, words);
     const int step = passes.g.digit_bits;
     for (int shift = 0; shift < bits; shift += step) {
       if ((mask >> shift) & (passes.g.digits() - 1)) passes.run(shift, 0);
@@ -184,11 +186,13 @@ std::optional<Array> sort_values(const Array& a, std::string_view op) {
   const DType t = a.dtype();
   if (is_complex(t) || n == 0) return std::nullopt;
   const DType key = sort_key_dtype(t);
-  const SortGeometry g = geometry(ctx, key);
+  const SortGeometry g = geometry(ctx, key, false);
   if (g.digit_bits != 8) return std::nullopt;
   if (n >= (int64_t{1} << 31)) {
-    throw ShapeError("[" + std::string(op) + "] sorting 2^31 elements or more is not supported "
-                     "yet (got " + std::to_string(n) + ")");
+    throw ShapeError("[" + std::string(op) +
+                     "] sorting 2^31 elements or more is not supported "
+                     "yet (got " +
+                     std::to_string(n) + ")");
   }
   const Array data = flat_data(a);
   std::shared_ptr<BufferRef> key_ref[2] = {alloc(ctx, key, n), alloc(ctx, key, n)};
@@ -199,7 +203,7 @@ std::optional<Array> sort_values(const Array& a, std::string_view op) {
                    {device_buffer(*data.node()->buffer()), keys[0], words}, n,
                    sort_groups(n, kSortThreads));
   bool lossy = false;
-  const uint64_t mask = varying_bits(ctx, keys[0], key, n, words, &lossy);
+  const uint64_t mask = varying_bits(ctx, words, &lossy);
   if (lossy) return std::nullopt;
   Passes passes{ctx, key, n, g, keys, nullptr};
   const int bits = static_cast<int>(itemsize(key)) * 8;

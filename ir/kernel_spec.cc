@@ -202,8 +202,6 @@ std::string KernelSpec::name() const {
     }
     case KernelKind::kSortKeys:
       return "sort_keys_" + std::string(short_name(inputs[0].dtype));
-    case KernelKind::kSortVarying:
-      return "sort_varying_" + std::string(short_name(inputs[0].dtype));
     case KernelKind::kSortHistogram:
       return "sort_histogram_" + std::string(short_name(inputs[0].dtype));
     case KernelKind::kSortScatter:

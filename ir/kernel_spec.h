@@ -29,7 +29,6 @@ enum class KernelKind : uint8_t {
   kSearchSorted,
   // The radix sort's kernels and bincount's ordered sums (kernels/lib/sort.h).
   kSortKeys,
-  kSortVarying,
   kSortHistogram,
   kSortScatter,
   kSegmentSum,

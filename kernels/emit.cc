@@ -23,7 +23,6 @@ std::string emit(const KernelSpec& spec, const EmitOptions& options) {
     case KernelKind::kSearchSorted:
       return emit_scan(spec);
     case KernelKind::kSortKeys:
-    case KernelKind::kSortVarying:
     case KernelKind::kSortHistogram:
     case KernelKind::kSortScatter:
     case KernelKind::kSegmentSum:

@@ -131,16 +131,13 @@ DType sort_key_dtype(DType data) {
 }
 
 KernelSpec sort_keys_spec(DType t) {
-  return library_spec(KernelKind::kSortKeys, {t}, {sort_key_dtype(t), DType::kUInt32}, 2);
+  return library_spec(KernelKind::kSortKeys, {t},
+                      {sort_key_dtype(t), DType::kUInt32, DType::kUInt32}, 2);
 }
 
 KernelSpec sort_value_keys_spec(DType t) {
   VKA_ASSERT(!is_complex(t));
   return library_spec(KernelKind::kSortKeys, {t}, {sort_key_dtype(t), DType::kUInt32}, 0);
-}
-
-KernelSpec sort_varying_spec(DType key) {
-  return library_spec(KernelKind::kSortVarying, {key}, {DType::kUInt32}, 0);
 }
 
 KernelSpec segment_sum_spec() {
@@ -154,54 +151,41 @@ std::string emit_sort(const KernelSpec& spec, const EmitOptions& options) {
     case KernelKind::kSortKeys: {
       const DType t = spec.inputs[0].dtype;
       const std::string K = key_type(spec.outputs[0].dtype);
-      if (spec.slots.empty()) {
-        return header(spec) +
-               operand_buffer(spec, 0, "readonly", raw_type(component_bits(t)), "in0") +
-               operand_buffer(spec, 1, "writeonly", K, "out0") +
-               operand_buffer(spec, 2, "", "uint", "out1") + value_key_function(t) +
-               "void main() {\n"
-               "  for (uint i = gl_GlobalInvocationID.x; i < uint(pc.n); i += " + grid + ") {\n"
-               "    out0.v[i] = value_key(i);\n"
-               "  }\n"
-               "}\n";
-      }
-      return header(spec) +
-             operand_buffer(spec, 0, "readonly", raw_type(component_bits(t)), "in0") +
-             operand_buffer(spec, 1, "writeonly", K, "out0") +
-             operand_buffer(spec, 2, "", "uint", "out1") +
-             key_function(t) +
-             "void main() {\n"
-             "  uint part = pc.c0.x;\n"
-             "  bool first = pc.c1.x != 0u;\n"
-             "  for (uint i = gl_GlobalInvocationID.x; i < uint(pc.n); i += " + grid + ") {\n"
-             "    uint j = first ? i : out1.v[i];\n"
-             "    if (first) out1.v[i] = i;\n"
-             "    out0.v[i] = key_of(j, part);\n"
-             "  }\n"
-             "}\n";
-    }
-    case KernelKind::kSortVarying: {
-      const bool wide = spec.inputs[0].dtype == DType::kUInt64;
-      const std::string K = key_type(spec.inputs[0].dtype);
-      return header(spec) + operand_buffer(spec, 0, "readonly", K, "in0") +
-             operand_buffer(spec, 1, "", "uint", "out0") +
+      const bool values = spec.slots.empty();
+      std::string s = header(spec) +
+                      operand_buffer(spec, 0, "readonly", raw_type(component_bits(t)), "in0") +
+                      operand_buffer(spec, 1, "writeonly", K, "out0") +
+                      operand_buffer(spec, 2, "", "uint", "out1");
+      if (!values) s += operand_buffer(spec, 3, "", "uint", "out2");
+      s += values ? value_key_function(t) : key_function(t);
+      const std::string words = values ? "out1" : "out2";
+      // Each invocation also ORs key ^ key[0] into words 0 and 1 (the bits that vary).
+      return s +
              "shared uint lo_s, hi_s;\n"
              "void main() {\n"
              "  if (gl_LocalInvocationID.x == 0u) { lo_s = 0u; hi_s = 0u; }\n"
-             "  barrier();\n"
-             "  " + K + " k0 = in0.v[0];\n"
+             "  barrier();\n" +
+             (values ? "  " + K + " k0 = value_key(0u);\n"
+                     : "  uint part = pc.c0.x;\n"
+                       "  bool first = pc.c1.x != 0u;\n"
+                       "  " + K + " k0 = key_of(first ? 0u : out1.v[0], part);\n") +
              "  uint lo = 0u, hi = 0u;\n"
-             "  for (uint i = gl_GlobalInvocationID.x; i < uint(pc.n); i += " + grid + ") {\n"
-             "    " + K + " d = in0.v[i] ^ k0;\n"
+             "  for (uint i = gl_GlobalInvocationID.x; i < uint(pc.n); i += " + grid + ") {\n" +
+             (values ? "    " + K + " k = value_key(i);\n"
+                     : "    uint j = first ? i : out1.v[i];\n"
+                       "    if (first) out1.v[i] = i;\n"
+                       "    " + K + " k = key_of(j, part);\n") +
+             "    out0.v[i] = k;\n"
+             "    " + K + " d = k ^ k0;\n"
              "    lo |= uint(d);\n" +
-             (wide ? "    hi |= uint(d >> 32);\n" : "") +
+             (K == "uint64_t" ? "    hi |= uint(d >> 32);\n" : "") +
              "  }\n"
              "  atomicOr(lo_s, lo);\n"
              "  atomicOr(hi_s, hi);\n"
              "  barrier();\n"
              "  if (gl_LocalInvocationID.x == 0u) {\n"
-             "    atomicOr(out0.v[0], lo_s);\n"
-             "    atomicOr(out0.v[1], hi_s);\n"
+             "    atomicOr(" + words + ".v[0], lo_s);\n"
+             "    atomicOr(" + words + ".v[1], hi_s);\n"
              "  }\n"
              "}\n";
     }

@@ -28,18 +28,18 @@ struct SortGeometry {
 
 // The portable 4-bit form's geometry.
 SortGeometry sort_geometry_portable();
-// The 8-bit form's geometry for keys of `key` (with their uint32 indices) on a device, or the
-// portable one where the device has no subgroup ballots or too little shared memory. Every
-// replica of a sort must get the same answer (the block size fixes the counts' layout).
-SortGeometry sort_geometry(DType key, const EmitOptions& device);
+// The 8-bit form's geometry for keys of `key` (with their uint32 indices, or alone) on a device,
+// or the portable one where the device has no subgroup ballots or too little shared memory.
+// Every replica of a sort must get the same answer (the tile size fixes the partitions).
+SortGeometry sort_geometry(DType key, const EmitOptions& device, bool indices = true);
 
 // A pass runs over `parts` partitions of the keys, one workgroup each: partition p is a
 // contiguous range of tiles (tile: block() keys), so each workgroup ranks its tiles in order,
 // carrying its digits' next positions from tile to tile, and the counts are digits x parts.
 // Slots: c0 the digit's shift, c1 the row length (0: the digit is the key's; > 0: the pass
 // sorts by row, the digit is (index / c1)'s), c2 the number of partitions (the workgroups of
-// the dispatch), and in the 8-bit form c3 = 8 (the form is in the spec: a 4-bit spec has three
-// slots).
+// the dispatch), and in the 8-bit form c3 = the tile size (the form is in the spec: a 4-bit spec
+// has three slots).
 // histogram: in0 keys[, in1 indices (row passes)] → out0 counts (uint32, digit-major:
 // d * parts + p).
 KernelSpec sort_histogram_spec(DType key, bool rows, int digit_bits);

@@ -25,8 +25,10 @@ TEST(SortPassTest, GeometryFollowsTheDevice) {
   EXPECT_EQ(g.threads, 256);
   EXPECT_EQ(g.subgroups, 8);
   EXPECT_EQ(g.per_thread, 16);
-  // 64-bit keys need more shared memory per key: 8 each.
+  // 64-bit keys need more shared memory per key: 8 each, or 16 moving alone (a sort of values).
   EXPECT_EQ(sort_geometry(DType::kUInt64, device(32, true, 49152)).per_thread, 8);
+  EXPECT_EQ(sort_geometry(DType::kUInt64, device(32, true, 49152), false).per_thread, 16);
+  EXPECT_EQ(sort_geometry(DType::kUInt32, device(32, true, 49152), false).threads, 256);
   // lavapipe: 8-lane subgroups, 32 KiB: 16 subgroups of 8 (128 invocations), 8 keys each.
   g = sort_geometry(DType::kUInt32, device(8, true, 32768));
   EXPECT_EQ(g.threads, 128);
@@ -36,13 +38,17 @@ TEST(SortPassTest, GeometryFollowsTheDevice) {
   for (uint32_t sg : {4u, 8u, 16u, 32u, 64u, 128u}) {
     for (uint32_t shared : {16384u, 32768u, 49152u, 65536u}) {
       for (DType key : {DType::kUInt32, DType::kUInt64}) {
-        g = sort_geometry(key, device(sg, true, shared));
-        if (g.digit_bits != 8) continue;
-        const int bytes = g.subgroups * 1024 + 2048 + g.threads * 4 +
-                          g.block() * ((key == DType::kUInt64 ? 8 : 4) + 4);
-        EXPECT_LE(bytes, static_cast<int>(shared)) << sg << " " << shared;
-        EXPECT_EQ(g.threads, g.subgroups * static_cast<int>(sg));
-        EXPECT_EQ(256 % g.threads, 0);
+        for (bool indices : {true, false}) {
+          g = sort_geometry(key, device(sg, true, shared), indices);
+          if (g.digit_bits != 8) continue;
+          const int bytes = g.subgroups * 1024 + 2048 + g.threads * 4 +
+                            g.block() * ((key == DType::kUInt64 ? 8 : 4) + (indices ? 4 : 0));
+          EXPECT_LE(bytes, static_cast<int>(shared)) << sg << " " << shared;
+          EXPECT_EQ(g.threads, g.subgroups * static_cast<int>(sg));
+          EXPECT_EQ(256 % g.threads, 0);
+          // The keys-alone form keeps the threads (a histogram serves both forms).
+          EXPECT_EQ(g.threads, sort_geometry(key, device(sg, true, shared), !indices).threads);
+        }
       }
     }
   }
