@@ -1,16 +1,19 @@
-// bincount and histogram: counts are differences of searchsorted positions in the sorted
-// bins; weighted sums add each bin's weights in input order (a stable sort by bin, then one
-// ordered sum per bin: kernels/lib/sort.h segment_sum), so results are deterministic and equal
-// numpy's.
+// bincount and histogram: counts come from one pass of integer atomics (kernels/lib/
+// counting.h); weighted sums add each bin's weights in input order (a stable sort by bin, then
+// one ordered sum per bin: kernels/lib/sort.h segment_sum), so results are deterministic and
+// equal numpy's.
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "array/reduce.h"
 #include "array/sort.h"
 #include "array/sort_radix.h"
 #include "base/errors.h"
+#include "device/stream.h"
+#include "kernels/lib/counting.h"
 #include "kernels/lib/sort.h"
 #include "runtime/library.h"
 #include "runtime/realize.h"
@@ -163,6 +166,38 @@ Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minl
   Array xs = ascontiguousarray(x.astype(DType::kInt64));
   int64_t length = minlength;
   Array perm, sorted;
+  if (n > 0 && !weights) {
+    // The bins from the extremes (one read), then every value counted with atomics.
+    Array lo = min(xs), hi = max(xs);
+    eval(lo, hi);
+    const int64_t ends[2] = {lo.to_vector<int64_t>()[0], hi.to_vector<int64_t>()[0]};
+    if (ends[0] < 0) {
+      throw ShapeError("[bincount] 'list' argument must have no negative elements, got " +
+                       std::to_string(ends[0]));
+    }
+    length = std::max(length, ends[1] + 1);
+    if (n >= (int64_t{1} << 32) - 1) {
+      throw ShapeError("[bincount] counting 2^32 - 1 values or more is not supported yet (got " +
+                       std::to_string(n) + ")");
+    }
+    Array data = xs;  // the values from element 0 of a buffer
+    data.eval();
+    if (data.node()->view().offset != 0 || !data.node()->view().is_contiguous()) {
+      data = Array(default_graph().convert(xs.node(), DType::kInt64, {n}), ctx);
+      data.eval();
+    }
+    auto counts = allocate_for(ctx, DType::kUInt32, {length});
+    for (int r = 0; r < ctx->num_replicas(); ++r) {
+      ctx->replica(r).stream->fill(device_buffer(*counts)->vk_buffer(r), 0,
+                                    device_buffer(*counts)->nbytes(), 0);
+    }
+    dispatch_library(ctx, bincount_spec(),
+                     {device_buffer(*data.node()->buffer()), device_buffer(*counts)}, n,
+                     sort_groups(n, int64_t{kBincountThreads} * 64),
+                     {Scalar::of_int(length, DType::kInt64)});
+    return Array(default_graph().buffer(counts, DType::kUInt32, View::contiguous({length})), ctx)
+        .astype(DType::kInt64);
+  }
   if (n > 0) {
     perm = sort_permutation(xs, n, "bincount");
     sorted = gather(xs, {perm}, {0}, 0, /*checked=*/true, "bincount");

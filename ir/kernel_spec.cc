@@ -208,6 +208,8 @@ std::string KernelSpec::name() const {
       return "sort_scatter_" + std::string(short_name(inputs[0].dtype));
     case KernelKind::kSegmentSum:
       return "segment_sum";
+    case KernelKind::kBincount:
+      return "bincount";
     case KernelKind::kCumulativeReduce:
     case KernelKind::kCumulativeRows:
     case KernelKind::kCumulativeLines: {

@@ -32,6 +32,7 @@ enum class KernelKind : uint8_t {
   kSortHistogram,
   kSortScatter,
   kSegmentSum,
+  kBincount,
   kCumulativeReduce,  // scans (kernels/lib/cumulative.h)
   kCumulativeRows,
   kCumulativeLines,

@@ -1,6 +1,7 @@
 // The emitter of each kernel kind (kernels/emit.h): one exhaustive switch, one line a family.
 #include "kernels/emit.h"
 
+#include "kernels/lib/counting.h"
 #include "kernels/lib/cumulative.h"
 #include "kernels/lib/linalg.h"
 #include "kernels/lib/random_draw.h"
@@ -27,6 +28,8 @@ std::string emit(const KernelSpec& spec, const EmitOptions& options) {
     case KernelKind::kSortScatter:
     case KernelKind::kSegmentSum:
       return emit_sort(spec, options);
+    case KernelKind::kBincount:
+      return emit_bincount(spec);
     case KernelKind::kCumulativeReduce:
     case KernelKind::kCumulativeRows:
     case KernelKind::kCumulativeLines:

@@ -224,6 +224,7 @@ std::string emit_sort(const KernelSpec& spec, const EmitOptions& options) {
              "  }\n"
              "}\n";
     case KernelKind::kElementwise:
+    case KernelKind::kBincount:
     case KernelKind::kScanBlocks:
     case KernelKind::kScanAdd:
     case KernelKind::kCompact:

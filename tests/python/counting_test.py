@@ -189,3 +189,17 @@ def test_unique_along_an_axis(shape, axis, dtype):
     same(vk.unique(vk.asarray(a), axis=axis), np.unique(a, axis=axis))
     with pytest.raises(np.AxisError):
         vk.unique(vk.asarray(a), axis=len(shape))
+
+
+@pytest.mark.parametrize("bins", [1, 4096, 4097, 100000])
+def test_bincount_counts_in_shared_memory_or_in_the_output(bins):
+    # Up to 4096 bins a workgroup counts in shared memory, more straight into the output; both
+    # with integer atomics, so the counts equal numpy's exactly.
+    rng = np.random.default_rng(bins)
+    a = rng.integers(0, bins, 300007)
+    a[:1000] = bins - 1  # many hits on one bin
+    x = vk.asarray(a)
+    same(vk.bincount(x), np.bincount(a))
+    same(vk.bincount(x[5:]), np.bincount(a[5:]))   # a view that starts inside its buffer
+    same(vk.bincount(x[::3]), np.bincount(a[::3]))  # a strided view
+    same(vk.bincount(x, minlength=bins + 5), np.bincount(a, minlength=bins + 5))
