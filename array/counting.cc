@@ -1,7 +1,7 @@
 // bincount and histogram: counts come from one pass of integer atomics (kernels/lib/
-// counting.h); weighted sums add each bin's weights in input order (a stable sort by bin, then
-// one ordered sum per bin: kernels/lib/sort.h segment_sum), so results are deterministic and
-// equal numpy's.
+// counting.h); weighted sums add each bin's weights in input order (a stable sort by bin, the
+// runs' bounds from the counts, then one ordered sum per bin: kernels/lib/sort.h segment_sum),
+// so results are deterministic and equal numpy's.
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -20,10 +20,6 @@
 
 namespace vka {
 namespace {
-
-Array arange_i64(int64_t n, const std::shared_ptr<Context>& ctx) {
-  return arange(0, static_cast<double>(n), 1, DType::kInt64, ctx);
-}
 
 // Two elements of a 1-d array, read back: (x[i], x[j]).
 template <typename T>
@@ -133,6 +129,27 @@ Array bin_of(const Array& x, const Array& edges, int64_t nbins) {
   return where(keep, idx, Arg(nbins));
 }
 
+// bin_of for the `nbins` equal bins of [first, last] (edges e), as numpy computes it: an
+// estimate from the value's offset, then one step down or up where the value falls outside
+// its estimated bin's edges. Equal to bin_of while the estimate is off by at most one bin,
+// which the float64 estimate is; no binary search.
+Array uniform_bin_of(const Array& x, const Array& edges, int64_t nbins, double first,
+                     double last) {
+  Array e0 = edges[Index{0}], elast = edges[Index{nbins}];
+  Array keep = logical_and(greater_equal(x, e0), less_equal(x, elast));
+  const double norm = static_cast<double>(nbins) / (last - first);
+  Array f = (x.astype(DType::kFloat64) - Arg(first)) * Arg(norm);
+  f = where(keep, f, Arg(0.0));  // NaN and values outside: any bin, replaced below
+  Array idx = minimum(maximum(f, Arg(0.0)), Arg(static_cast<double>(nbins - 1)))
+                  .astype(DType::kInt64);
+  auto edge = [&](const Array& i) { return gather(edges, {i}, {0}, 0, /*checked=*/true); };
+  idx = maximum(idx - less(x, edge(idx)).astype(DType::kInt64), Arg(int64_t{0}));
+  Array up = logical_and(greater_equal(x, edge(idx + Arg(int64_t{1}))),
+                         not_equal(idx, Arg(nbins - 1)));
+  idx = idx + up.astype(DType::kInt64);
+  return where(keep, idx, Arg(nbins));
+}
+
 }  // namespace
 
 Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minlength) {
@@ -165,57 +182,48 @@ Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minl
   const int64_t n = x.size();
   Array xs = ascontiguousarray(x.astype(DType::kInt64));
   int64_t length = minlength;
-  Array perm, sorted;
-  if (n > 0 && !weights) {
-    // The bins from the extremes (one read), then every value counted with atomics.
-    Array lo = min(xs), hi = max(xs);
-    eval(lo, hi);
-    const int64_t ends[2] = {lo.to_vector<int64_t>()[0], hi.to_vector<int64_t>()[0]};
-    if (ends[0] < 0) {
-      throw ShapeError("[bincount] 'list' argument must have no negative elements, got " +
-                       std::to_string(ends[0]));
-    }
-    length = std::max(length, ends[1] + 1);
-    if (n >= (int64_t{1} << 32) - 1) {
-      throw ShapeError("[bincount] counting 2^32 - 1 values or more is not supported yet (got " +
-                       std::to_string(n) + ")");
-    }
-    Array data = xs;  // the values from element 0 of a buffer
-    data.eval();
-    if (data.node()->view().offset != 0 || !data.node()->view().is_contiguous()) {
-      data = Array(default_graph().convert(xs.node(), DType::kInt64, {n}), ctx);
-      data.eval();
-    }
-    auto counts = allocate_for(ctx, DType::kUInt32, {length});
-    for (int r = 0; r < ctx->num_replicas(); ++r) {
-      ctx->replica(r).stream->fill(device_buffer(*counts)->vk_buffer(r), 0,
-                                    device_buffer(*counts)->nbytes(), 0);
-    }
-    dispatch_library(ctx, bincount_spec(),
-                     {device_buffer(*data.node()->buffer()), device_buffer(*counts)}, n,
-                     sort_groups(n, int64_t{kBincountThreads} * 64),
-                     {Scalar::of_int(length, DType::kInt64)});
-    return Array(default_graph().buffer(counts, DType::kUInt32, View::contiguous({length})), ctx)
-        .astype(DType::kInt64);
-  }
-  if (n > 0) {
-    perm = sort_permutation(xs, n, "bincount");
-    sorted = gather(xs, {perm}, {0}, 0, /*checked=*/true, "bincount");
-    sorted.eval();
-    auto [lo, hi] = read_two<int64_t>(sorted, 0, n - 1);
-    if (lo < 0) {
-      throw ShapeError("[bincount] 'list' argument must have no negative elements, got " +
-                       std::to_string(lo));
-    }
-    length = std::max(length, hi + 1);
-  }
   if (n == 0) return zeros({length}, DType::kInt64, ctx);  // int64 with weights too, as numpy
-  if (!weights) {
-    Array bins = arange_i64(length, ctx);
-    return searchsorted(sorted, bins, /*right=*/true) - searchsorted(sorted, bins);
+  if (n >= (int64_t{1} << 32) - 1) {
+    throw ShapeError("[bincount] counting 2^32 - 1 values or more is not supported yet (got " +
+                     std::to_string(n) + ")");
   }
+  // The values computed once, from element 0 of a buffer; the bins from their extremes (one
+  // read); then every value counted with atomics.
+  Array data = xs;
+  data.eval();
+  if (data.node()->view().offset != 0 || !data.node()->view().is_contiguous()) {
+    data = Array(default_graph().convert(xs.node(), DType::kInt64, {n}), ctx);
+    data.eval();
+  }
+  Array lo = min(data), hi = max(data);
+  eval(lo, hi);
+  const int64_t ends[2] = {lo.to_vector<int64_t>()[0], hi.to_vector<int64_t>()[0]};
+  if (ends[0] < 0) {
+    throw ShapeError("[bincount] 'list' argument must have no negative elements, got " +
+                     std::to_string(ends[0]));
+  }
+  length = std::max(length, ends[1] + 1);
+  // Weighted: one more bin, never hit, so that the exclusive sums of the counts are the
+  // length + 1 bounds of the bins' runs in the values sorted by bin.
+  const int64_t bins = weights ? length + 1 : length;
+  auto counts = allocate_for(ctx, DType::kUInt32, {bins});
+  for (int r = 0; r < ctx->num_replicas(); ++r) {
+    ctx->replica(r).stream->fill(device_buffer(*counts)->vk_buffer(r), 0,
+                                  device_buffer(*counts)->nbytes(), 0);
+  }
+  dispatch_library(ctx, bincount_spec(),
+                   {device_buffer(*data.node()->buffer()), device_buffer(*counts)}, n,
+                   sort_groups(n, int64_t{kBincountThreads} * 64),
+                   {Scalar::of_int(bins, DType::kInt64)});
+  Array c = Array(default_graph().buffer(counts, DType::kUInt32, View::contiguous({bins})), ctx)
+                .astype(DType::kInt64);
+  if (!weights) return c;
+  Array bounds = cumsum(c) - c;
+  // The stable order by bin (32-bit keys where the bins allow: half the sort's traffic), the
+  // weights in that order, and each bin's run summed in input order.
+  Array keys = ends[1] <= int64_t{UINT32_MAX} ? data.astype(DType::kUInt32) : data;
+  Array perm = sort_permutation(keys, n, "bincount");
   Array sw = gather(ascontiguousarray(*weights), {perm}, {0}, 0, /*checked=*/true, "bincount");
-  Array bounds = searchsorted(sorted, arange_i64(length + 1, ctx));
   return segment_sums(sw, bounds, length);
 }
 
@@ -269,7 +277,7 @@ std::pair<Array, Array> histogram(const Array& a, int64_t bins,
   Array edges =
       Array::from_host(e.data(), {bins + 1}, DType::kFloat64, ctx).astype(edge_t);
   edges.eval();
-  return finish(bin_of(x, edges, bins), bins, edges, density, weights);
+  return finish(uniform_bin_of(x, edges, bins, first, last), bins, edges, density, weights);
 }
 
 std::pair<Array, Array> histogram(const Array& a, const Array& edges, bool density,

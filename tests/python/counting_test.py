@@ -203,3 +203,19 @@ def test_bincount_counts_in_shared_memory_or_in_the_output(bins):
     same(vk.bincount(x[5:]), np.bincount(a[5:]))   # a view that starts inside its buffer
     same(vk.bincount(x[::3]), np.bincount(a[::3]))  # a strided view
     same(vk.bincount(x, minlength=bins + 5), np.bincount(a, minlength=bins + 5))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("bins,rng_", [(1000, (0.1, 0.7)), (7, (-3.0, 1e-3)), (333, None)])
+def test_histogram_values_on_and_beside_the_edges(dtype, bins, rng_):
+    # Equal bins are found from the value's offset and corrected against the edges: values on
+    # an edge and one ulp to either side land in numpy's bins.
+    base = np.random.default_rng(bins).uniform(-0.5, 1.0, 5000).astype(dtype)
+    _, edges = np.histogram(base, bins, rng_)
+    edges = edges.astype(dtype)
+    a = np.concatenate([base, edges, np.nextafter(edges, np.inf), np.nextafter(edges, -np.inf),
+                        np.array([np.nan, np.inf, -np.inf], dtype) if rng_ else []]).astype(dtype)
+    counts, e = vk.histogram(vk.asarray(a), bins, rng_)
+    want_counts, want_edges = np.histogram(a, bins, rng_)
+    same(counts, want_counts)
+    same(e, want_edges)
