@@ -285,7 +285,7 @@ std::string emit_op(Op op, DType t, const std::vector<std::string>& a, HelperSet
   std::string c(compute_type(t));
   bool is_f = is_floating(t), is_b = is_bool(t), is_s = is_signed_integer(t);
   DType m = is_f ? math_dtype(t) : DType::kFloat32;
-  auto math = [&](const char* fn) {
+  auto math = [&](std::string_view fn) {
     return math_function(fn, m, h) + "(" + a[0] + (a.size() > 1 ? ", " + a[1] : "") + ")";
   };
   auto cmp = [&](const char* sym) {
@@ -293,43 +293,26 @@ std::string emit_op(Op op, DType t, const std::vector<std::string>& a, HelperSet
     if (is_b) return "(int(" + a[0] + ") " + sym + " int(" + a[1] + "))";
     return "(" + a[0] + " " + sym + " " + a[1] + ")";
   };
+  // The table's forms first (ops.def: real), then the rows written here.
   switch (op) {
-    case Op::kBuffer:
-    case Op::kFull:
-    case Op::kArange:
-    case Op::kLinspace:
-    case Op::kEye:
-    case Op::kRandomBits:
-    case Op::kRandomBelow:
-    case Op::kGather:
-    case Op::kAstype:
-    case Op::kSum:
-    case Op::kProd:
-    case Op::kMean:
-    case Op::kMax:
-    case Op::kMin:
-    case Op::kNanMax:
-    case Op::kNanMin:
-    case Op::kArgmax:
-    case Op::kArgmin:
-    case Op::kAny:
-    case Op::kAll:
-    case Op::kMatmul:
+#define VKA_OP(e, name, arity, kind, kinds, rule, real, ...) \
+  VKA_OP_IF(real, kNone, case Op::e:)
+#include "ir/ops.def"
+#undef VKA_OP
       internal_error("emit_op on a leaf, source, astype, reduction or product", __FILE__,
                      __LINE__);
-    case Op::kNegative:
-    case Op::kPositive:
-    case Op::kSquare:
-    case Op::kConj:
-    case Op::kReal:
-    case Op::kSubtract:
-    case Op::kWhere:
+#define VKA_OP(e, name, arity, kind, kinds, rule, real, ...) \
+  VKA_OP_IF(real, kTemplate, case Op::e:)
+#include "ir/ops.def"
+#undef VKA_OP
       return fmt(o.glsl, a);
+#define VKA_OP(e, name, arity, kind, kinds, rule, real, ...) \
+  VKA_OP_IF(real, kMath, case Op::e:)
+#include "ir/ops.def"
+#undef VKA_OP
+      return math(o.name);
     case Op::kDivide:  // floats only: true division computes in a float dtype
       return math("div");
-    case Op::kEqual:
-    case Op::kNotEqual:
-      return fmt(o.glsl, a);
     case Op::kLess:
       return cmp("<");
     case Op::kLessEqual:
@@ -363,60 +346,12 @@ std::string emit_op(Op op, DType t, const std::vector<std::string>& a, HelperSet
       return c + "(0)";
     case Op::kSqrt:
       return "sqrt(" + a[0] + ")";
-    case Op::kExp:
-      return math("exp");
-    case Op::kExp2:
-      return math("exp2");
-    case Op::kExpm1:
-      return math("expm1");
-    case Op::kLog:
-      return math("log");
-    case Op::kLog2:
-      return math("log2");
-    case Op::kLog10:
-      return math("log10");
-    case Op::kLog1p:
-      return math("log1p");
-    case Op::kSin:
-      return math("sin");
-    case Op::kCos:
-      return math("cos");
-    case Op::kTan:
-      return math("tan");
-    case Op::kArcsin:
-      return math("arcsin");
-    case Op::kArccos:
-      return math("arccos");
-    case Op::kArctan:
-      return math("arctan");
-    case Op::kSinh:
-      return math("sinh");
-    case Op::kCosh:
-      return math("cosh");
-    case Op::kTanh:
-      return math("tanh");
-    case Op::kArcsinh:
-      return math("arcsinh");
-    case Op::kArccosh:
-      return math("arccosh");
-    case Op::kArctanh:
-      return math("arctanh");
-    case Op::kArctan2:
-      return math("arctan2");
-    case Op::kHypot:
-      return math("hypot");
-    case Op::kCopysign:
-      return math("copysign");
-    case Op::kLdexp:
-      return math("ldexp");
     case Op::kNextafter:
       // float16 steps are float16 ulps, not those of the float it computes in.
       if (t == DType::kFloat16) {
         return math_function("nextafter_f16", DType::kFloat32, h) + "(" + a[0] + ", " + a[1] + ")";
       }
       return math("nextafter");
-    case Op::kFrexpExponent:
-      return math("frexp_exponent");
     // The math library's rounding, not GLSL's built-ins, whose lowering may depend on the host
     // CPU (math.cc). round and rint: half to even, as numpy.
     case Op::kFloor:
