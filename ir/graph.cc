@@ -299,7 +299,7 @@ ReduceInfo reduce_info(const Node& r) {
   return info;
 }
 
-NodePtr Graph::matmul(const NodePtr& a, const NodePtr& b, Shape shape, const GemmSpec& g) {
+NodePtr Graph::matmul(const NodePtr& a, const NodePtr& b, Shape shape, MatmulInfo layout) {
   VKA_ASSERT(a->shape().size() == 3 && b->shape().size() == 3 && a->dtype() == b->dtype() &&
              a->shape()[0] == b->shape()[0] && a->shape()[2] == b->shape()[1] &&
              size(shape) == a->shape()[0] * a->shape()[1] * b->shape()[2]);
@@ -308,27 +308,16 @@ NodePtr Graph::matmul(const NodePtr& a, const NodePtr& b, Shape shape, const Gem
   n->dtype_ = a->dtype();
   n->shape_ = std::move(shape);
   n->inputs_ = {a, b};
-  for (int v : {int(g.bm), int(g.bn), int(g.bk), int(g.tm), int(g.tn), int(g.a_m_fast),
-                int(g.b_n_fast), int(g.vec4), int(g.coop)}) {
+  for (int64_t v : {int64_t{layout.a_m_fast}, int64_t{layout.b_n_fast}, layout.epoch}) {
     n->params_.push_back(Scalar::of_int(v, DType::kInt64));
   }
   return intern(std::move(n));
 }
 
-GemmSpec matmul_gemm(const Node& p) {
-  VKA_ASSERT(p.op() == Op::kMatmul && p.params().size() == 9);
-  auto at = [&p](int i) { return p.params()[i].as_int(); };
-  GemmSpec g;
-  g.bm = static_cast<int16_t>(at(0));
-  g.bn = static_cast<int16_t>(at(1));
-  g.bk = static_cast<int16_t>(at(2));
-  g.tm = static_cast<int16_t>(at(3));
-  g.tn = static_cast<int16_t>(at(4));
-  g.a_m_fast = at(5) != 0;
-  g.b_n_fast = at(6) != 0;
-  g.vec4 = at(7) != 0;
-  g.coop = at(8) != 0;
-  return g;
+MatmulInfo matmul_info(const Node& p) {
+  VKA_ASSERT(p.op() == Op::kMatmul && p.params().size() == 3);
+  return MatmulInfo{p.params()[0].as_int() != 0, p.params()[1].as_int() != 0,
+                    p.params()[2].as_int()};
 }
 
 NodePtr Graph::with_inputs(const Node& o, std::vector<NodePtr> inputs) {

@@ -211,7 +211,9 @@ class Scheduler {
   Built build(const Group& g) {
     Built b;
     if (is_product(g.outputs[0].get())) {
-      b.k = gemm_kernel(g.outputs[0]);
+      const NodePtr& p = g.outputs[0];
+      VKA_ASSERT(limits_.gemm_tiling);  // a schedule with products needs the device's tilings
+      b.k = gemm_kernel(p, limits_.gemm_tiling(p->dtype(), matmul_info(*p)));
       return b;
     }
     ScheduledKernel& k = b.k;
