@@ -22,7 +22,9 @@ TEST(OpForms, ElementwiseRowsAndOnlyThemHaveARealForm) {
   for (Op op : all_ops()) {
     const bool expression = is_elementwise(op) && op != Op::kAstype;
     EXPECT_EQ(info(op).real != EmitForm::kNone, expression) << name(op);
-    if (!expression) EXPECT_EQ(info(op).complex, EmitForm::kNone) << name(op);
+    if (!expression) {
+      EXPECT_EQ(info(op).complex, EmitForm::kNone) << name(op);
+    }
   }
 }
 
