@@ -1,4 +1,4 @@
-// vka::Array: lazy nodes on a context, evaluation, host transfers, creation functions.
+// vka::Array: lazy nodes on a context, views, element assignment, evaluation, in-place ops.
 #include "array/array.h"
 
 #include <cmath>
@@ -28,13 +28,6 @@ const std::shared_ptr<Context>& context_of(const std::vector<Arg>& args, Op op) 
   }
   if (!ctx) throw InternalError("[" + std::string(name(op)) + "] needs at least one array");
   return *ctx;
-}
-
-bool has_float64(const Context& context) {
-  for (int d = 0; d < context.num_devices(); ++d) {
-    if (!supports(context.device(d).caps(), info(DType::kFloat64).feature)) return false;
-  }
-  return true;
 }
 
 }  // namespace
@@ -115,8 +108,9 @@ Array Array::view_as(DType dtype, const View& v) const { return view_as(dtype, v
 Array Array::view_as(DType dtype, const View& v, bool writeable) const {
   const NodePtr& base = storage();
   const bool w = writeable && is_writeable();
-  return Array(std::make_shared<State>(State{default_graph().buffer(base->buffer(), dtype, v),
-                                             context(), w, w, state_->base ? state_->base : state_}));
+  const std::shared_ptr<State> owner = state_->base ? state_->base : state_;
+  return Array(std::make_shared<State>(
+      State{default_graph().buffer(base->buffer(), dtype, v), context(), w, w, owner}));
 }
 
 void Array::become_view(DType dtype, const View& v) {
@@ -154,8 +148,9 @@ Scalar assigned_scalar(const WeakScalar& w, DType t) {
   }
   if (w.kind == WeakKind::kInt) check_weak_int_fits("setitem", w.i, t);
   if (w.kind == WeakKind::kComplex && !is_complex(t) && w.c.imag() != 0) {
-    throw DTypeError("[setitem] cannot assign the complex value " + Scalar::of_complex(w.c, DType::kComplex128).to_string() +
-                     " to a " + std::string(name(t)) + " array");
+    throw DTypeError("[setitem] cannot assign the complex value " +
+                     Scalar::of_complex(w.c, DType::kComplex128).to_string() + " to a " +
+                     std::string(name(t)) + " array");
   }
   return w.to(t);
 }
@@ -262,90 +257,6 @@ void eval_on(const std::vector<Array*>& arrays, std::optional<int> replica) {
   }
 }
 
-void Array::read(void* out, uint64_t n, int replica) const {
-  if (n != nbytes()) {
-    throw ShapeError("[read] destination of " + std::to_string(n) + " bytes does not match " +
-                     std::string(name(dtype())) + " array of " + std::to_string(nbytes()) +
-                     " bytes");
-  }
-  context()->replica(replica);  // IndexError before any work
-  if (n == 0) return;
-  // Outside a replica scope a lazy value is computed on every replica (reads of the others
-  // follow); inside one, on that replica. Other replicas' values are computed where they are
-  // missing, the first time they are read.
-  const std::optional<int> where = current_replica();
-  NodePtr leaf = node();
-  if (!leaf->is_leaf()) {
-    leaf = realize(context(), {leaf}, where)[0];
-    state_->node = leaf;
-  }
-  if (!leaf->view().is_contiguous()) {  // a strided view: gather it on the device first
-    leaf = realize(context(), {default_graph().elementwise(Op::kAstype, dtype(), {leaf})},
-                   replica)[0];
-  }
-  if (context()->num_replicas() > 1) flush(*context());  // all queues work while the host waits
-  device_buffer(*leaf->buffer())->read(out, leaf->view().offset * itemsize(), n, replica);
-}
-
-void Array::write(const void* data, uint64_t n, std::optional<int> replica) {
-  if (n != nbytes()) {
-    throw ShapeError("[write] data of " + std::to_string(n) + " bytes does not match " +
-                     std::string(name(dtype())) + " array of " + std::to_string(nbytes()) +
-                     " bytes");
-  }
-  if (replica) context()->replica(*replica);
-  if (is_storage()) {  // in place, where every view sees it
-    const NodePtr& leaf = node();
-    pin_readers(context(), *leaf->buffer(), nullptr, &leaf->view());
-    if (leaf->view().is_contiguous()) {
-      device_buffer(*leaf->buffer())->write(data, leaf->view().offset * itemsize(), n, replica);
-      leaf->buffer()->bump_version();
-    } else {
-      auto tmp = allocate_for(context(), dtype(), shape());
-      device_buffer(*tmp)->write(data, 0, n, replica);
-      NodePtr src = default_graph().buffer(tmp, dtype(), View::contiguous(shape()));
-      write_into(context(), leaf, default_graph().convert(src, dtype(), shape()), replica);
-    }
-    return;
-  }
-  // Writing every replica replaces the value outright. Writing one keeps the others' values:
-  // in place when this array alone holds its buffer (expressions reading it are computed
-  // first), else into a fresh buffer whose other replicas take the old value from the old
-  // expression the first time they are needed (nothing is computed or copied before).
-  if (replica && context()->num_replicas() > 1) {
-    if (owns_buffer()) {
-      const NodePtr& leaf = node();
-      pin_readers(context(), *leaf->buffer());
-      device_buffer(*leaf->buffer())->write(data, 0, n, replica);
-      leaf->buffer()->bump_version();
-      return;
-    }
-    auto ref = allocate_for(context(), dtype(), shape());
-    NodePtr old = node();
-    std::weak_ptr<BufferRef> weak = ref;
-    std::shared_ptr<Context> ctx = context();
-    device_buffer(*ref)->set_valid_only({*replica}, [ctx, old, weak](int r) {
-      std::shared_ptr<BufferRef> dest = weak.lock();
-      VKA_ASSERT(dest != nullptr);
-      const View whole = View::contiguous(old->shape());
-      realize(ctx, {old}, r, {default_graph().buffer(dest, old->dtype(), whole)});
-    });
-    device_buffer(*ref)->write(data, 0, n, replica);
-    assign(default_graph().buffer(ref, dtype(), View::contiguous(shape())));
-    return;
-  }
-  auto ref = allocate_for(context(), dtype(), shape());
-  device_buffer(*ref)->write(data, 0, n, std::nullopt);
-  assign(default_graph().buffer(ref, dtype(), View::contiguous(shape())));
-}
-
-void Array::check_host_type(DType requested) const {
-  if (requested != dtype()) {
-    throw DTypeError("[read] array holds " + std::string(name(dtype())) + ", not " +
-                     std::string(name(requested)));
-  }
-}
-
 Array Array::astype(DType t) const {
   require_dtype(*context(), t, "astype");
   return Array(default_graph().astype(node(), t), context());  // storage leaves become copies
@@ -358,7 +269,8 @@ void Array::assign(NodePtr node) {
     if (node->is_leaf() && node->buffer()->is_storage()) {
       node = default_graph().convert(node, node->dtype(), node->shape());
     }
-    state_->node = node->dtype() == dtype() ? std::move(node) : default_graph().astype(node, dtype());
+    state_->node =
+        node->dtype() == dtype() ? std::move(node) : default_graph().astype(node, dtype());
     return;
   }
   NodePtr c = default_graph().convert(node, dtype(), shape());
@@ -413,65 +325,6 @@ Array apply(Op op, const std::vector<Arg>& args) {
   NodePtr node = apply(default_graph(), op, operands);
   require_dtype(*ctx, node->dtype(), std::string(name(op)));
   return Array(std::move(node), ctx);
-}
-
-Array full(const Shape& shape, Scalar value, std::shared_ptr<Context> context) {
-  require_dtype(*context, value.dtype(), "full");
-  return Array(default_graph().full(value, shape), std::move(context));
-}
-
-Array zeros(const Shape& shape, DType dtype, std::shared_ptr<Context> context) {
-  return full(shape, Scalar::of_int(0, dtype), std::move(context));
-}
-
-Array ones(const Shape& shape, DType dtype, std::shared_ptr<Context> context) {
-  return full(shape, Scalar::of_int(1, dtype), std::move(context));
-}
-
-Array arange(double start, double stop, double step, DType dtype,
-             std::shared_ptr<Context> context) {
-  if (step == 0) throw ShapeError("[arange] step must not be zero");
-  const double span = std::ceil((stop - start) / step);
-  const int64_t n = span > 0 ? static_cast<int64_t>(span) : 0;
-  require_dtype(*context, dtype, "arange");
-  std::vector<Scalar> params = {Scalar::of_double(start, dtype), Scalar::of_double(step, dtype)};
-  return Array(default_graph().source(Op::kArange, dtype, {n}, params), std::move(context));
-}
-
-Array linspace(double start, double stop, int64_t num, bool endpoint, DType dtype,
-               std::shared_ptr<Context> context) {
-  if (num < 0) {
-    throw ShapeError("[linspace] number of samples, " + std::to_string(num) +
-                     ", must be non-negative");
-  }
-  require_dtype(*context, dtype, "linspace");
-  // numpy computes every linspace in float64 and rounds once to the dtype. A float32 step and
-  // product are off by many float32 ulps where the values cross zero (start + i * step
-  // cancels), so on devices with float64 the narrow floats take numpy's route too: one fused
-  // kernel, the float64 source converted as it is stored.
-  if ((dtype == DType::kFloat32 || dtype == DType::kFloat16) && has_float64(*context)) {
-    return linspace(start, stop, num, endpoint, DType::kFloat64, context).astype(dtype);
-  }
-  const DType c = linspace_compute_dtype(dtype);
-  const int64_t div = endpoint ? num - 1 : num;
-  const double step = div > 0 ? (stop - start) / static_cast<double>(div) : 0.0;
-  std::vector<Scalar> params = {Scalar::of_double(start, c), Scalar::of_double(step, c),
-                                Scalar::of_double(stop, c),
-                                Scalar::of_int(endpoint && num > 1 ? num - 1 : -1, DType::kInt64)};
-  return Array(default_graph().source(Op::kLinspace, dtype, {num}, params), std::move(context));
-}
-
-Array eye(int64_t n, std::optional<int64_t> m, int64_t k, DType dtype,
-          std::shared_ptr<Context> context) {
-  const int64_t cols = m.value_or(n);
-  if (n < 0 || cols < 0) {
-    throw ShapeError("[eye] negative dimensions (" + std::to_string(n) + ", " +
-                     std::to_string(cols) + ")");
-  }
-  require_dtype(*context, dtype, "eye");
-  std::vector<Scalar> params = {Scalar::of_int(k, DType::kInt64),
-                                Scalar::of_int(cols, DType::kInt64)};
-  return Array(default_graph().source(Op::kEye, dtype, {n, cols}, params), std::move(context));
 }
 
 }  // namespace vka

@@ -96,8 +96,11 @@ Array matmul(const Array& a, const Array& b) {
   // view; B: n unless B is transposed).
   const bool a_m_fast = va.strides[1] == 1 && va.strides[2] != 1;
   const bool b_n_fast = !(vb.strides[1] == 1 && vb.strides[2] != 1);
-  return Array(default_graph().matmul(na, nb, out_shape, gemm_tiling(ctx, t, a_m_fast, b_n_fast)),
-               ctx);
+  // The tiling is chosen when the product is scheduled; asking for it now raises, at the call,
+  // for a configuration the devices cannot run (set_gemm_config).
+  gemm_tiling(ctx, t, a_m_fast, b_n_fast);
+  const MatmulInfo layout{a_m_fast, b_n_fast, gemm_config_epoch()};
+  return Array(default_graph().matmul(na, nb, out_shape, layout), ctx);
 }
 
 }  // namespace vka

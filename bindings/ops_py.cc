@@ -87,17 +87,36 @@ std::string kinds_text(std::string_view kinds) {
   return s;
 }
 
+// numpy's identity of a ufunc, from ops.def's identity column ("0", "True"; "reorder" and ""
+// have none).
+py::object identity_of(std::string_view text) {
+  if (text.empty() || text == "reorder") return py::none();
+  if (text == "True") return py::bool_(true);
+  if (text == "False") return py::bool_(false);
+  return py::int_(std::stoll(std::string(text)));
+}
+
 // One row of the table the package builds its ufuncs from (vkarray/_math.py).
 py::dict elementwise_row(Op op) {
   const OpInfo& o = info(op);
   py::dict row;
   row["name"] = std::string(o.name);
   row["numpy"] = std::string(o.numpy.empty() ? o.name : o.numpy);
+  row["public"] = !o.numpy.empty();  // rows without a numpy name are primitives
   row["nin"] = o.arity;
   row["kernel"] = kernel_of(op);
   row["types"] = loop_types(op);
   row["predicate"] = o.rule == ResultRule::kBool;
   row["accepts"] = kinds_text(o.kinds);
+  py::list aliases;
+  for (std::size_t at = 0; at < o.aliases.size();) {
+    std::size_t end = std::min(o.aliases.find(' ', at), o.aliases.size());
+    if (end > at) aliases.append(std::string(o.aliases.substr(at, end - at)));
+    at = end + 1;
+  }
+  row["aliases"] = aliases;
+  row["identity"] = identity_of(o.identity);
+  row["reorderable"] = !o.identity.empty();
   return row;
 }
 

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "ir/dtype.h"
-#include "ir/kernel_spec.h"
 #include "ir/ops.h"
 #include "ir/scalar.h"
 #include "ir/shape.h"
@@ -145,9 +144,18 @@ struct ReduceInfo {
 };
 ReduceInfo reduce_info(const Node& reduction);
 
-// The GEMM tiling a matmul node carries (its parameters): chosen for the device when the
-// product is built (array/matmul.cc), read back by the scheduler.
-GemmSpec matmul_gemm(const Node& product);
+// What a matmul node says about its operands (its parameters): the stride-1 axis of each, which
+// the tile loaders walk fastest (A: m when A is a transposed view; B: n unless B is
+// transposed). The tiling is the device's, chosen when the product is scheduled
+// (schedule/schedule.h: Limits::gemm_tiling).
+struct MatmulInfo {
+  bool a_m_fast;
+  bool b_n_fast;
+  // Products built under different GEMM configurations are different nodes, as writes make a
+  // buffer's later leaves different (runtime/gemm.h: gemm_config_epoch).
+  int64_t epoch = 0;
+};
+MatmulInfo matmul_info(const Node& product);
 
 // Creates nodes. Identical requests return the same node while it is alive: the intern table
 // holds weak pointers only, so the factory never keeps a node (or a leaf's buffer) alive.
@@ -179,9 +187,9 @@ class Graph {
   NodePtr reduce(Op op, const NodePtr& x, std::vector<int> axes, bool keepdims, DType dtype,
                  double divisor = 1);
   // The batched product a @ b (kMatmul) of 3-d operands (batch, m, k) and (batch, k, n), both
-  // of `dtype`, computed with tiling `gemm`; the result has `shape`, whose elements in C order
-  // are the (batch, m, n) products in C order.
-  NodePtr matmul(const NodePtr& a, const NodePtr& b, Shape shape, const GemmSpec& gemm);
+  // of one dtype, whose stride-1 axes `layout` names; the result has `shape`, whose elements
+  // in C order are the (batch, m, n) products in C order.
+  NodePtr matmul(const NodePtr& a, const NodePtr& b, Shape shape, MatmulInfo layout);
   // A node like `n` (op, dtype, shape, params) over other inputs.
   NodePtr with_inputs(const Node& n, std::vector<NodePtr> inputs);
 

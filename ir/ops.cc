@@ -12,8 +12,9 @@ namespace vka {
 namespace {
 
 constexpr std::array<OpInfo, kNumOps> kTable = {{
-#define VKA_OP(e, name, arity, kind, kinds, rule, glsl, numpy) \
-  {Op::e, name, arity, OpKind::kind, kinds, ResultRule::rule, glsl, numpy},
+#define VKA_OP(e, name, arity, kind, kinds, rule, real, complex, glsl, numpy, aliases, identity) \
+  {Op::e, #name, arity, OpKind::kind, kinds, ResultRule::rule, EmitForm::real, \
+   EmitForm::complex, glsl, numpy, aliases, identity},
 #include "ir/ops.def"
 #undef VKA_OP
 }};
@@ -148,6 +149,7 @@ uint64_t ops_table_fingerprint() {
     mix(std::to_string(o.arity) + name(o.kind).data() + std::to_string(int(o.rule)));
     mix(o.kinds);
     mix(o.glsl);
+    mix(std::to_string(int(o.real)) + std::to_string(int(o.complex)));
   }
   return h;
 }

@@ -11,13 +11,13 @@
 namespace vka {
 
 enum class Op : uint8_t {
-#define VKA_OP(e, name, arity, kind, kinds, rule, glsl, numpy) e,
+#define VKA_OP(e, name, ...) e,
 #include "ir/ops.def"
 #undef VKA_OP
 };
 
 inline constexpr int kNumOps = 0
-#define VKA_OP(e, name, arity, kind, kinds, rule, glsl, numpy) +1
+#define VKA_OP(e, ...) +1
 #include "ir/ops.def"
 #undef VKA_OP
     ;
@@ -32,6 +32,35 @@ enum class OpKind : uint8_t {
   kMovement,
   kContract,  // matrix products: a GEMM kernel (array/matmul.h)
 };
+
+// How a row's expression is written, for real or complex operands (ops.def: real, complex).
+enum class EmitForm : uint8_t {
+  kNone,      // no elementwise expression (or, for complex operands, no complex form)
+  kTemplate,  // the row's glsl template
+  kMath,      // the math library's function of the row's name
+  kCustom,    // a case of the emitter's switch
+};
+
+// VKA_OP_IF(form, kMath, x) expands to x when `form` (an ops.def EmitForm column) is kMath,
+// else to nothing: the emitters' exhaustive switches take their table-driven case labels from
+// it, so a row with a table form needs no hand-written case.
+#define VKA_OP_IF(form, want, x) VKA_OP_IF_##form##_##want(x)
+#define VKA_OP_IF_kNone_kNone(x) x
+#define VKA_OP_IF_kNone_kTemplate(x)
+#define VKA_OP_IF_kNone_kMath(x)
+#define VKA_OP_IF_kNone_kCustom(x)
+#define VKA_OP_IF_kTemplate_kNone(x)
+#define VKA_OP_IF_kTemplate_kTemplate(x) x
+#define VKA_OP_IF_kTemplate_kMath(x)
+#define VKA_OP_IF_kTemplate_kCustom(x)
+#define VKA_OP_IF_kMath_kNone(x)
+#define VKA_OP_IF_kMath_kTemplate(x)
+#define VKA_OP_IF_kMath_kMath(x) x
+#define VKA_OP_IF_kMath_kCustom(x)
+#define VKA_OP_IF_kCustom_kNone(x)
+#define VKA_OP_IF_kCustom_kTemplate(x)
+#define VKA_OP_IF_kCustom_kMath(x)
+#define VKA_OP_IF_kCustom_kCustom(x) x
 
 // How an op's result dtype follows from its (already promoted) operand dtype.
 enum class ResultRule : uint8_t {
@@ -52,8 +81,12 @@ struct OpInfo {
   OpKind kind;
   std::string_view kinds;  // accepted numpy kinds; uppercase = numpy has it, vkarray not yet
   ResultRule rule;
-  std::string_view glsl;   // template for real operands, or "@" (see ops.def)
-  std::string_view numpy;  // numpy's name: "absolute"
+  EmitForm real;            // how real operands' expression is written
+  EmitForm complex;         // how complex operands' expression is written (kNone: no form)
+  std::string_view glsl;    // template for real operands (kTemplate rows), or ""
+  std::string_view numpy;   // numpy's name: "absolute"
+  std::string_view aliases;   // more Python names, space-separated: "acos"
+  std::string_view identity;  // numpy's ufunc identity ("0", "True"), "reorder" or ""
 };
 
 const OpInfo& info(Op op);

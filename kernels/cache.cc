@@ -1,4 +1,5 @@
-// The kernel cache: in-memory map per device, SPIR-V files and VkPipelineCache blobs on disk.
+// The kernel cache: in-memory map per device, generated kernels built or read from SPIR-V files
+// (the VkPipelineCache blobs and file writes: cache_disk.cc; user kernels: cache_user.cc).
 #include "kernels/cache.h"
 
 #include <unistd.h>
@@ -21,6 +22,7 @@
 #include "device/vk_check.h"
 #include "ir/ops.h"
 #include "kernels/cache_file.h"
+#include "kernels/cache_state.h"
 #include "kernels/compile.h"
 #include "kernels/emit.h"
 
@@ -79,27 +81,6 @@ void leak(std::unique_ptr<T> state) {
 }
 
 }  // namespace
-
-struct KernelCache::DeviceState {
-  VkDevice vk_device = VK_NULL_HANDLE;  // tells a reused Device* from the one seen before
-  std::string key_prefix;               // device_key()
-  PipelineCacheIdentity identity;
-  std::string pipeline_file;  // pipelines-<vendor>-<device>-<driver hash>.bin
-
-  std::mutex save_mutex;    // serializes saves of vk_cache
-  bool file_valid = false;  // the file holds what vk_cache held at saved_size
-  std::size_t saved_size = 0;
-  Handle<VkPipelineCache> vk_cache;
-
-  // An entry is in the map from the first get() on; `future` is ready once built. Declared
-  // last so pipelines are destroyed before the VkPipelineCache.
-  struct Entry {
-    uint64_t id;
-    std::shared_future<std::shared_ptr<const Pipeline>> future;
-  };
-  std::unordered_map<KernelSpec, Entry, SpecHash> pipelines;
-  std::unordered_map<std::string, std::shared_ptr<const Pipeline>> user_pipelines;  // get_user
-};
 
 KernelCache::KernelCache(std::string dir) : dir_(std::move(dir)) {
   if (dir_.empty()) return;
@@ -245,65 +226,6 @@ KernelCache::DeviceState& KernelCache::state_for(Device& device) {
   return *devices_.emplace(&device, std::move(state)).first->second;
 }
 
-void KernelCache::load_pipeline_cache(DeviceState& state) {
-  std::vector<uint8_t> data;
-  if (!dir_.empty()) {
-    const std::string path = dir_ + "/" + state.pipeline_file;
-    if (std::optional<std::string> bytes = read_whole_file(path)) {
-      std::string why;
-      if (auto decoded = decode_pipeline_cache_file(*bytes, state.identity, &why)) {
-        data = std::move(*decoded);
-      } else {
-        ++corrupt_files_;
-        if (debug_level() >= 1) {
-          std::fprintf(stderr, "[cache] ignoring %s: %s\n", path.c_str(), why.c_str());
-        }
-      }
-    }
-  }
-  VkPipelineCacheCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
-  info.initialDataSize = data.size();
-  info.pInitialData = data.empty() ? nullptr : data.data();
-  VkPipelineCache cache = VK_NULL_HANDLE;
-  try {
-    VK_CHECK(vkCreatePipelineCache(state.vk_device, &info, nullptr, &cache));
-    if (!data.empty()) {
-      ++pipeline_cache_loads_;
-      state.file_valid = true;
-      state.saved_size = data.size();
-    }
-  } catch (const DeviceError&) {
-    if (data.empty()) throw;
-    // Our checks passed but the driver refused the data: start empty, rewrite the file later.
-    ++corrupt_files_;
-    info.initialDataSize = 0;
-    info.pInitialData = nullptr;
-    VK_CHECK(vkCreatePipelineCache(state.vk_device, &info, nullptr, &cache));
-  }
-  state.vk_cache = Handle<VkPipelineCache>(state.vk_device, cache);
-}
-
-void KernelCache::save_pipeline_cache(DeviceState& state) {
-  if (dir().empty()) return;
-  std::lock_guard<std::mutex> lock(state.save_mutex);
-  std::size_t size = 0;
-  VK_CHECK(vkGetPipelineCacheData(state.vk_device, state.vk_cache, &size, nullptr));
-  if (state.file_valid && size == state.saved_size) return;  // the cache only grows
-  std::vector<uint8_t> data;
-  VkResult r = VK_INCOMPLETE;
-  // Pipelines created by other threads meanwhile can grow it between the two calls.
-  for (int attempt = 0; attempt < 4 && r == VK_INCOMPLETE; ++attempt) {
-    data.resize(size + 4096 * attempt);
-    size = data.size();
-    VK_CHECK(r = vkGetPipelineCacheData(state.vk_device, state.vk_cache, &size, data.data()));
-  }
-  if (r != VK_SUCCESS) return;  // still growing: a later save catches up
-  data.resize(size);
-  write(state.pipeline_file, encode_pipeline_cache_file(data));
-  state.file_valid = true;
-  state.saved_size = size;
-}
-
 std::shared_ptr<const Pipeline> KernelCache::build(DeviceState& state, Device& device,
                                                    const KernelSpec& spec,
                                                    const std::function<std::string()>& glsl) {
@@ -358,36 +280,6 @@ std::shared_ptr<const Pipeline> KernelCache::from_disk(DeviceState& state, Devic
   return p;
 }
 
-void KernelCache::write(const std::string& name, const std::string& bytes) {
-  const std::string d = dir();
-  if (d.empty()) return;
-  std::string error = write_file_atomically(d, name, bytes);
-  if (error.empty()) {
-    ++disk_writes_;
-  } else {
-    disable_disk(error);
-  }
-}
-
-void KernelCache::disable_disk(const std::string& why) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (dir_.empty()) return;
-  if (debug_level() >= 1) {
-    std::fprintf(stderr, "[cache] disk cache off (kernels are compiled per process): %s\n",
-                 why.c_str());
-  }
-  dir_.clear();
-}
-
-void KernelCache::flush() {
-  std::vector<DeviceState*> states;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (auto& [device, state] : devices_) states.push_back(state.get());
-  }
-  for (DeviceState* s : states) save_pipeline_cache(*s);
-}
-
 void KernelCache::forget_device(Device* device) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -424,31 +316,6 @@ void KernelCache::clear_memory() {
     state->pipelines.clear();
     state->user_pipelines.clear();
   }
-}
-
-std::shared_ptr<const Pipeline> KernelCache::get_user(Device& device, const std::string& key,
-                                                      const std::vector<uint32_t>& spirv,
-                                                      uint32_t num_bindings,
-                                                      uint32_t push_constant_bytes,
-                                                      const SpecConstants& spec,
-                                                      const std::string& name) {
-  DeviceState* state = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    state = &state_for(device);
-    auto it = state->user_pipelines.find(key);
-    if (it != state->user_pipelines.end()) {
-      ++memory_hits_;
-      return it->second;
-    }
-  }
-  // Built unlocked (saving the VkPipelineCache takes the lock); a concurrent miss may build
-  // the same pipeline twice, and the first one stored wins.
-  auto p = std::make_shared<const Pipeline>(device, spirv, num_bindings, push_constant_bytes,
-                                            name, state->vk_cache, &spec);
-  save_pipeline_cache(*state);
-  std::lock_guard<std::mutex> lock(mutex_);
-  return state->user_pipelines.emplace(key, std::move(p)).first->second;
 }
 
 }  // namespace vka

@@ -20,6 +20,7 @@ std::mutex config_mutex;
 std::optional<GemmConfig> config_override;
 std::optional<GemmCoopConfig> coop_override;  // set_gemm_coop's
 std::atomic<bool> coop_emulation{false};       // set_gemm_coop_emulation's
+std::atomic<int64_t> config_epoch{0};          // gemm_config_epoch's
 
 // The device limits every replica's device meets.
 struct GemmLimits {
@@ -155,6 +156,7 @@ GemmConfig parse_gemm_config(const std::string& text) {
 void set_gemm_config(std::optional<GemmConfig> config) {
   std::lock_guard<std::mutex> lock(config_mutex);
   config_override = config;
+  ++config_epoch;
 }
 
 namespace {
@@ -202,6 +204,7 @@ void set_gemm_coop(std::optional<GemmCoopConfig> config) {
   }
   std::lock_guard<std::mutex> lock(config_mutex);
   coop_override = config;
+  ++config_epoch;
 }
 
 namespace {
@@ -240,7 +243,12 @@ KernelSpec coop_spec(const GemmLimits& l, bool a_m_fast, bool b_n_fast) {
 
 }  // namespace
 
-void set_gemm_coop_emulation(bool on) { coop_emulation = on; }
+void set_gemm_coop_emulation(bool on) {
+  coop_emulation = on;
+  ++config_epoch;
+}
+
+int64_t gemm_config_epoch() { return config_epoch; }
 
 std::string gemm_coop_kernel(const std::shared_ptr<Context>& context) {
   const GemmLimits l = limits(context);

@@ -45,6 +45,11 @@ std::string gemm_coop_kernel(const std::shared_ptr<Context>& context);
 // but the kernel's own indexing, synchronization and bindings). Off by default.
 void set_gemm_coop_emulation(bool on);
 
+// Counts the changes of the overrides above: products built in different epochs are different
+// graph nodes (ir/graph.h: MatmulInfo::epoch), so one built after a change is computed with the
+// new tiling instead of reusing a value computed with the old one.
+int64_t gemm_config_epoch();
+
 // The tiling of a product of dtype `t` on `context`'s devices, whose A tile loads walk m fastest
 // (`a_m_fast`) and B tile loads n (`b_n_fast`): cooperative matrices where
 // gemm_uses_cooperative_matrix, else gemm_config's. ShapeError for an override the devices

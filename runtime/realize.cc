@@ -12,6 +12,7 @@
 
 #include "base/errors.h"
 #include "runtime/debug_schedule.h"
+#include "runtime/gemm.h"
 #include "runtime/launch.h"
 
 namespace vka {
@@ -222,7 +223,11 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
   }
   const size_t nodes = timer.on() ? topological_order(roots).size() : 0;  // VKA_DEBUG=2 only
   timer.mark("substitute");
-  Schedule plan = schedule(roots, limits_of(context->device(0).caps()), dests);
+  Limits limits = limits_of(context->device(0).caps());
+  limits.gemm_tiling = [&context](DType t, MatmulInfo layout) {
+    return gemm_tiling(context, t, layout.a_m_fast, layout.b_n_fast);
+  };
+  Schedule plan = schedule(roots, limits, dests);
   timer.mark("schedule", nodes);
   debug_schedule(plan);
   std::unordered_map<const Node*, std::shared_ptr<BufferRef>> buffers;

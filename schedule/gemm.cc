@@ -19,7 +19,7 @@ uint32_t gemm_shared_bytes(const KernelSpec& spec) {
   return bytes;
 }
 
-ScheduledKernel gemm_kernel(const NodePtr& product) {
+ScheduledKernel gemm_kernel(const NodePtr& product, const GemmSpec& tiling) {
   const NodePtr& a = product->inputs()[0];
   const NodePtr& b = product->inputs()[1];
   auto view_of = [](const NodePtr& x) {
@@ -36,7 +36,9 @@ ScheduledKernel gemm_kernel(const NodePtr& product) {
   s.inputs = {Accessor{t, Layout::kContiguous}, Accessor{t, Layout::kContiguous}};
   s.outputs = {Accessor{t, Layout::kContiguous}};
   s.results = {0};
-  s.gemm = matmul_gemm(*product);
+  const MatmulInfo layout = matmul_info(*product);
+  VKA_ASSERT(tiling.a_m_fast == layout.a_m_fast && tiling.b_n_fast == layout.b_n_fast);
+  s.gemm = tiling;
   sk.inputs = {a, b};
   sk.outputs = {product};
   sk.params.shape = {batch * m * n};

@@ -17,9 +17,10 @@ namespace vka {
 // with an epilogue one register row of the tile staged for it, (bm / tm) x bn accumulators.
 uint32_t gemm_shared_bytes(const KernelSpec& spec);
 
-// The kernel computing matmul node `product` (kernels/gen/gemm.h: gemm_spec's bindings and slots)
-// from its operands, each a leaf read through its view or a contiguous materialized value.
-ScheduledKernel gemm_kernel(const NodePtr& product);
+// The kernel computing matmul node `product` with `tiling` (kernels/gen/gemm.h: gemm_spec's
+// bindings and slots) from its operands, each a leaf read through its view or a contiguous
+// materialized value.
+ScheduledKernel gemm_kernel(const NodePtr& product, const GemmSpec& tiling);
 
 // `gemm` (gemm_kernel's) and `consumer`, an elementwise kernel over the product's shape that
 // reads the product as its input `input` (contiguous, not through a gather), as one kernel:

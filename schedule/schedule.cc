@@ -1,4 +1,4 @@
-// The scheduler: materialization decisions, kernel grouping, tape building, limit splits.
+// The scheduler: materialization decisions, kernel grouping, limit splits (tapes: tape.cc).
 #include "schedule/schedule.h"
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include "schedule/gemm.h"
 #include "schedule/kernel_layout.h"
 #include "schedule/split.h"
+#include "schedule/tape.h"
 
 namespace vka {
 namespace {
@@ -21,10 +22,6 @@ bool is_reduce(const Node* n) { return kind(n->op()) == OpKind::kReduce; }
 bool is_product(const Node* n) { return kind(n->op()) == OpKind::kContract; }
 // Nodes computed by a kernel of their own (a reduction, or a GEMM whose epilogue may fuse).
 bool is_alone(const Node* n) { return is_reduce(n) || is_product(n); }
-bool needs_accessor(Op op) {
-  return op == Op::kArange || op == Op::kLinspace || op == Op::kEye || op == Op::kRandomBits ||
-         op == Op::kRandomBelow;
-}
 
 class Scheduler {
  public:
@@ -203,19 +200,14 @@ class Scheduler {
     return groups;
   }
 
-  void add_slots(const Scalar& v, KernelSpec& spec, std::vector<Scalar>& values) {
-    for (int i = 0; i < Scalar::slot_count(v.dtype()); ++i) spec.slots.push_back(v.dtype());
-    values.push_back(v);
-  }
-
   Built build(const Group& g) {
     Built b;
     if (is_product(g.outputs[0].get())) {
-      b.k = gemm_kernel(g.outputs[0]);
+      const NodePtr& p = g.outputs[0];
+      VKA_ASSERT(limits_.gemm_tiling);  // a schedule with products needs the device's tilings
+      b.k = gemm_kernel(p, limits_.gemm_tiling(p->dtype(), matmul_info(*p)));
       return b;
     }
-    ScheduledKernel& k = b.k;
-    KernelSpec& spec = k.spec;
     // A reduction's kernel computes its input's expression (no node of the group is in the
     // tape) and reduces it.
     const bool reduction = is_reduce(g.outputs[0].get());
@@ -224,91 +216,18 @@ class Scheduler {
     if (!reduction) {
       for (const NodePtr& o : g.outputs) in_group.insert(o.get());
     }
-    std::vector<View> in_views, src_views;
-    std::vector<Scalar> slot_values;
-    bool gather_index64 = false;
-
-    // Post-order DFS (iterative: chains can be long) so operands precede their users.
-    std::vector<std::pair<NodePtr, std::size_t>> stack;
-    // A gather's array is bound as a buffer, not a tape value: the walk starts at its indices.
-    auto first_input = [](const NodePtr& n) -> std::size_t { return n->op() == Op::kGather; };
-    std::vector<bool> gathered;  // per input accessor: read by a gather
-    // One binding per storage and dtype: a leaf's buffer, or a materialized node's own.
-    std::map<std::pair<const void*, DType>, int32_t> binding_of;
-    auto bind = [&](const NodePtr& n) {
-      const void* storage = n->is_leaf() ? static_cast<const void*>(n->buffer().get())
-                                         : static_cast<const void*>(n.get());
-      auto it = binding_of.emplace(std::make_pair(storage, n->dtype()),
-                                   static_cast<int32_t>(binding_of.size()));
-      spec.input_bindings.push_back(it.first->second);
-    };
-    for (const NodePtr& root : roots) {
-      stack.push_back({root, first_input(root)});
-      while (!stack.empty()) {
-        NodePtr node = stack.back().first;
-        bool input = is_input(node.get(), in_group);
-        std::size_t& next = stack.back().second;
-        if (b.tape_index.count(node.get())) {
-          stack.pop_back();
-          continue;
-        }
-        if (!input && next < node->inputs().size()) {
-          NodePtr in = node->inputs()[next++];
-          stack.push_back({in, first_input(in)});
-          continue;
-        }
-        stack.pop_back();
-        TapeEntry e{node->op(), node->dtype()};
-        if (input) {
-          e.op = Op::kBuffer;
-          e.accessor = static_cast<int32_t>(spec.inputs.size());
-          spec.inputs.push_back(Accessor{node->dtype(), Layout::kStrided});
-          k.inputs.push_back(node);
-          bind(node);
-          in_views.push_back(node->is_leaf() ? node->view() : View::contiguous(node->shape()));
-          gathered.push_back(false);
-        } else if (node->op() == Op::kGather) {
-          const NodePtr& x = node->inputs()[0];
-          GatherInfo gi = gather_info(*node);
-          e.accessor = static_cast<int32_t>(spec.inputs.size());
-          spec.inputs.push_back(Accessor{x->dtype(), Layout::kStrided});
-          k.inputs.push_back(x);
-          bind(x);
-          in_views.push_back(gi.base);
-          gathered.push_back(true);
-          const View xv = x->is_leaf() ? x->view() : View::contiguous(x->shape());
-          auto [lo, hi] = xv.extent();
-          gather_index64 = gather_index64 || lo < INT32_MIN || hi > INT32_MAX;
-          e.slot = static_cast<int32_t>(spec.slots.size());
-          for (size_t a = 0; a < gi.axes.size(); ++a) {
-            e.args[a] = b.tape_index.at(node->inputs()[a + 1].get());
-            add_slots(Scalar::of_int(xv.strides[gi.axes[a]], DType::kInt64), spec, slot_values);
-            add_slots(Scalar::of_int(xv.shape[gi.axes[a]], DType::kInt64), spec, slot_values);
-          }
-        } else if (kind(node->op()) == OpKind::kSource) {
-          if (needs_accessor(node->op())) {
-            e.accessor = static_cast<int32_t>(spec.sources.size());
-            spec.sources.push_back(Layout::kStrided);
-            src_views.push_back(View::contiguous(node->shape()));
-          }
-          e.slot = static_cast<int32_t>(spec.slots.size());
-          for (const Scalar& v : node->params()) add_slots(v, spec, slot_values);
-        } else {
-          for (std::size_t i = 0; i < node->inputs().size(); ++i) {
-            e.args[i] = b.tape_index.at(node->inputs()[i].get());
-          }
-          if (!in_group.count(node.get())) b.interior.push_back(node);
-        }
-        b.tape_index[node.get()] = static_cast<int>(spec.tape.size());
-        spec.tape.push_back(e);
-      }
-    }
-    // Every accessor its own binding: the plain numbering, which needs no table.
-    if (binding_of.size() == spec.inputs.size()) spec.input_bindings.clear();
+    Tape t = walk_tape(roots, in_group,
+                       [this, &in_group](const Node* n) { return is_input(n, in_group); });
+    b.k = std::move(t.k);
+    b.interior = std::move(t.interior);
+    b.tape_index = std::move(t.tape_index);
+    ScheduledKernel& k = b.k;
+    KernelSpec& spec = k.spec;
     if (reduction) {
       k.outputs.push_back(g.outputs[0]);
       lay_out_reduction(k, *g.outputs[0], b.tape_index.at(g.outputs[0]->inputs()[0].get()),
-                        {in_views, {}, src_views, gathered, gather_index64}, slot_values);
+                        {t.in_views, {}, t.src_views, t.gathered, t.gather_index64},
+                        t.slot_values);
       if (g.outputs[0]->op() == Op::kMean) {
         const DType real = real_dtype(spec.reduce.acc);
         spec.reduce.divisor_slot = static_cast<int32_t>(spec.slots.size());
@@ -326,8 +245,9 @@ class Scheduler {
       out_views.push_back(d == destinations_.end() ? View::contiguous(g.shape) : d->second->view());
     }
 
-    lay_out_elementwise(k, g.shape, {in_views, out_views, src_views, gathered, gather_index64},
-                        slot_values);
+    lay_out_elementwise(k, g.shape, {t.in_views, out_views, t.src_views, t.gathered,
+                                     t.gather_index64},
+                        t.slot_values);
     return b;
   }
 
@@ -392,7 +312,9 @@ class Scheduler {
     // weight.
     const bool by_weight = n <= limits_.max_tape;
     std::vector<int> at(n + 1, 0);
-    for (int i = 0; i < n; ++i) at[i + 1] = at[i] + (by_weight ? transcendental_weight(tape[i]) : 1);
+    for (int i = 0; i < n; ++i) {
+      at[i + 1] = at[i] + (by_weight ? transcendental_weight(tape[i]) : 1);
+    }
     const int limit = by_weight ? limits_.max_transcendental : limits_.max_tape;
     if (at[n] > 2 * limit) {
       // A long tape (a chain of many operations) is cut every 3/4 of the limit at once: one

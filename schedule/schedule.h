@@ -23,6 +23,7 @@
 //     and the product is never written (schedule/gemm.h).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -48,6 +49,9 @@ struct Limits {
   // is a routine of tens of lines, and compilers' time grows faster than linearly with them
   // (docs/DESIGN.md, "Fusion limits"). Lower on CPU devices (limits_of).
   int max_transcendental = kMaxTranscendental;
+  // The tiling of a product of dtype t whose operands' stride-1 axes are `layout`: the
+  // device's (runtime/gemm.h: gemm_tiling; realize sets it). Needed only to schedule a product.
+  std::function<GemmSpec(DType t, MatmulInfo layout)> gemm_tiling;
   static constexpr int kMaxTape = 4096;
   static constexpr int kMaxTranscendental = 64;
   static constexpr int kMaxCpuTranscendental = 16;

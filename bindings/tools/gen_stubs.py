@@ -7,7 +7,9 @@ usage: PYTHONPATH=$(make -s pythonpath) python3 gen_stubs.py OUT_DIR   (OUT_DIR:
        ... gen_stubs.py --check OUT_DIR   (exit 1 and name the files that are stale)
 
 A function new to the namespace gets its stub from this script; one that returns something
-other than an ndarray needs its line in RETURNS.
+other than an ndarray needs its line in RETURNS. It also rewrites __init__.py's import of the op
+table's ufuncs (`from ._math import (...)`) from _math.__all__, so that a row added to
+ir/ops.def is imported by name like every other public name.
 """
 
 import pathlib
@@ -288,6 +290,23 @@ def stubs():
             _stub(m) for m in api.all_modules()}
 
 
+def init_text(init_path):
+    """__init__.py's text with its `from ._math import (...)` block listing _math.__all__."""
+    from vkarray import _math
+    text = init_path.read_text(encoding="utf-8")
+    head = "from ._math import (  # noqa: F401, A004\n"
+    start = text.index(head) + len(head)
+    end = text.index(")\n", start)
+    lines, line = [], "   "
+    for name in sorted(_math.__all__):
+        if len(line) + len(name) + 2 > 100:
+            lines.append(line)
+            line = "   "
+        line += f" {name},"
+    lines.append(line)
+    return text[:start] + "\n".join(lines) + "\n" + text[end:]
+
+
 def main(argv):
     check = "--check" in argv
     args = [a for a in argv[1:] if a != "--check"]
@@ -302,7 +321,12 @@ def main(argv):
                 stale.append(str(path))
         else:
             path.write_text(text, encoding="utf-8")
-    if not check:
+    init = init_text(out / "__init__.py")
+    if check:
+        if (out / "__init__.py").read_text(encoding="utf-8") != init:
+            stale.append(str(out / "__init__.py"))
+    else:
+        (out / "__init__.py").write_text(init, encoding="utf-8")
         (out / "py.typed").write_text("", encoding="utf-8")
     if stale:
         sys.exit("stale stubs (run `make generate`): " + ", ".join(stale))

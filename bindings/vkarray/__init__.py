@@ -86,12 +86,12 @@ from ._math import (  # noqa: F401, A004
     abs, absolute, acos, acosh, add, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh,
     around, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_invert, bitwise_left_shift,
     bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor, ceil, clip, conj, conjugate,
-    copysign, cos, cosh, divide, equal, exp, exp2, expm1, floor, floor_divide, fmax, fmin,
-    greater, greater_equal, hypot, imag, invert, isfinite, isinf, isnan, left_shift, less,
-    less_equal, log, log10, log1p, log2, logical_and, logical_not, logical_or, logical_xor,
-    maximum, minimum, mod, multiply, negative, nextafter, not_equal, positive, pow, power, real,
-    reciprocal, remainder, right_shift, rint, round, round_, sign, signbit, sin, sinh, sqrt,
-    square, subtract, tan, tanh, true_divide, trunc, where,
+    copysign, cos, cosh, divide, equal, exp, exp2, expm1, floor, floor_divide, fmax, fmin, greater,
+    greater_equal, hypot, imag, invert, isfinite, isinf, isnan, left_shift, less, less_equal, log,
+    log10, log1p, log2, logical_and, logical_not, logical_or, logical_xor, maximum, minimum, mod,
+    multiply, negative, nextafter, not_equal, positive, pow, power, real, reciprocal, remainder,
+    right_shift, rint, round, round_, sign, signbit, sin, sinh, sqrt, square, subtract, tan, tanh,
+    true_divide, trunc, where,
 )
 # Mathematical functions composed from the op table.
 from . import _math_composed

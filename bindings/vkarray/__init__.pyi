@@ -240,14 +240,20 @@ __all__ = [
     'cos',
     'tan',
     'arcsin',
+    'asin',
     'arccos',
+    'acos',
     'arctan',
+    'atan',
     'sinh',
     'cosh',
     'tanh',
     'arcsinh',
+    'asinh',
     'arccosh',
+    'acosh',
     'arctanh',
+    'atanh',
     'floor',
     'ceil',
     'trunc',
@@ -259,6 +265,7 @@ __all__ = [
     'logical_not',
     'bitwise_not',
     'invert',
+    'bitwise_invert',
     'add',
     'subtract',
     'multiply',
@@ -270,12 +277,14 @@ __all__ = [
     'power',
     'pow',
     'arctan2',
+    'atan2',
     'hypot',
     'copysign',
     'maximum',
     'minimum',
     'fmax',
     'fmin',
+    'nextafter',
     'logical_and',
     'logical_or',
     'logical_xor',
@@ -283,24 +292,15 @@ __all__ = [
     'bitwise_or',
     'bitwise_xor',
     'left_shift',
+    'bitwise_left_shift',
     'right_shift',
-    'nextafter',
+    'bitwise_right_shift',
     'equal',
     'not_equal',
     'less',
     'less_equal',
     'greater',
     'greater_equal',
-    'acos',
-    'acosh',
-    'asin',
-    'asinh',
-    'atan',
-    'atan2',
-    'atanh',
-    'bitwise_invert',
-    'bitwise_left_shift',
-    'bitwise_right_shift',
     'round',
     'around',
     'round_',
@@ -1048,14 +1048,20 @@ sin: ufunc
 cos: ufunc
 tan: ufunc
 arcsin: ufunc
+asin: ufunc
 arccos: ufunc
+acos: ufunc
 arctan: ufunc
+atan: ufunc
 sinh: ufunc
 cosh: ufunc
 tanh: ufunc
 arcsinh: ufunc
+asinh: ufunc
 arccosh: ufunc
+acosh: ufunc
 arctanh: ufunc
+atanh: ufunc
 floor: ufunc
 ceil: ufunc
 trunc: ufunc
@@ -1067,6 +1073,7 @@ signbit: ufunc
 logical_not: ufunc
 bitwise_not: ufunc
 invert: ufunc
+bitwise_invert: ufunc
 add: ufunc
 subtract: ufunc
 multiply: ufunc
@@ -1078,12 +1085,14 @@ mod: ufunc
 power: ufunc
 pow: ufunc
 arctan2: ufunc
+atan2: ufunc
 hypot: ufunc
 copysign: ufunc
 maximum: ufunc
 minimum: ufunc
 fmax: ufunc
 fmin: ufunc
+nextafter: ufunc
 logical_and: ufunc
 logical_or: ufunc
 logical_xor: ufunc
@@ -1091,24 +1100,15 @@ bitwise_and: ufunc
 bitwise_or: ufunc
 bitwise_xor: ufunc
 left_shift: ufunc
+bitwise_left_shift: ufunc
 right_shift: ufunc
-nextafter: ufunc
+bitwise_right_shift: ufunc
 equal: ufunc
 not_equal: ufunc
 less: ufunc
 less_equal: ufunc
 greater: ufunc
 greater_equal: ufunc
-acos: ufunc
-acosh: ufunc
-asin: ufunc
-asinh: ufunc
-atan: ufunc
-atan2: ufunc
-atanh: ufunc
-bitwise_invert: ufunc
-bitwise_left_shift: ufunc
-bitwise_right_shift: ufunc
 def round(a: ArrayLike, decimals: int = ..., out: Optional[ndarray] = ...) -> ndarray: ...
 def around(a: ArrayLike, decimals: int = ..., out: Optional[ndarray] = ...) -> ndarray: ...
 def round_(a: ArrayLike, decimals: int = ..., out: Optional[ndarray] = ...) -> ndarray: ...

@@ -8,30 +8,12 @@ from . import _vkarray
 from ._ufunc import ufunc
 from ._vkarray import around, round  # noqa: A004 — numpy.round: decimals= makes it no ufunc
 
-__all__ = [
-    "negative", "positive", "abs", "absolute", "sign", "square", "reciprocal", "conj",
-    "conjugate", "sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos",
-    "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
-    "arctanh", "floor", "ceil", "trunc", "rint", "isnan", "isinf", "isfinite", "signbit",
-    "logical_not", "bitwise_not", "invert", "add", "subtract", "multiply", "divide",
-    "true_divide", "floor_divide", "remainder", "mod", "power", "pow", "arctan2", "hypot",
-    "copysign", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or",
-    "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift",
-    "nextafter",
-    "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "acos", "acosh",
-    "asin", "asinh", "atan", "atan2", "atanh", "bitwise_invert", "bitwise_left_shift",
-    "bitwise_right_shift", "round", "around", "round_", "clip", "real", "imag", "where",
-]
-
-round_ = round  # numpy's older spelling
-
 _ROWS = {row["name"]: row for row in _vkarray._elementwise}
-# numpy's identities (the value reduce starts from, and gives for empty input): algebra the op
-# table does not carry. numpy may regroup a reduction of these ufuncs, and of max/min-like ones.
-_IDENTITY = {"add": 0, "multiply": 1, "logical_and": True, "logical_or": False,
-             "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0,
-             "hypot": 0}
-_REORDERABLE = set(_IDENTITY) | {"maximum", "minimum", "fmax", "fmin"}
+# Rows whose public form is a function, not their ufunc: numpy's round takes decimals=, real and
+# imag are plain functions, where takes the condition alone too (all below), and ldexp converts
+# numpy's integer exponent (_math_composed.py). Rows without a numpy name are primitives of the
+# composed functions.
+_NOT_UFUNCS = {"round", "real", "imag", "where", "ldexp"}
 
 
 def _doc(row):
@@ -47,59 +29,29 @@ def _doc(row):
             f"accumulate, outer, at and reduceat run on the device.")
 
 
-def _table_ufuncs(names):
-    """The ufuncs of the op table's rows `names` (vkarray's names, space-separated), each
-    under numpy's name."""
-    made = []
-    for name in names.split():
-        row = _ROWS[name]
-        numpy = row["numpy"]
-        made.append(ufunc(numpy, row["kernel"], row["nin"], identity=_IDENTITY.get(numpy),
-                          reorderable=numpy in _REORDERABLE, types=row["types"],
-                          predicate=row["predicate"], doc=_doc(row)))
-    return tuple(made)
+def _table_ufuncs():
+    """{Python name: ufunc}: one ufunc per elementwise row of the op table (named numpy's way;
+    its identity and whether reduce may regroup it from the table), under vkarray's name,
+    numpy's and the row's aliases."""
+    made = {}
+    for name, row in _ROWS.items():
+        if name in _NOT_UFUNCS or not row["public"]:
+            continue
+        f = ufunc(row["numpy"], row["kernel"], row["nin"], identity=row["identity"],
+                  reorderable=row["reorderable"], types=row["types"],
+                  predicate=row["predicate"], doc=_doc(row))
+        for spelling in (name, row["numpy"], *row["aliases"]):
+            made.setdefault(spelling, f)
+    return made
 
 
-# One ufunc per elementwise row of the op table, by group, with numpy's other spellings.
-negative, positive, abs, sign, square, reciprocal, conj = _table_ufuncs(  # noqa: A001
-    "negative positive abs sign square reciprocal conj")
-absolute = abs
-conjugate = conj
-sqrt, exp, exp2, expm1, log, log2, log10, log1p = _table_ufuncs(
-    "sqrt exp exp2 expm1 log log2 log10 log1p")
-sin, cos, tan, arcsin, arccos, arctan = _table_ufuncs("sin cos tan arcsin arccos arctan")
-sinh, cosh, tanh, arcsinh, arccosh, arctanh = _table_ufuncs(
-    "sinh cosh tanh arcsinh arccosh arctanh")
-floor, ceil, trunc, rint = _table_ufuncs("floor ceil trunc rint")
-isnan, isinf, isfinite, signbit, logical_not = _table_ufuncs(
-    "isnan isinf isfinite signbit logical_not")
-bitwise_not, = _table_ufuncs("bitwise_not")
-invert = bitwise_not
-add, subtract, multiply, divide, floor_divide, remainder, power = _table_ufuncs(
-    "add subtract multiply divide floor_divide remainder power")
-true_divide = divide
-mod = remainder
-pow = power  # noqa: A001 — the array API's name
-arctan2, hypot, copysign = _table_ufuncs("arctan2 hypot copysign")
-maximum, minimum, fmax, fmin = _table_ufuncs("maximum minimum fmax fmin")
-nextafter, = _table_ufuncs("nextafter")  # ldexp and frexp's rows: _math_composed.py
-logical_and, logical_or, logical_xor = _table_ufuncs("logical_and logical_or logical_xor")
-bitwise_and, bitwise_or, bitwise_xor, left_shift, right_shift = _table_ufuncs(
-    "bitwise_and bitwise_or bitwise_xor left_shift right_shift")
-equal, not_equal, less, less_equal, greater, greater_equal = _table_ufuncs(
-    "equal not_equal less less_equal greater greater_equal")
+# Bound here from the table (tests/python/namespace_test.py counts them as this module's).
+_UFUNCS = _table_ufuncs()
+globals().update(_UFUNCS)
 
-# The array API standard's names for the same ufuncs.
-acos = arccos
-acosh = arccosh
-asin = arcsin
-asinh = arcsinh
-atan = arctan
-atan2 = arctan2
-atanh = arctanh
-bitwise_invert = bitwise_not
-bitwise_left_shift = left_shift
-bitwise_right_shift = right_shift
+__all__ = [*_UFUNCS, "round", "around", "round_", "clip", "real", "imag", "where"]
+
+round_ = round  # numpy's older spelling
 
 _NOT_GIVEN = object()
 

@@ -1,5 +1,5 @@
-// Internal to the GLSL math library: the function templates, split by role into
-// math.cc (basics, double-word arithmetic, hypot, fmod), math_exp.cc (exp/log/pow and
+// Internal to the GLSL math library: the function templates, split by role into math.cc
+// (basics), math_arith.cc (double-word arithmetic, hypot, fmod), math_exp.cc (exp/log/pow and
 // the hyperbolic functions) and math_trig.cc (argument reduction, trig, inverse trig).
 //
 // Template language (instantiated by math.cc): T is the type (float or double), C its
@@ -30,6 +30,7 @@ struct Template {
 
 using Templates = std::map<std::string, Template>;
 
+void add_arith_templates(Templates* m);    // math_arith.cc: twosum, hypot, fmod, ...
 void add_exp_templates(Templates* m);      // math_exp.cc
 void add_trig_templates(Templates* m);     // math_trig.cc
 void add_bits_templates(Templates* m);     // math_bits.cc: ldexp, nextafter, frexp

@@ -1,6 +1,7 @@
 // op × dtype → GLSL expression, with numpy's semantics (integer division by zero is 0,
 // floor_divide/remainder take the divisor's sign, NaN rules of maximum vs fmax, round half to
-// even, bool stored as uint8). Driven by ir/ops.def; "@" rows are emitted here.
+// even, bool stored as uint8). Driven by ir/ops.def: ops.cc writes the table's forms and its
+// kCustom rows, complex*.cc the complex forms, convert.cc the types and casts.
 #pragma once
 
 #include <string>

@@ -58,11 +58,13 @@ TEST(EpilogueSchedule, ReaderBecomesTheEpilogue) {
   tiling.tm = tiling.tn = 4;
   tiling.vec4 = true;
   NodePtr a = leaf({1, 6, 4}), b = leaf({1, 4, 5}), bias = leaf({5});
-  NodePtr p = g.matmul(a, b, {6, 5}, tiling);
+  NodePtr p = g.matmul(a, b, {6, 5}, MatmulInfo{tiling.a_m_fast, tiling.b_n_fast});
+  Limits limits;
+  limits.gemm_tiling = [&tiling](DType, MatmulInfo) { return tiling; };
   NodePtr y = g.elementwise(Op::kMaximum, DType::kFloat32,
                             {g.elementwise(Op::kAdd, DType::kFloat32, {p, bias}),
                              g.full(Scalar::of_double(0).astype(DType::kFloat32), {6, 5})});
-  Schedule s = schedule({y});
+  Schedule s = schedule({y}, limits);
   ASSERT_EQ(s.kernels.size(), 1u) << s.to_string();
   const ScheduledKernel& k = s.kernels[0];
   EXPECT_EQ(k.spec.kind, KernelKind::kGemm);
@@ -80,16 +82,16 @@ TEST(EpilogueSchedule, ReaderBecomesTheEpilogue) {
 
   // The epilogue stages one register row of the tile (8 x 32 floats) beside the tiles.
   EXPECT_EQ(gemm_shared_bytes(k.spec), 8u * (36 + 36) * 4 + 8 * 32 * 4);
-  EXPECT_EQ(gemm_shared_bytes(gemm_kernel(p).spec), 8u * (36 + 36) * 4);
+  EXPECT_EQ(gemm_shared_bytes(gemm_kernel(p, tiling).spec), 8u * (36 + 36) * 4);
   // A device whose shared memory holds the tiles but not the staged row: not fused.
-  Limits small;
-  small.max_shared_bytes = gemm_shared_bytes(gemm_kernel(p).spec);
+  Limits small = limits;
+  small.max_shared_bytes = gemm_shared_bytes(gemm_kernel(p, tiling).spec);
   Schedule apart = schedule({y}, small);
   ASSERT_EQ(apart.kernels.size(), 2u) << apart.to_string();
   EXPECT_TRUE(apart.kernels[0].spec.tape.empty());
 
   // Requested itself, the product is written and its reader runs after it.
-  Schedule both = schedule({p, y});
+  Schedule both = schedule({p, y}, limits);
   ASSERT_EQ(both.kernels.size(), 2u) << both.to_string();
   EXPECT_TRUE(both.kernels[0].spec.tape.empty());
   EXPECT_EQ(both.kernels[1].spec.kind, KernelKind::kElementwise);

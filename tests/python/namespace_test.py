@@ -67,6 +67,10 @@ def _definitions():
     for name in dir(_vkarray):
         if not name.startswith("_"):
             defs[name].append("_vkarray")
+    # _math binds the op table's ufuncs from the table (every spelling of a public row).
+    from vkarray import _math
+    for name in _math._UFUNCS:
+        defs[name].append("_math")
     return defs
 
 

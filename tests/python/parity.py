@@ -16,12 +16,13 @@ DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
 def op_table():
     """[(name, arity, kinds implemented, numpy name)] for every elementwise op of ops.def."""
     rows = []
-    text = (ROOT / "ir" / "ops.def").read_text()
-    pattern = re.compile(r'^VKA_OP\(\w+,\s*"(\w+)",\s*(\d),\s*k(\w+),\s*"(\w*)",\s*\w+,\s*'
-                         r'(?:"[^"]*"|[^,]+),\s*"(\w*)"\)', re.M)
-    for name, arity, kind, kinds, numpy_name in pattern.findall(text.replace("\n       ", " ")):
-        # Rows without a numpy name are primitives of Python composites, tested through them.
-        if kind in ("Unary", "Binary", "Ternary") and name != "astype" and numpy_name:
+    text = (ROOT / "ir" / "ops.def").read_text(encoding="utf-8")
+    pattern = re.compile(r'^VKA_OP\(\w+, (\w+), (\d), k(\w+), "(\w*)", \w+, (\w+), \w+, '
+                         r'"[^"]*",\s*"(\w*)"', re.M)
+    for name, arity, kind, kinds, real, numpy_name in pattern.findall(text):
+        # Rows without a numpy name are primitives of Python composites, tested through them;
+        # rows without a real form (astype) are no elementwise expression.
+        if kind in ("Unary", "Binary", "Ternary") and real != "kNone" and numpy_name:
             rows.append((name, int(arity), "".join(k for k in kinds if k.islower()), numpy_name))
     return rows
 

@@ -3,6 +3,7 @@ composed ones): each on inputs inside its domain, float64 and an integer or floa
 
 import numpy as np
 
+import vkarray as vk
 from parity_registry import case
 
 RNG = np.random.default_rng(20261122)
@@ -15,23 +16,42 @@ I = RNG.integers(-9, 10, (3, 5))
 J = RNG.integers(1, 6, (3, 5))
 C = RNG.standard_normal(5) + 1j * RNG.standard_normal(5)
 
-UNARY_U = ["sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
-           "arcsinh", "arctanh", "exp", "expm1", "log1p", "exp2", "asin", "acos", "atan",
-           "asinh", "atanh", "abs", "absolute", "negative", "positive", "sign", "ceil",
-           "floor", "trunc", "rint", "square", "isfinite", "isinf", "isnan", "signbit",
-           "logical_not", "cbrt", "fabs", "deg2rad", "rad2deg", "degrees", "radians", "modf",
-           "real", "imag", "conj", "conjugate"]
-UNARY_P = ["sqrt", "log", "log2", "log10", "arccosh", "acosh", "reciprocal"]
-UNARY_I = ["invert", "bitwise_not", "bitwise_invert", "negative", "abs", "square", "sign"]
-BINARY_F = ["add", "subtract", "multiply", "divide", "true_divide", "floor_divide",
-            "remainder", "mod", "maximum", "minimum", "fmax", "fmin", "arctan2", "atan2",
-            "hypot", "copysign", "equal", "not_equal", "less", "less_equal", "greater",
-            "greater_equal", "logical_and", "logical_or", "logical_xor", "fmod", "logaddexp",
-            "logaddexp2", "heaviside", "divmod"]
-BINARY_I = ["add", "subtract", "multiply", "floor_divide", "remainder", "fmod", "bitwise_and",
-            "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "bitwise_left_shift",
-            "bitwise_right_shift", "divmod", "maximum", "minimum", "gcd", "lcm"]
-POWER = ["power", "pow", "float_power"]
+# The op table's public rows (ir/ops.def through the extension), each under every spelling:
+# vkarray's name, numpy's and the row's aliases. where, round and ldexp have cases of their own
+# (their public functions take other arguments than the row).
+ROWS = [r for r in vk._vkarray._elementwise
+        if r["public"] and r["name"] not in ("where", "round", "ldexp")]
+
+
+def _spellings(row):
+    return sorted({row["name"], row["numpy"], *row["aliases"]})
+
+
+def _table(arity, accepts):
+    """Every spelling of the rows of `arity` whose dtypes include the kind `accepts` names."""
+    return [n for r in ROWS if r["nin"] == arity and accepts in r["accepts"]
+            for n in _spellings(r)]
+
+
+# Domains: rows defined only above 1 take P; power takes P and U. Every other float row takes U
+# (unary) or F, G (binary); integer rows, and the arithmetic below, take I (and J).
+ABOVE_ONE = {"sqrt", "log", "log2", "log10", "arccosh", "acosh", "reciprocal"}
+POWER_ROWS = {"power", "pow"}
+INTEGER_TOO = {"negative", "abs", "absolute", "square", "sign", "add", "subtract", "multiply",
+               "floor_divide", "remainder", "mod", "maximum", "minimum"}
+FLOAT_UNARY = _table(1, "float")
+FLOAT_BINARY = [n for n in _table(2, "float") if n not in POWER_ROWS]
+INTEGER_ONLY = [n for n in _table(1, "integer") + _table(2, "integer")
+                if n not in FLOAT_UNARY + FLOAT_BINARY + sorted(POWER_ROWS)]
+
+UNARY_U = [n for n in FLOAT_UNARY if n not in ABOVE_ONE] + [
+    "cbrt", "fabs", "deg2rad", "rad2deg", "degrees", "radians", "modf"]
+UNARY_P = [n for n in FLOAT_UNARY if n in ABOVE_ONE]
+UNARY_I = [n for n in _table(1, "integer") if n in INTEGER_ONLY or n in INTEGER_TOO]
+BINARY_F = FLOAT_BINARY + ["fmod", "logaddexp", "logaddexp2", "heaviside", "divmod"]
+BINARY_I = [n for n in _table(2, "integer") if n in INTEGER_ONLY or n in INTEGER_TOO] + [
+    "fmod", "divmod", "gcd", "lcm"]
+POWER = sorted(POWER_ROWS) + ["float_power"]
 
 
 def _unary(name, data):
