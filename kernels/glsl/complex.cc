@@ -335,6 +335,16 @@ std::string emit_complex_op(Op op, DType t, const std::vector<std::string>& a, H
       return lex(">", ">=");
     case Op::kWhere:
       return "(" + a[0] + " ? " + a[1] + " : " + a[2] + ")";
+    // numpy's loops: maximum/minimum keep x when it holds a NaN, else the larger/smaller in
+    // lexicographic order (y when y holds a NaN); fmax/fmin keep x when y holds a NaN.
+    case Op::kMaximum:
+      return "((any(isnan(" + a[0] + ")) || " + lex(">", ">=") + ") ? " + a[0] + " : " + a[1] + ")";
+    case Op::kMinimum:
+      return "((any(isnan(" + a[0] + ")) || " + lex("<", "<=") + ") ? " + a[0] + " : " + a[1] + ")";
+    case Op::kFmax:
+      return "((any(isnan(" + a[1] + ")) || " + lex(">", ">=") + ") ? " + a[0] + " : " + a[1] + ")";
+    case Op::kFmin:
+      return "((any(isnan(" + a[1] + ")) || " + lex("<", "<=") + ") ? " + a[0] + " : " + a[1] + ")";
     case Op::kArctan2:
     case Op::kHypot:
     case Op::kCopysign:
@@ -348,10 +358,6 @@ std::string emit_complex_op(Op op, DType t, const std::vector<std::string>& a, H
     case Op::kBitwiseNot:
     case Op::kFloorDivide:
     case Op::kRemainder:
-    case Op::kMaximum:
-    case Op::kMinimum:
-    case Op::kFmax:
-    case Op::kFmin:
     case Op::kBitwiseAnd:
     case Op::kBitwiseOr:
     case Op::kBitwiseXor:
