@@ -1,6 +1,6 @@
 """Complex exp, expm1, sinh, cosh, tanh, sin, cos, tan at infinities, NaNs and signed zeros:
 numpy's values (glibc's C99 Annex G), and the array API's stated values for expm1 (numpy's
-expm1 there is a plain formula that gives NaN for most of them)."""
+expm1 there is a plain formula that gives NaN for most of them); division to numpy's last bit."""
 
 import numpy as np
 import pytest
@@ -97,3 +97,15 @@ def test_tanh_infinite_real_part(dtype):
             got = vk.tanh(vk.asarray(np.array([complex(x, y)], dtype))).get()[0]
             assert got.real == np.sign(x) and got.imag == 0, (x, y, got)
             assert np.signbit(got.imag) == np.signbit(y), (x, y, got)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_division_is_numpys_loop_to_the_last_bit(dtype):
+    """numpy's Smith division multiplies by the reciprocal of the scale (not a division)."""
+    rng = np.random.default_rng(31)
+    a = (rng.standard_normal(20000) + 1j * rng.standard_normal(20000)).astype(dtype)
+    b = (rng.standard_normal(20000) * 3 + 1j * rng.standard_normal(20000)).astype(dtype)
+    np.testing.assert_array_equal(np.asarray(vk.asarray(a) / vk.asarray(b)), a / b)
+    np.testing.assert_array_equal(np.asarray(vk.asarray(a) / 3), a / 3)
+    np.testing.assert_array_equal(np.asarray(vk.asarray(a) / vk.asarray(b.real.astype(dtype))),
+                                  a / b.real.astype(dtype))
