@@ -358,3 +358,27 @@ def test_searchsorted_with_sorter_and_errors():
         vk.searchsorted(vk.asarray(np.zeros((2, 2))), 1.0)
     with pytest.raises(ValueError):
         vk.searchsorted(a, v, side="middle")
+
+
+def test_boolean_scalar_indices_add_an_axis_of_one_or_none():
+    """numpy: a 0-d boolean index is an index array of shape (1,) or (0,) over a new axis, an
+    advanced index that broadcasts and places with the others."""
+    x = np.arange(24).reshape(2, 3, 4)
+    d = vk.asarray(x)
+    m = x[:, :, 0] > 5
+    for idx in [True, False, np.False_, (0, True), (True, 0), (Ellipsis, False), (None, True),
+                (True, True), (True, False), (slice(None), True), (slice(None), True, [0, 1]),
+                ([0, 1], True), (0, slice(None), True), (np.array(True),), (vk.asarray(True),),
+                (True, m), (m, True, 1)]:
+        want = x[idx]
+        got = d[idx]
+        assert got.shape == want.shape, idx
+        np.testing.assert_array_equal(got.get(), want)
+    np.testing.assert_array_equal(vk.asarray(np.float32(3))[True].get(),
+                                  np.array(np.float32(3))[True])
+    y = x.copy()
+    e = vk.asarray(y)
+    for idx, value in [(True, 7), (False, 9), ((0, True), -1), ((Ellipsis, True, 1), 100)]:
+        y[idx] = value
+        e[idx] = value
+        np.testing.assert_array_equal(e.get(), y)
