@@ -281,3 +281,14 @@ def test_gradient_of_uniform_spacing_is_numpys_to_the_bit(dtype):
         got = vk.gradient(vk.asarray(x), *spacing, edge_order=2)
         for g, w in zip(got, np.gradient(x, *spacing, edge_order=2)):
             np.testing.assert_array_equal(g.get(), w)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.int64,
+                                   np.uint64, np.bool_, np.float16, np.float32, np.complex64])
+def test_angle_dtype_is_arctan2s_loop(dtype):
+    x = np.array([1, 0, 1, 1, 0]).astype(dtype)
+    for deg in (False, True):
+        want = np.angle(x, deg)
+        got = vk.angle(vk.asarray(x), deg)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got.get(), want)
