@@ -292,3 +292,40 @@ def test_angle_dtype_is_arctan2s_loop(dtype):
         got = vk.angle(vk.asarray(x), deg)
         assert got.dtype == want.dtype
         np.testing.assert_array_equal(got.get(), want)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64, np.complex128])
+def test_polyfit_full_weights_and_covariance(dtype):
+    import itertools
+    import warnings
+
+    def ramp(shape):
+        return (np.arange(int(np.prod(shape))).reshape(shape) + 1).astype(dtype)
+
+    for n, ys, deg, rcond, weighted in itertools.product([3, 5], [(), (2,)], [0, 1, 4],
+                                                         [None, 1e-15], [False, True]):
+        x, y = ramp((n,)), ramp((n,) + ys)
+        w = x if weighted else None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", np.RankWarning)
+            want = np.polyfit(x, y, deg, rcond, True, w)
+            got = vk.polyfit(vk.asarray(x), vk.asarray(y), deg, rcond, True,
+                             None if w is None else vk.asarray(w))
+        tol = 1e-4 if dtype == np.float32 else 1e-9  # least squares of a float32 system
+        for g, v in zip(got, want):
+            assert np.shape(g) == np.shape(v)
+            np.testing.assert_allclose(np.asarray(g), v, rtol=tol, atol=tol)
+    if dtype in (np.float32, np.float64):
+        x = np.array([0.008, 0.01, 0.015], dtype)
+        for ys, cov, weighted in itertools.product([(), (2,)], ["unscaled", True], [False, True]):
+            y, w = ramp((3,) + ys), (x if weighted else None)
+            want = np.polyfit(x, y, 1, w=w, cov=cov)
+            got = vk.polyfit(vk.asarray(x), vk.asarray(y), 1, w=None if w is None else
+                             vk.asarray(w), cov=cov)
+            for g, v in zip(got, want):
+                assert g.shape == v.shape
+                np.testing.assert_allclose(g.get(), v, rtol=1e-3)
+    with pytest.warns(np.RankWarning, match="Polyfit may be poorly conditioned"):
+        vk.polyfit(vk.arange(5.0), vk.arange(5.0), 6)
+    with pytest.raises(ValueError, match=r"\[polyfit\] the number of data points must exceed"):
+        vk.polyfit(vk.arange(2.0), vk.arange(2.0), 1, cov=True)
