@@ -41,6 +41,20 @@ def test_allclose_fails_differing_values():
         f()
 
 
+def test_poly1d_results_compare_by_coefficients():
+    @testing.numpy_cupy_array_equal()
+    def same(xp):
+        return xp.poly1d(xp.asarray([1.0, 2.0, 3.0])) * 2
+
+    @testing.numpy_cupy_array_equal()
+    def different(xp):
+        return xp.poly1d(xp.asarray([1.0, 2.0, 3.0 if xp is numpy else 4.0]))
+
+    same()
+    with pytest.raises(AssertionError):
+        different()
+
+
 def test_allclose_tolerance_by_dtype():
     @testing.for_dtypes([numpy.float16, numpy.float64])
     @testing.numpy_cupy_allclose(rtol={numpy.float16: 1e-2, "default": 1e-12})
