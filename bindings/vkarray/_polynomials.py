@@ -323,7 +323,8 @@ class poly1d:  # noqa: N801 — numpy's name
     def __pow__(self, val):
         if not _np.isscalar(val) or int(val) != val or val < 0:
             raise ValueError("[poly1d] Power to non-negative integers only.")
-        res = full((1,), 1, dtype=self._coeffs.dtype, context=self._coeffs.context)
+        # numpy's [1]: an int64 polynomial, which each product promotes with the coefficients
+        res = full((1,), 1, dtype=_np.int64, context=self._coeffs.context)
         for _ in range(int(val)):
             res = polymul(self._coeffs, res)
         return poly1d(res)

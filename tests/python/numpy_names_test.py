@@ -329,3 +329,13 @@ def test_polyfit_full_weights_and_covariance(dtype):
         vk.polyfit(vk.arange(5.0), vk.arange(5.0), 6)
     with pytest.raises(ValueError, match=r"\[polyfit\] the number of data points must exceed"):
         vk.polyfit(vk.arange(2.0), vk.arange(2.0), 1, cov=True)
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.float16, np.float32, np.complex64])
+def test_poly1d_powers_promote_with_numpys_int_one(dtype):
+    a = np.arange(1, 4).astype(dtype)
+    for e in (0, 1, 2):
+        want = (np.poly1d(a) ** e).coeffs
+        got = (vk.poly1d(vk.asarray(a)) ** e).coeffs
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got.get(), want)
