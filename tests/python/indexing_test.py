@@ -382,3 +382,18 @@ def test_boolean_scalar_indices_add_an_axis_of_one_or_none():
         y[idx] = value
         e[idx] = value
         np.testing.assert_array_equal(e.get(), y)
+
+
+def test_take_of_a_0d_array_along_axis_0():
+    """numpy reads axis 0 (or -1) of a 0-d array as the axis of its one element."""
+    x = np.array(5.0)
+    d = vk.asarray(x)
+    for indices, axis in [(0, 0), (-1, -1), ([0], 0), ([0, -1], -1)]:
+        want = x.take(indices, axis=axis)
+        got = d.take(indices, axis=axis)
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got.get(), want)
+    with pytest.raises(IndexError):
+        d.take(1, axis=0)
+    with pytest.raises(np.AxisError):
+        d.take(0, axis=1)
