@@ -138,7 +138,25 @@ struct Advanced {
   std::vector<int64_t> axes;       // their axes in the basic view
   bool adjacent = true;            // consecutive in the index tuple
   int64_t at = 0;                  // where the index axes go among the others (numpy's rule)
+  // Boolean masks: the first of their index arrays and their shape, which must be the
+  // extents of the axes they index (numpy's IndexError otherwise).
+  std::vector<std::pair<size_t, Shape>> masks;
 };
+
+// numpy's check of each boolean mask against the axes of `view` it indexes.
+void check_masks(const Advanced& adv, const Array& view) {
+  for (const auto& [first, shape] : adv.masks) {
+    for (size_t d = 0; d < shape.size(); ++d) {
+      const int64_t n = view.shape()[adv.axes[first + d]];
+      if (shape[d] != n) {
+        throw IndexError("[index] boolean index did not match indexed array along dimension " +
+                         std::to_string(adv.axes[first + d]) + "; dimension is " +
+                         std::to_string(n) + " but corresponding boolean dimension is " +
+                         std::to_string(shape[d]));
+      }
+    }
+  }
+}
 
 std::optional<Advanced> split_advanced(py::handle key, int ndim) {
   std::vector<py::handle> items = key_items(key);
@@ -160,6 +178,7 @@ std::optional<Advanced> split_advanced(py::handle key, int ndim) {
       // A k-d boolean array stands for its k nonzero() index arrays, on k axes (0-d ones
       // are split off before: split_bool_scalars).
       Array mask = as_array(h, "index", DType::kBool);
+      adv.masks.emplace_back(adv.arrays.size(), mask.shape());
       for (const Array& i : nonzero(mask)) {
         adv.arrays.push_back(py::cast(i));
         adv.basic.push_back(SliceSpec{});
@@ -228,6 +247,7 @@ Array index_array(py::handle h, int64_t n, int64_t axis, const std::shared_ptr<C
 
 py::object gather_advanced(const Array& a, const Advanced& adv) {
   Array view = a[adv.basic];
+  check_masks(adv, view);
   std::vector<Array> idx;
   bool all_checked = true;
   for (size_t k = 0; k < adv.arrays.size(); ++k) {
@@ -348,6 +368,7 @@ void setitem(const Array& a, py::handle key, py::handle value) {
   if (setitem_mask(a, key, value)) return;
   if (std::optional<Advanced> adv = split_advanced(key, a.ndim())) {
     Array view = a[adv->basic];
+    check_masks(*adv, view);
     std::vector<Array> idx;
     bool all_checked = true;
     for (size_t k = 0; k < adv->arrays.size(); ++k) {

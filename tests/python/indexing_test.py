@@ -397,3 +397,28 @@ def test_take_of_a_0d_array_along_axis_0():
         d.take(1, axis=0)
     with pytest.raises(np.AxisError):
         d.take(0, axis=1)
+
+
+def test_boolean_masks_must_match_the_axes_they_index():
+    cases = [((3, 4), ([1, 0], [True, True])),
+             ((2, 3, 4), ([True, True], [[True, True, False, False]])),
+             ((2, 3, 4), np.empty((0, 1), bool)), ((2, 3, 4), (np.empty(0, bool),
+                                                               np.empty((0, 2), bool))),
+             ((0,), ([False],)), ((2, 3, 4), (slice(None), np.ones((3, 1), bool))),
+             ((2, 3, 4), (slice(None), np.ones((3, 4), bool))),
+             ((2, 3, 4), ([0, 1], np.ones(3, bool))),
+             ((2, 3, 4), (np.ones(2, bool), 0, np.array([True, False, True, True])))]
+    for shape, index in cases:
+        x = np.arange(int(np.prod(shape))).reshape(shape)
+        d = vk.asarray(x)
+        try:
+            want = x[index]
+        except IndexError as e:  # a mask against other extents, or index arrays that differ
+            with pytest.raises(IndexError, match=str(e).split(" ")[0]):
+                d[index]
+            with pytest.raises(IndexError, match=str(e).split(" ")[0]):
+                d[index] = 0
+            continue
+        got = d[index]
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got.get(), want)
