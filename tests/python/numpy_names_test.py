@@ -339,3 +339,12 @@ def test_poly1d_powers_promote_with_numpys_int_one(dtype):
         got = (vk.poly1d(vk.asarray(a)) ** e).coeffs
         assert got.dtype == want.dtype
         np.testing.assert_array_equal(got.get(), want)
+
+
+def test_real_of_a_real_array_is_the_array():
+    for dtype in (np.int8, np.float32, np.bool_):
+        x = vk.asarray(np.arange(3).astype(dtype))
+        assert vk.real(x) is x and x.real is x
+    z = vk.asarray(np.array([1 + 2j, 3 - 4j], np.complex64))
+    assert vk.real(z).dtype == np.float32
+    np.testing.assert_array_equal(z.real.get(), [1, 3])
