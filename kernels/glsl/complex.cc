@@ -20,9 +20,12 @@ void add_complex_templates(Templates* m) {
       // Smith's algorithm as numpy's loop computes it: scale by the larger component of b,
       // the quotient's parts multiplied by the reciprocal scl (not divided: a last-bit
       // difference), no contraction into fma.
-      {"cdiv", {"", R"(C vka_cdiv_F(C a, C b) {
+      {"cdiv", {"inf", R"(C vka_cdiv_F(C a, C b) {
   if (abs(b.x) >= abs(b.y)) {
-    if (b.x == T(0) && b.y == T(0)) return C(a.x / abs(b.x), a.y / abs(b.x));
+    if (b.x == T(0) && b.y == T(0)) {  // each part / +0, spelled out: a compiler may fold 0 / 0
+      return C(isnan(a.x) || a.x == T(0) ? T(NAN) : a.x > T(0) ? T(INF) : -T(INF),
+               isnan(a.y) || a.y == T(0) ? T(NAN) : a.y > T(0) ? T(INF) : -T(INF));
+    }
     precise T r = b.y / b.x;
     precise T scl = T(1) / (b.x + b.y * r);
     precise C q = C((a.x + a.y * r) * scl, (a.y - a.x * r) * scl);

@@ -109,3 +109,18 @@ def test_division_is_numpys_loop_to_the_last_bit(dtype):
     np.testing.assert_array_equal(np.asarray(vk.asarray(a) / 3), a / 3)
     np.testing.assert_array_equal(np.asarray(vk.asarray(a) / vk.asarray(b.real.astype(dtype))),
                                   a / b.real.astype(dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_division_by_complex_zero_divides_each_part(dtype):
+    """numpy: (x + iy) / 0 is (x / +0, y / +0): infinities, and NaN for 0 and NaN parts (a
+    real array's zero imaginary part too)."""
+    a = np.array([-3, 0, 2, NAN, complex(1, -2), complex(0, INF), complex(-INF, 0)], dtype)
+    with np.errstate(all="ignore"):
+        want = a / np.zeros(7, dtype)
+        real_want = np.array([-3.0, 0.0, 2.0]) / 0j
+    got = np.asarray(vk.asarray(a) / vk.asarray(np.zeros(7, dtype)))
+    real_got = np.asarray(vk.asarray(np.array([-3.0, 0.0, 2.0])) / 0j)
+    for g, w in [(got, want), (real_got, real_want)]:
+        np.testing.assert_array_equal(g.real, w.real)
+        np.testing.assert_array_equal(g.imag, w.imag)
