@@ -41,6 +41,13 @@ def test_allclose_fails_differing_values():
         f()
 
 
+def test_core_get_size_is_cupys_size_normalization():
+    assert cupy._core.get_size(None) == ()
+    assert cupy._core.get_size(3) == (3,)
+    assert cupy._core.get_size(numpy.int64(2)) == (2,)
+    assert cupy._core.get_size([2, 3]) == (2, 3)
+
+
 def test_poly1d_results_compare_by_coefficients():
     @testing.numpy_cupy_array_equal()
     def same(xp):
