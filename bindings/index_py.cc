@@ -139,7 +139,7 @@ struct Advanced {
   bool adjacent = true;            // consecutive in the index tuple
   int64_t at = 0;                  // where the index axes go among the others (numpy's rule)
   // Boolean masks: the first of their index arrays and their shape, which must be the
-  // extents of the axes they index (numpy's IndexError otherwise).
+  // extents of the axes they index, or 0 (numpy's IndexError otherwise).
   std::vector<std::pair<size_t, Shape>> masks;
 };
 
@@ -148,7 +148,7 @@ void check_masks(const Advanced& adv, const Array& view) {
   for (const auto& [first, shape] : adv.masks) {
     for (size_t d = 0; d < shape.size(); ++d) {
       const int64_t n = view.shape()[adv.axes[first + d]];
-      if (shape[d] != n) {
+      if (shape[d] != n && shape[d] != 0) {  // numpy lets an empty mask dimension through
         throw IndexError("[index] boolean index did not match indexed array along dimension " +
                          std::to_string(adv.axes[first + d]) + "; dimension is " +
                          std::to_string(n) + " but corresponding boolean dimension is " +

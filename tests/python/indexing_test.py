@@ -407,7 +407,10 @@ def test_boolean_masks_must_match_the_axes_they_index():
              ((0,), ([False],)), ((2, 3, 4), (slice(None), np.ones((3, 1), bool))),
              ((2, 3, 4), (slice(None), np.ones((3, 4), bool))),
              ((2, 3, 4), ([0, 1], np.ones(3, bool))),
-             ((2, 3, 4), (np.ones(2, bool), 0, np.array([True, False, True, True])))]
+             ((2, 3, 4), (np.ones(2, bool), 0, np.array([True, False, True, True]))),
+             # numpy lets a mask dimension of extent 0 through whatever the axis' extent
+             ((2, 3, 4), (slice(None), np.array([], bool))), ((2, 3, 4), np.empty((0, 0, 4), bool)),
+             ((2, 3, 4), (np.empty((0, 3), bool), np.empty(0, bool)))]
     for shape, index in cases:
         x = np.arange(int(np.prod(shape))).reshape(shape)
         d = vk.asarray(x)
