@@ -151,8 +151,8 @@ Array variance(std::string_view op, const Array& a, const Axes& axis, double ddo
 }
 
 // The axes argmax/argmin reduce, after numpy's checks (an empty reduction has no extreme).
-std::vector<int> arg_axes(std::string_view op, std::string_view numpy_op, Op reduce,
-                          const Array& a, std::optional<int64_t> axis) {
+std::vector<int> arg_axes(std::string_view op, std::string_view numpy_op, Op reduce, const Array& a,
+                          std::optional<int64_t> axis) {
   if (!accepts(reduce, a.dtype())) {  // named as the caller's op (nanargmax, not argmax)
     throw DTypeError(prefix(op) + "not supported for dtype " + std::string(name(a.dtype())) +
                      " yet (numpy accepts it; vkarray does not)");
@@ -172,8 +172,7 @@ std::vector<int> arg_axes(std::string_view op, std::string_view numpy_op, Op red
 
 Array arg_extreme(std::string_view op, std::string_view numpy_op, Op reduce, const Array& a,
                   std::optional<int64_t> axis, bool keepdims) {
-  return reduce_node(reduce, a, arg_axes(op, numpy_op, reduce, a, axis), keepdims,
-                     DType::kInt64);
+  return reduce_node(reduce, a, arg_axes(op, numpy_op, reduce, a, axis), keepdims, DType::kInt64);
 }
 
 // nanargmax/nanargmin as numpy computes them: NaN replaced by -inf / +inf (ties with real
@@ -181,7 +180,7 @@ Array arg_extreme(std::string_view op, std::string_view numpy_op, Op reduce, con
 Array nan_arg(std::string_view op, std::string_view numpy_op, Op reduce, const Array& a,
               std::optional<int64_t> axis, bool keepdims, double fill) {
   const std::vector<int> axes = arg_axes(op, numpy_op, reduce, a, axis);
-  if (!is_floating(a.dtype())) return reduce_node(reduce, a, axes, keepdims, DType::kInt64);
+  if (!is_inexact(a.dtype())) return reduce_node(reduce, a, axes, keepdims, DType::kInt64);
   Array nan = isnan(a);
   Array r = reduce_node(reduce, vka::where(nan, Arg(fill), a).astype(a.dtype()), axes, keepdims,
                         DType::kInt64);
@@ -252,10 +251,6 @@ Array nanmin(const Array& a, const Axes& axis, const ReduceOptions& o) {
 Array ptp(const Array& a, const Axes& axis, const ReduceOptions& o) {
   if (is_bool(a.dtype())) {
     throw DTypeError("[ptp] numpy boolean subtract, the `-` operator, is not supported");
-  }
-  if (is_complex(a.dtype())) {
-    throw DTypeError("[ptp] not supported for dtype " + std::string(name(a.dtype())) +
-                     " yet (numpy accepts it; vkarray does not)");
   }
   Array hi = max(a, axis, o);  // first: an empty reduction's error names maximum, as numpy's
   return subtract(hi, min(a, axis, o));
@@ -365,12 +360,10 @@ Array inner(const Array& a, const Array& b) {
     // N-d operands: sums over the last axes, a matrix product (array/matmul.h).
     if (a.ndim() == 0 || b.ndim() == 0) return a * b;
     if (a.shape().back() != b.shape().back()) {
-      throw ShapeError("[inner] shapes " + to_string(a.shape()) + " and " +
-                       to_string(b.shape()) + " not aligned: " +
-                       std::to_string(a.shape().back()) + " (dim " +
-                       std::to_string(a.ndim() - 1) + ") != " +
-                       std::to_string(b.shape().back()) + " (dim " +
-                       std::to_string(b.ndim() - 1) + ")");
+      throw ShapeError("[inner] shapes " + to_string(a.shape()) + " and " + to_string(b.shape()) +
+                       " not aligned: " + std::to_string(a.shape().back()) + " (dim " +
+                       std::to_string(a.ndim() - 1) + ") != " + std::to_string(b.shape().back()) +
+                       " (dim " + std::to_string(b.ndim() - 1) + ")");
     }
     return tensordot(a, b, {-1}, {-1});
   }

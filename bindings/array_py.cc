@@ -137,17 +137,6 @@ whose values convert without change (the same checks as vkarray.Buffer.write).
           "Compute the value now and keep it; returns self. On every replica, or on replica "
           "`index` only (inside `with vkarray.replica(i)`, index None means i).")
       .def(
-          "astype",
-          [](py::object self, py::handle dtype, bool copy) -> py::object {
-            const Array& a = self.cast<const Array&>();
-            DType t = to_dtype(dtype, "astype");
-            if (!copy && t == a.dtype()) return self;
-            return py::cast(a.astype(t));
-          },
-          py::arg("dtype"), py::arg("copy") = true,
-          "The array converted to `dtype` (numpy's casting results); copy=False returns self "
-          "when the dtype already matches.")
-      .def(
           "item", [](const Array& a, py::args args) { return download(a).attr("item")(*args); },
           "numpy's item(): one element as a Python scalar.")
       .def(
@@ -164,6 +153,12 @@ whose values convert without change (the same checks as vkarray.Buffer.write).
            "of the rows otherwise.")
       .def("__format__",
            [](const Array& a, py::handle spec) { return download(a).attr("__format__")(spec); });
+  // ndarray.astype's conversion; the method, with numpy's order=, casting= and copy=, is
+  // _ndarray_order.py's.
+  m.def(
+      "_astype",
+      [](const Array& a, py::handle dtype) { return a.astype(to_dtype(dtype, "astype")); },
+      py::arg("a"), py::arg("dtype"));
 }
 
 }  // namespace vka

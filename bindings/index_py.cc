@@ -138,7 +138,25 @@ struct Advanced {
   std::vector<int64_t> axes;       // their axes in the basic view
   bool adjacent = true;            // consecutive in the index tuple
   int64_t at = 0;                  // where the index axes go among the others (numpy's rule)
+  // Boolean masks: the first of their index arrays and their shape, which must be the
+  // extents of the axes they index, or 0 (numpy's IndexError otherwise).
+  std::vector<std::pair<size_t, Shape>> masks;
 };
+
+// numpy's check of each boolean mask against the axes of `view` it indexes.
+void check_masks(const Advanced& adv, const Array& view) {
+  for (const auto& [first, shape] : adv.masks) {
+    for (size_t d = 0; d < shape.size(); ++d) {
+      const int64_t n = view.shape()[adv.axes[first + d]];
+      if (shape[d] != n && shape[d] != 0) {  // numpy lets an empty mask dimension through
+        throw IndexError("[index] boolean index did not match indexed array along dimension " +
+                         std::to_string(adv.axes[first + d]) + "; dimension is " +
+                         std::to_string(n) + " but corresponding boolean dimension is " +
+                         std::to_string(shape[d]));
+      }
+    }
+  }
+}
 
 std::optional<Advanced> split_advanced(py::handle key, int ndim) {
   std::vector<py::handle> items = key_items(key);
@@ -157,11 +175,10 @@ std::optional<Advanced> split_advanced(py::handle key, int ndim) {
       last = static_cast<int>(p);
     }
     if (is_array_index(h) && is_bool_array(h)) {
-      // A k-d boolean array stands for its k nonzero() index arrays, on k axes.
-      if (is_bool_scalar(h)) {
-        throw IndexError("[index] boolean scalar indices (x[True]) are not supported");
-      }
+      // A k-d boolean array stands for its k nonzero() index arrays, on k axes (0-d ones
+      // are split off before: split_bool_scalars).
       Array mask = as_array(h, "index", DType::kBool);
+      adv.masks.emplace_back(adv.arrays.size(), mask.shape());
       for (const Array& i : nonzero(mask)) {
         adv.arrays.push_back(py::cast(i));
         adv.basic.push_back(SliceSpec{});
@@ -212,8 +229,10 @@ Array index_array(py::handle h, int64_t n, int64_t axis, const std::shared_ptr<C
   py::module_ np = py::module_::import("numpy");
   py::object a = np.attr("asarray")(h);
   std::string kind = a.attr("dtype").attr("kind").cast<std::string>();
-  if (a.attr("size").cast<int64_t>() == 0) a = a.attr("astype")(np.attr("int64"));
-  else if (kind != "i" && kind != "u") throw IndexError(std::string("[index] ") + kBadIndex);
+  if (a.attr("size").cast<int64_t>() == 0)
+    a = a.attr("astype")(np.attr("int64"));
+  else if (kind != "i" && kind != "u")
+    throw IndexError(std::string("[index] ") + kBadIndex);
   if (a.attr("size").cast<int64_t>() > 0) {
     int64_t lo = np.attr("min")(a).cast<int64_t>(), hi = np.attr("max")(a).cast<int64_t>();
     for (int64_t v : {lo, hi}) {
@@ -228,12 +247,13 @@ Array index_array(py::handle h, int64_t n, int64_t axis, const std::shared_ptr<C
 
 py::object gather_advanced(const Array& a, const Advanced& adv) {
   Array view = a[adv.basic];
+  check_masks(adv, view);
   std::vector<Array> idx;
   bool all_checked = true;
   for (size_t k = 0; k < adv.arrays.size(); ++k) {
     bool checked = true;
-    idx.push_back(index_array(adv.arrays[k], view.shape()[adv.axes[k]], adv.axes[k],
-                              a.context(), &checked));
+    idx.push_back(
+        index_array(adv.arrays[k], view.shape()[adv.axes[k]], adv.axes[k], a.context(), &checked));
     all_checked = all_checked && checked;
   }
   return py::cast(gather(view, idx, adv.axes, adv.at, all_checked, "index"));
@@ -249,7 +269,57 @@ Index to_index(py::handle key) {
   return out;
 }
 
+// A 0-d boolean index (True, False, a 0-d bool array): numpy's index array of shape (1,) or
+// (0,) over an axis of its own. Split into a view with a new axis at each such item's place
+// (basic: `first`) and the key over that view, the item replaced by [0] or [] (`second`).
+struct BoolScalars {
+  py::tuple first, second;
+};
+
+bool is_bool_0d(py::handle h) {
+  if (is_bool_scalar(h)) return true;
+  if (py::isinstance<Array>(h)) {
+    const Array& x = h.cast<const Array&>();
+    return x.ndim() == 0 && x.dtype() == DType::kBool;
+  }
+  return py::isinstance<py::array>(h) && py::reinterpret_borrow<py::array>(h).ndim() == 0 &&
+         is_bool_array(h);
+}
+
+std::optional<BoolScalars> split_bool_scalars(py::handle key) {
+  std::vector<py::handle> items = key_items(key);
+  bool any = false;
+  for (py::handle h : items) any = any || is_bool_0d(h);
+  if (!any) return std::nullopt;
+  py::module_ np = py::module_::import("numpy");
+  py::list first, second;
+  for (py::handle h : items) {
+    if (is_bool_0d(h)) {
+      first.append(py::none());
+      const bool on = PyObject_IsTrue(h.ptr()) == 1;  // a device array: one readback
+      second.append(np.attr("zeros")(on ? 1 : 0, np.attr("intp")));
+      continue;
+    }
+    second.append(h);
+    if (h.is_none()) continue;
+    if (h.ptr() == Py_Ellipsis) {
+      first.append(h);
+      continue;
+    }
+    int axes = 1;  // a k-d boolean array consumes k axes; every other item one
+    if (is_array_index(h) && is_bool_array(h)) {
+      axes =
+          py::isinstance<Array>(h) ? h.cast<const Array&>().ndim() : np.attr("ndim")(h).cast<int>();
+    }
+    for (int k = 0; k < axes; ++k) first.append(py::slice(py::none(), py::none(), py::none()));
+  }
+  return BoolScalars{py::tuple(first), py::tuple(second)};
+}
+
 py::object getitem(const Array& a, py::handle key) {
+  if (std::optional<BoolScalars> b = split_bool_scalars(key)) {
+    return getitem(a[to_index(b->first)], b->second);
+  }
   std::vector<py::handle> items = key_items(key);
   if (items.size() == 1 && is_array_index(items[0]) && !is_bool_scalar(items[0]) &&
       is_bool_array(items[0])) {  // x[mask]: one compaction
@@ -277,7 +347,8 @@ bool setitem_mask(const Array& a, py::handle key, py::handle value) {
   }
   Array mask = !py::isinstance<Array>(items[0])
                    ? upload(items[0], DType::kBool, a.context(), "index")
-                   : py::isinstance<py::tuple>(key) ? items[0].cast<Array>() : take_or_share(key);
+               : py::isinstance<py::tuple>(key) ? items[0].cast<Array>()
+                                                : take_or_share(key);
   Shape m = ms;
   m.resize(a.ndim(), 1);
   Array mask_b = m == ms ? mask : reshape(mask, m);  // a lazy mask stays fused
@@ -290,9 +361,14 @@ bool setitem_mask(const Array& a, py::handle key, py::handle value) {
 }
 
 void setitem(const Array& a, py::handle key, py::handle value) {
+  if (std::optional<BoolScalars> b = split_bool_scalars(key)) {
+    setitem(a[to_index(b->first)], b->second, value);
+    return;
+  }
   if (setitem_mask(a, key, value)) return;
   if (std::optional<Advanced> adv = split_advanced(key, a.ndim())) {
     Array view = a[adv->basic];
+    check_masks(*adv, view);
     std::vector<Array> idx;
     bool all_checked = true;
     for (size_t k = 0; k < adv->arrays.size(); ++k) {
@@ -316,9 +392,8 @@ void setitem(const Array& a, py::handle key, py::handle value) {
   }
   if (std::optional<WeakScalar> w = to_weak(value, "setitem")) {
     if (w->kind == WeakKind::kComplex && !is_complex(a.dtype())) {
-      throw DTypeError("[setitem] cannot assign the complex value " +
-                       std::string(py::str(value)) + " to a " + std::string(name(a.dtype())) +
-                       " array");
+      throw DTypeError("[setitem] cannot assign the complex value " + std::string(py::str(value)) +
+                       " to a " + std::string(name(a.dtype())) + " array");
     }
     a.set(index, Arg(*w));
     return;
@@ -338,7 +413,6 @@ void register_indexing(py::module_& m) {
           "numpy's assignment: the value is broadcast to the selection and converted to this "
           "dtype; runs at once, and every view of the buffer sees it.");
   cls.def("fill", [](const Array& a, py::handle value) { setitem(a, py::ellipsis(), value); });
-
 }
 
 }  // namespace vka

@@ -33,6 +33,8 @@ void register_selection(py::module_& m) {
         IndexMode m = to_index_mode(mode, "take");
         std::optional<int64_t> ax;
         if (!axis.is_none()) ax = axis.cast<int64_t>();
+        // numpy takes axis 0 or -1 of a 0-d array as the axis of its one element
+        if (x.ndim() == 0 && ax && (*ax == 0 || *ax == -1)) x = reshape(x, {1});
         Array idx = as_array(indices, "take", std::nullopt, x.context());
         return result_or_out(take(x, idx, ax, m), out, Op::kGather);
       },
@@ -47,10 +49,10 @@ void register_selection(py::module_& m) {
           throw ShapeError("[searchsorted] side must be 'left' or 'right', got '" + side + "'");
         }
         Array x = as_array(a, "searchsorted");
-        if (!sorter.is_none()) x = take(x, as_array(sorter, "searchsorted", std::nullopt, x.context()));
-        const bool scalar = !py::isinstance<Array>(v) && py::module_::import("numpy")
-                                                              .attr("ndim")(v)
-                                                              .cast<int>() == 0;
+        if (!sorter.is_none())
+          x = take(x, as_array(sorter, "searchsorted", std::nullopt, x.context()));
+        const bool scalar = !py::isinstance<Array>(v) &&
+                            py::module_::import("numpy").attr("ndim")(v).cast<int>() == 0;
         Array values = as_array(v, "searchsorted", std::nullopt, x.context());
         Array out = searchsorted(x, values, side == "right");
         if (scalar) return py::module_::import("numpy").attr("int64")(out.to_vector<int64_t>()[0]);

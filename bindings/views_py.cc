@@ -20,7 +20,8 @@ namespace {
 
 std::optional<std::vector<int64_t>> axes_arg(py::handle axes, std::string_view op) {
   if (axes.is_none()) return std::nullopt;
-  if (is_python_integer(axes)) return std::vector<int64_t>{axes.attr("__index__")().cast<int64_t>()};
+  if (is_python_integer(axes))
+    return std::vector<int64_t>{axes.attr("__index__")().cast<int64_t>()};
   std::vector<int64_t> out;
   for (py::handle h : axes) {
     if (!is_python_integer(h)) {
@@ -39,7 +40,8 @@ Shape shape_args(py::args args, std::string_view op) {
     if (is_python_integer(s)) return {s.attr("__index__")().cast<int64_t>()};
     Shape out;
     for (py::handle h : s) {
-      if (!is_python_integer(h)) throw DTypeError("[" + std::string(op) + "] shape must be integers");
+      if (!is_python_integer(h))
+        throw DTypeError("[" + std::string(op) + "] shape must be integers");
       out.push_back(h.attr("__index__")().cast<int64_t>());
     }
     return out;
@@ -54,8 +56,8 @@ Shape shape_args(py::args args, std::string_view op) {
 
 void check_order(py::handle order, std::string_view op) {
   if (!order.is_none() && py::str(order).cast<std::string>() != "C") {
-    throw ShapeError("[" + std::string(op) + "] only order='C' is supported, got order=" +
-                     std::string(py::str(order)));
+    throw ShapeError("[" + std::string(op) +
+                     "] only order='C' is supported, got order=" + std::string(py::str(order)));
   }
 }
 
@@ -90,7 +92,8 @@ void register_views(py::module_& m) {
       "swapaxes", [](const Array& a, int64_t x, int64_t y) { return swapaxes(a, x, y); },
       py::arg("axis1"), py::arg("axis2"));
   cls.def(
-      "squeeze", [](const Array& a, py::object axis) { return squeeze(a, axes_arg(axis, "squeeze")); },
+      "squeeze",
+      [](const Array& a, py::object axis) { return squeeze(a, axes_arg(axis, "squeeze")); },
       py::arg("axis") = py::none());
   cls.def(
       "ravel",
@@ -99,26 +102,13 @@ void register_views(py::module_& m) {
         return ravel(a);
       },
       py::arg("order") = py::none());
-  cls.def(
-      "flatten",
-      [](const Array& a, py::object order) {
-        check_order(order, "flatten");
-        return flatten(a);
-      },
-      py::arg("order") = py::none());
+  m.def("_flatten", [](const Array& a) { return flatten(a); });  // ndarray.flatten's C order
   cls.def(
       "diagonal",
       [](const Array& a, int64_t offset, int64_t axis1, int64_t axis2) {
         return diagonal(a, offset, axis1, axis2);
       },
       py::arg("offset") = 0, py::arg("axis1") = 0, py::arg("axis2") = 1);
-  cls.def(
-      "copy",
-      [](const Array& a, py::object order) {
-        check_order(order, "copy");
-        return copy(a);
-      },
-      py::arg("order") = py::none(), "A new array with the same values (never a view).");
   m.def(
       "reshape",
       [](py::object a, py::object shape, py::object order, py::object copy_) {
@@ -143,7 +133,8 @@ void register_views(py::module_& m) {
         return permute_dims(as_array(a, "permute_dims"), *axes_arg(axes, "permute_dims"));
       },
       py::arg("a"), py::arg("axes"));
-  m.def("matrix_transpose", [](py::object a) { return matrix_transpose(as_array(a, "matrix_transpose")); });
+  m.def("matrix_transpose",
+        [](py::object a) { return matrix_transpose(as_array(a, "matrix_transpose")); });
   m.def(
       "swapaxes",
       [](py::object a, int64_t x, int64_t y) { return swapaxes(as_array(a, "swapaxes"), x, y); },
@@ -182,7 +173,9 @@ void register_views(py::module_& m) {
       py::arg("a"), py::arg("axis") = py::none());
   m.def(
       "flip",
-      [](py::object a, py::object axis) { return flip(as_array(a, "flip"), axes_arg(axis, "flip")); },
+      [](py::object a, py::object axis) {
+        return flip(as_array(a, "flip"), axes_arg(axis, "flip"));
+      },
       py::arg("m"), py::arg("axis") = py::none());
   m.def("fliplr", [](py::object a) {
     Array x = as_array(a, "fliplr");
@@ -200,11 +193,14 @@ void register_views(py::module_& m) {
         return diagonal(as_array(a, "diagonal"), offset, axis1, axis2);
       },
       py::arg("a"), py::arg("offset") = 0, py::arg("axis1") = 0, py::arg("axis2") = 1);
-  m.def("ascontiguousarray", [](py::object a, py::object dtype) {
+  m.def(
+      "ascontiguousarray",
+      [](py::object a, py::object dtype) {
         Array x = as_array(a, "ascontiguousarray");
         if (!dtype.is_none()) x = x.astype(to_dtype(dtype, "ascontiguousarray"));
         return ascontiguousarray(x);
-      }, py::arg("a"), py::arg("dtype") = py::none());
+      },
+      py::arg("a"), py::arg("dtype") = py::none());
   m.def(
       "copy", [](py::object a) { return copy(as_array(a, "copy")); }, py::arg("a"));
 }

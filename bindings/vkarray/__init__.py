@@ -62,6 +62,11 @@ from . import _reorder
 from ._reorder import (  # noqa: F401, A004
     pad, repeat, roll, rot90, tile,
 )
+# Views through other strides (numpy.lib.stride_tricks).
+from . import _stride_tricks
+from ._stride_tricks import (  # noqa: F401, A004
+    as_strided, sliding_window_view,
+)
 # Iterating over arrays.
 from . import _flatiter
 from ._flatiter import (  # noqa: F401, A004
@@ -220,6 +225,7 @@ __all__ = [
     *_manipulation.__all__,
     *_joining.__all__,
     *_reorder.__all__,
+    *_stride_tricks.__all__,
     *_flatiter.__all__,
     *_indexing.__all__,
     *_ufunc.__all__,

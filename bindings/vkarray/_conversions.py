@@ -4,6 +4,8 @@ ndarray's pickling and copy (through a host copy or a device copy), repr/str in 
 layout with the device named, and DLPack export and import (from_dlpack). Every path that
 moves data to the host says so: a download is always an explicit copy."""
 
+import ctypes as _ctypes
+
 import numpy as _np
 
 from . import _vkarray as _vk
@@ -84,8 +86,9 @@ def _str(self):
 
 def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
     """DLPack export through a host copy: the capsule describes a numpy array downloaded from
-    replica 0 (device kDLCPU), which numpy.from_dlpack and other CPU consumers accept.
-    copy=False cannot be honored (the data live on a Vulkan device)."""
+    replica 0 (device kDLCPU), which numpy.from_dlpack and other CPU consumers accept (bool
+    arrays as DLPack's kDLBool, which numpy reads from 1.25 on). copy=False cannot be honored
+    (the data live on a Vulkan device)."""
     if copy is False:
         raise BufferError("[__dlpack__] a vkarray.ndarray lives on a Vulkan device: export "
                           "always copies to the host, so copy=False cannot be honored")
@@ -95,7 +98,32 @@ def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
     host = self.get()
     if not host.flags.writeable:
         host = host.copy()
-    return host.__dlpack__(stream=stream) if stream is not None else host.__dlpack__()
+    boolean = host.dtype == _np.bool_
+    if boolean:  # numpy 1.24 exports no bool: its bytes as uint8, then DLPack's bool type
+        host = host.view(_np.uint8)
+    capsule = host.__dlpack__(stream=stream) if stream is not None else host.__dlpack__()
+    if boolean:
+        _DLTensor.from_capsule(capsule).code = _KDL_BOOL
+    return capsule
+
+
+_KDL_BOOL = 6  # DLPack's DLDataTypeCode kDLBool (8 bits a value, as numpy's bool)
+
+
+class _DLTensor(_ctypes.Structure):
+    """The head of DLPack's DLTensor (dlpack.h), up to its data type's code."""
+
+    _fields_ = [("data", _ctypes.c_void_p), ("device_type", _ctypes.c_int32),
+                ("device_id", _ctypes.c_int32), ("ndim", _ctypes.c_int32),
+                ("code", _ctypes.c_uint8), ("bits", _ctypes.c_uint8),
+                ("lanes", _ctypes.c_uint16)]
+
+    @classmethod
+    def from_capsule(cls, capsule):
+        get = _ctypes.pythonapi.PyCapsule_GetPointer
+        get.restype = _ctypes.c_void_p
+        get.argtypes = [_ctypes.py_object, _ctypes.c_char_p]
+        return cls.from_address(get(capsule, b"dltensor"))
 
 
 def _dlpack_device(self):

@@ -83,8 +83,10 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NOT_GIVEN,  # noqa: A002
 
 
 def real(val):
-    """numpy.real: the real part (float32 of complex64, float64 of complex128; the array itself
-    for real dtypes), lazy."""
+    """numpy.real: the real part (float32 of complex64, float64 of complex128), lazy; a real
+    vkarray array is returned itself, as numpy returns a real array."""
+    if isinstance(val, _vkarray.ndarray) and val.dtype.kind != "c":
+        return val
     return _ROWS["real"]["kernel"](val)
 
 

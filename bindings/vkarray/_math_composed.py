@@ -230,15 +230,13 @@ def sinc(x):
 
 
 def angle(z, deg=False):
-    """numpy.angle: the counterclockwise angle from the positive real axis (float64 for
-    real integer input)."""
+    """numpy.angle: the counterclockwise angle from the positive real axis; real input z is
+    numpy's arctan2(0, z), whose loop sets the dtype (float16 for int8, float32 for int16)."""
     z = _asarray(z)
     if z.dtype.kind == "c":
-        re, im = real(z), imag(z)
+        a = arctan2(imag(z), real(z))
     else:
-        re = z if z.dtype.kind == "f" else z.astype(_np.float64)
-        im = zeros((), re.dtype)
-    a = arctan2(im, re)
+        a = arctan2(0, z if z.dtype.kind != "b" else z.astype(_np.float64))
     return a * (180 / _np.pi) if deg else a
 
 

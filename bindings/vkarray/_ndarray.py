@@ -4,7 +4,7 @@ implemented in its section's module. Installing one that the extension already d
 twice, is an internal error: every member is bound exactly once."""
 
 from . import (_conversions, _cumulative, _devices, _flatiter, _host, _layout, _math,
-               _ndarray_methods, _protocols)
+               _ndarray_methods, _ndarray_order, _protocols)
 from ._vkarray import ndarray
 
 _MEMBERS = {
@@ -44,6 +44,10 @@ _MEMBERS = {
     "view": _layout._view,
     "flags": property(_layout._flags, doc=_layout._flags.__doc__),
     "setflags": _layout._setflags,
+    # conversions and copies with numpy's order=
+    "astype": _ndarray_order._astype,
+    "copy": _ndarray_order._copy,
+    "flatten": _ndarray_order._flatten,
     "flat": property(_flatiter._flat, _flatiter._set_flat, doc=_flatiter._flat.__doc__),
     # numpy's other methods: the function-named ones, element and byte access, resize,
     # serialization, and the host-memory attributes that raise saying why

@@ -109,8 +109,8 @@ def correlate(a, v, mode="valid"):
         a, v = v, a
     lo, count = _mode_range(mode, a.shape[0], v.shape[0])
     r = _sliding_dot(a, v, lo, count)
-    if swapped:  # numpy: correlate(v, a) reversed (and conjugated back for complex)
-        r = _vkarray.flip(r)
+    if swapped:  # numpy: correlate(v, a) reversed (and conjugated back for complex), a copy
+        r = _vkarray.ascontiguousarray(_vkarray.flip(r))
         if r.dtype.kind == "c":
             r = _math.conj(r)
     return r

@@ -3,6 +3,8 @@ polyval (Horner's rule), polyadd, polysub, polymul, polydiv (long division), pol
 polyfit (least squares through vkarray.linalg), and poly and roots (from and to roots; a
 matrix's or companion matrix's eigenvalues by vkarray.linalg.eigvals)."""
 
+import warnings as _warnings
+
 import numpy as _np
 
 from . import _math, _vkarray, linalg
@@ -113,14 +115,15 @@ def polyint(p, m=1, k=None):
 
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
-    """numpy.polyfit by least squares on the column-scaled Vandermonde matrix, as numpy
-    computes it (full=True, w= and cov= are not supported yet)."""
-    if full or w is not None or cov:
-        raise NotImplementedError("[polyfit] full=True, w= and cov= are not supported yet")
+    """numpy.polyfit by least squares on the column-scaled Vandermonde matrix, in numpy's
+    steps: weights w scale its rows; full=True returns (c, residuals, rank, singular values,
+    rcond); cov=True or 'unscaled' also the covariance of c. A rank below deg + 1 warns
+    (numpy's RankWarning; the rank is read to the host)."""
     deg = int(deg)
     if deg < 0:
         raise ValueError("[polyfit] expected deg >= 0")
-    x, y = _asarray(x), _asarray(y)
+    order = deg + 1
+    x, y = _asarray(x) + 0.0, _asarray(y) + 0.0
     if x.ndim != 1:
         raise TypeError("[polyfit] expected 1D vector for x")
     if x.size == 0:
@@ -129,13 +132,38 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         raise TypeError("[polyfit] expected 1D or 2D array for y")
     if x.shape[0] != y.shape[0]:
         raise TypeError("[polyfit] expected x and y to have same length")
-    t = _np.result_type(x.dtype, y.dtype, 1.0)
-    x, y = astype(x, t), astype(y, t)
-    rcond = x.shape[0] * _np.finfo(t).eps if rcond is None else rcond
-    lhs = vander(x, deg + 1)
+    rcond = x.shape[0] * _np.finfo(x.dtype).eps if rcond is None else rcond
+    lhs = vander(x, order)
+    rhs = y
+    if w is not None:
+        w = _asarray(w) + 0.0
+        if w.ndim != 1:
+            raise TypeError("[polyfit] expected a 1-d array for weights")
+        if w.shape[0] != y.shape[0]:
+            raise TypeError("[polyfit] expected w and y to have the same length")
+        column = _vkarray.reshape(w, (-1, 1))
+        lhs *= column
+        rhs *= column if rhs.ndim == 2 else w
     scale = _math.sqrt(_vkarray.sum(lhs * lhs, axis=0))
-    c = linalg.lstsq(lhs / scale, y, rcond=rcond)[0]
-    return c / scale if c.ndim == 1 else c / _vkarray.reshape(scale, (-1, 1))
+    lhs /= scale
+    c, resids, rank, s = linalg.lstsq(lhs, rhs, rcond=rcond)
+    c = c / scale if c.ndim == 1 else c / _vkarray.reshape(scale, (-1, 1))
+    if rank != order and not full:
+        _warnings.warn("Polyfit may be poorly conditioned", _np.RankWarning, stacklevel=2)
+    if full:
+        return c, resids, rank, s, rcond
+    if not cov:
+        return c
+    base = linalg.inv(_vkarray.transpose(lhs) @ lhs)
+    base = base / (_vkarray.reshape(scale, (-1, 1)) * _vkarray.reshape(scale, (1, -1)))
+    if cov == "unscaled":
+        fac = 1
+    else:
+        if x.shape[0] <= order:
+            raise ValueError("[polyfit] the number of data points must exceed order to scale "
+                             f"the covariance matrix (points = {x.shape[0]}, order = {order})")
+        fac = resids / (x.shape[0] - order)
+    return c, (base * fac if y.ndim == 1 else _vkarray.reshape(base, base.shape + (1,)) * fac)
 
 
 def roots(p):
@@ -295,7 +323,8 @@ class poly1d:  # noqa: N801 — numpy's name
     def __pow__(self, val):
         if not _np.isscalar(val) or int(val) != val or val < 0:
             raise ValueError("[poly1d] Power to non-negative integers only.")
-        res = full((1,), 1, dtype=self._coeffs.dtype, context=self._coeffs.context)
+        # numpy's [1]: an int64 polynomial, which each product promotes with the coefficients
+        res = full((1,), 1, dtype=_np.int64, context=self._coeffs.context)
         for _ in range(int(val)):
             res = polymul(self._coeffs, res)
         return poly1d(res)

@@ -14,7 +14,8 @@ from . import _vkarray as _vk
 from ._creation import asarray
 
 # numpy's modules whose functions have a vkarray counterpart of the same qualified name.
-_NAMESPACES = {"numpy": "", "numpy.linalg": "linalg", "numpy.fft": "fft"}
+_NAMESPACES = {"numpy": "", "numpy.linalg": "linalg", "numpy.fft": "fft",
+               "numpy.lib.stride_tricks": ""}
 
 # numpy 1.24's own names for functions vkarray knows under numpy 2's (or another) name.
 _RENAMED = {"row_stack": "vstack", "trapz": "trapezoid"}

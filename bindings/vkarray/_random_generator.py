@@ -67,6 +67,16 @@ def _fail_if(op, bad, exc, message, **operands):
     raise exc("[%s] %s (%s%s)" % (op, message, where, ", ".join(values)))
 
 
+def _typed(op, value, dtype):
+    """A draw cast to CuPy's dtype= (an extension numpy's distributions lack, as
+    numpy.asarray(draw, dtype) casts); None keeps numpy's float64 (int64 for counts)."""
+    if dtype is None:
+        return value
+    dt = _np.dtype(dtype)
+    if dt.kind not in "biuf":
+        raise TypeError("[%s] dtype= must be a real dtype, got %s" % (op, dt))
+    return value.astype(dt) if value.dtype != dt else value
+
 class Generator:
     """numpy.random.Generator's methods on Philox-4x32-10 streams (see the module docstring)."""
 
@@ -141,7 +151,7 @@ class Generator:
             raise ValueError("'method' argument must be either 'zig' or 'inv'")
         return self._float_draw("standard_exponential", size, dtype, out)
 
-    def uniform(self, low=0.0, high=1.0, size=None):
+    def uniform(self, low=0.0, high=1.0, size=None, dtype=None):
         """low + (high - low) * random(), numpy's formula; float64."""
         ctx = self.context
         low, high = _asarray(low, ctx), _asarray(high, ctx)
@@ -149,20 +159,23 @@ class Generator:
         _fail_if("uniform", ~_math.isfinite(rng) if isinstance(rng, _vkarray.ndarray)
                  else not _np.isfinite(rng), OverflowError,
                  "high - low range exceeds valid bounds", low=low, high=high)
-        return low + rng * self._core.random(_shape_of(size, low, high), _np.float64)
+        u = self._core.random(_shape_of(size, low, high), _np.float64)
+        return _typed("uniform", low + rng * u, dtype)
 
-    def normal(self, loc=0.0, scale=1.0, size=None):
+    def normal(self, loc=0.0, scale=1.0, size=None, dtype=None):
         """loc + scale * standard_normal(); float64."""
         ctx = self.context
         loc, scale = _asarray(loc, ctx), _asarray(scale, ctx)
         _fail_if("normal", _negative(scale), ValueError, "scale < 0", scale=scale)
-        return loc + scale * self._core.standard_normal(_shape_of(size, loc, scale), _np.float64)
+        z = self._core.standard_normal(_shape_of(size, loc, scale), _np.float64)
+        return _typed("normal", loc + scale * z, dtype)
 
-    def exponential(self, scale=1.0, size=None):
+    def exponential(self, scale=1.0, size=None, dtype=None):
         """scale * standard_exponential(); float64."""
         scale = _asarray(scale, self.context)
         _fail_if("exponential", _negative(scale), ValueError, "scale < 0", scale=scale)
-        return scale * self._core.standard_exponential(_shape_of(size, scale), _np.float64)
+        e = self._core.standard_exponential(_shape_of(size, scale), _np.float64)
+        return _typed("exponential", scale * e, dtype)
 
     def integers(self, low, high=None, size=None, dtype=_np.int64, endpoint=False):
         """Integers in [low, high) ([low, high] with endpoint); [0, low) when high is None."""
@@ -206,123 +219,126 @@ class Generator:
         return _np.asarray(self.integers(0, 2**32, size=n, dtype=_np.uint32)).tobytes()[:length]
 
     # The distributions. Parameters are numbers or arrays (broadcast together, or to `size`);
-    # invalid ones raise numpy's errors. Results are float64 (int64 for counts).
+    # invalid ones raise numpy's errors. Results are float64 (int64 for counts), or CuPy's
+    # dtype= (_typed).
 
     def standard_gamma(self, shape, size=None, dtype=_np.float64, out=None):
         """Gamma(shape, 1) by Marsaglia and Tsang's rejection; float32 or float64."""
         return self._float_draw("standard_gamma", size, dtype, out, shape)
 
-    def gamma(self, shape, scale=1.0, size=None):
+    def gamma(self, shape, scale=1.0, size=None, dtype=None):
         """scale * standard_gamma(shape)."""
-        return self._core.gamma(shape, scale, size)
+        return _typed("gamma", self._core.gamma(shape, scale, size), dtype)
 
-    def beta(self, a, b, size=None):
+    def beta(self, a, b, size=None, dtype=None):
         """X / (X + Y) for gammas X ~ G(a), Y ~ G(b), from their logarithms."""
-        return self._core.beta(a, b, size)
+        return _typed("beta", self._core.beta(a, b, size), dtype)
 
-    def chisquare(self, df, size=None):
+    def chisquare(self, df, size=None, dtype=None):
         """2 * standard_gamma(df / 2)."""
-        return self._core.chisquare(df, size)
+        return _typed("chisquare", self._core.chisquare(df, size), dtype)
 
-    def noncentral_chisquare(self, df, nonc, size=None):
+    def noncentral_chisquare(self, df, nonc, size=None, dtype=None):
         """chisquare(df + 2 I) with I ~ poisson(nonc / 2)."""
-        return self._core.noncentral_chisquare(df, nonc, size)
+        return _typed("noncentral_chisquare", self._core.noncentral_chisquare(df, nonc, size),
+                      dtype)
 
-    def f(self, dfnum, dfden, size=None):
+    def f(self, dfnum, dfden, size=None, dtype=None):
         """(chisquare(dfnum) / dfnum) / (chisquare(dfden) / dfden)."""
-        return self._core.f(dfnum, dfden, size)
+        return _typed("f", self._core.f(dfnum, dfden, size), dtype)
 
-    def noncentral_f(self, dfnum, dfden, nonc, size=None):
+    def noncentral_f(self, dfnum, dfden, nonc, size=None, dtype=None):
         """(noncentral_chisquare(dfnum, nonc) / dfnum) / (chisquare(dfden) / dfden)."""
-        return self._core.noncentral_f(dfnum, dfden, nonc, size)
+        return _typed("noncentral_f", self._core.noncentral_f(dfnum, dfden, nonc, size), dtype)
 
-    def standard_t(self, df, size=None):
+    def standard_t(self, df, size=None, dtype=None):
         """Z * sqrt((df / 2) / G), Z normal and G ~ standard_gamma(df / 2)."""
-        return self._core.standard_t(df, size)
+        return _typed("standard_t", self._core.standard_t(df, size), dtype)
 
-    def standard_cauchy(self, size=None):
+    def standard_cauchy(self, size=None, dtype=None):
         """tan(pi (u - 1/2)) for u uniform in (0, 1)."""
-        return self._core.standard_cauchy(size)
+        return _typed("standard_cauchy", self._core.standard_cauchy(size), dtype)
 
-    def laplace(self, loc=0.0, scale=1.0, size=None):
+    def laplace(self, loc=0.0, scale=1.0, size=None, dtype=None):
         """loc +- scale * E, E exponential and the sign from the same 64-bit unit."""
-        return self._core.laplace(loc, scale, size)
+        return _typed("laplace", self._core.laplace(loc, scale, size), dtype)
 
-    def logistic(self, loc=0.0, scale=1.0, size=None):
+    def logistic(self, loc=0.0, scale=1.0, size=None, dtype=None):
         """loc + scale * log(u / (1 - u)) for u in (0, 1)."""
-        return self._core.logistic(loc, scale, size)
+        return _typed("logistic", self._core.logistic(loc, scale, size), dtype)
 
-    def gumbel(self, loc=0.0, scale=1.0, size=None):
+    def gumbel(self, loc=0.0, scale=1.0, size=None, dtype=None):
         """loc - scale * log(-log(u)) for u in (0, 1)."""
-        return self._core.gumbel(loc, scale, size)
+        return _typed("gumbel", self._core.gumbel(loc, scale, size), dtype)
 
-    def lognormal(self, mean=0.0, sigma=1.0, size=None):
+    def lognormal(self, mean=0.0, sigma=1.0, size=None, dtype=None):
         """exp(mean + sigma * Z)."""
-        return self._core.lognormal(mean, sigma, size)
+        return _typed("lognormal", self._core.lognormal(mean, sigma, size), dtype)
 
-    def pareto(self, a, size=None):
+    def pareto(self, a, size=None, dtype=None):
         """expm1(E / a), E exponential (the Lomax form numpy draws)."""
-        return self._core.pareto(a, size)
+        return _typed("pareto", self._core.pareto(a, size), dtype)
 
-    def power(self, a, size=None):
+    def power(self, a, size=None, dtype=None):
         """u ** (1 / a) for u uniform in [0, 1)."""
-        return self._core.power(a, size)
+        return _typed("power", self._core.power(a, size), dtype)
 
-    def rayleigh(self, scale=1.0, size=None):
+    def rayleigh(self, scale=1.0, size=None, dtype=None):
         """scale * sqrt(2 E), E exponential."""
-        return self._core.rayleigh(scale, size)
+        return _typed("rayleigh", self._core.rayleigh(scale, size), dtype)
 
-    def weibull(self, a, size=None):
+    def weibull(self, a, size=None, dtype=None):
         """E ** (1 / a), E exponential (0 where a is 0)."""
-        return self._core.weibull(a, size)
+        return _typed("weibull", self._core.weibull(a, size), dtype)
 
-    def wald(self, mean, scale, size=None):
+    def wald(self, mean, scale, size=None, dtype=None):
         """Michael, Schucany and Haas's transformation of a normal and a uniform."""
-        return self._core.wald(mean, scale, size)
+        return _typed("wald", self._core.wald(mean, scale, size), dtype)
 
-    def triangular(self, left, mode, right, size=None):
+    def triangular(self, left, mode, right, size=None, dtype=None):
         """The inverse CDF of a uniform."""
-        return self._core.triangular(left, mode, right, size)
+        return _typed("triangular", self._core.triangular(left, mode, right, size), dtype)
 
-    def vonmises(self, mu, kappa, size=None):
+    def vonmises(self, mu, kappa, size=None, dtype=None):
         """Best and Fisher's rejection, on [-pi, pi]."""
-        return self._core.vonmises(mu, kappa, size)
+        return _typed("vonmises", self._core.vonmises(mu, kappa, size), dtype)
 
-    def poisson(self, lam=1.0, size=None):
+    def poisson(self, lam=1.0, size=None, dtype=None):
         """Products of uniforms for lam < 10, Hoermann's PTRS rejection above; int64."""
-        return self._core.poisson(lam, size)
+        return _typed("poisson", self._core.poisson(lam, size), dtype)
 
-    def binomial(self, n, p, size=None):
+    def binomial(self, n, p, size=None, dtype=None):
         """Inversion for n * min(p, 1 - p) <= 30, BTPE rejection above; int64."""
-        return self._core.binomial(n, p, size)
+        return _typed("binomial", self._core.binomial(n, p, size), dtype)
 
-    def negative_binomial(self, n, p, size=None):
+    def negative_binomial(self, n, p, size=None, dtype=None):
         """poisson(gamma(n, (1 - p) / p)); int64."""
-        return self._core.negative_binomial(n, p, size)
+        return _typed("negative_binomial", self._core.negative_binomial(n, p, size), dtype)
 
-    def geometric(self, p, size=None):
+    def geometric(self, p, size=None, dtype=None):
         """ceil(E / -log(1 - p)), E exponential: inversion; int64."""
-        return self._core.geometric(p, size)
+        return _typed("geometric", self._core.geometric(p, size), dtype)
 
-    def hypergeometric(self, ngood, nbad, nsample, size=None):
+    def hypergeometric(self, ngood, nbad, nsample, size=None, dtype=None):
         """Item by item below 10 draws, Stadlober's ratio of uniforms (HRUA) above; int64."""
-        return self._core.hypergeometric(ngood, nbad, nsample, size)
+        return _typed("hypergeometric", self._core.hypergeometric(ngood, nbad, nsample, size),
+                      dtype)
 
-    def zipf(self, a, size=None):
+    def zipf(self, a, size=None, dtype=None):
         """Devroye's rejection, below 2**63 as numpy's; int64."""
-        return self._core.zipf(a, size)
+        return _typed("zipf", self._core.zipf(a, size), dtype)
 
-    def logseries(self, p, size=None):
+    def logseries(self, p, size=None, dtype=None):
         """Kemp's LK algorithm; int64."""
-        return self._core.logseries(p, size)
+        return _typed("logseries", self._core.logseries(p, size), dtype)
 
-    def dirichlet(self, alpha, size=None):
+    def dirichlet(self, alpha, size=None, dtype=None):
         """Gammas of the alphas normalized along the last axis (size + (k,))."""
-        return self._core.dirichlet(alpha, size)
+        return _typed("dirichlet", self._core.dirichlet(alpha, size), dtype)
 
-    def multinomial(self, n, pvals, size=None):
+    def multinomial(self, n, pvals, size=None, dtype=None):
         """Binomial draws category by category (the categories: pvals' last axis); int64."""
-        return self._core.multinomial(n, pvals, size)
+        return _typed("multinomial", self._core.multinomial(n, pvals, size), dtype)
 
     def multivariate_hypergeometric(self, colors, nsample, size=None, method="marginals"):
         """Hypergeometric draws color by color (both methods: numpy's 'marginals'); int64.
@@ -345,8 +361,9 @@ class Generator:
                                                       size)
 
     def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *,
-                            method="svd"):
-        """mean + Z @ F.T for standard normals Z and F F.T = cov (svd, eigh or cholesky)."""
+                            method="svd", dtype=None):
+        """mean + Z @ F.T for standard normals Z and F F.T = cov (svd, eigh or cholesky); dtype=
+        is CuPy's (_typed)."""
         if method not in ("svd", "eigh", "cholesky"):
             raise ValueError("[multivariate_normal] method must be one of {'eigh', 'svd', "
                              "'cholesky'} (method = %r)" % (method,))
@@ -386,7 +403,8 @@ class Generator:
             _warnings.warn("covariance is not symmetric positive-semidefinite.", RuntimeWarning,
                            stacklevel=2)
         z = self._core.standard_normal(batch + (n,), _np.float64)
-        return mean + reshape(reshape(z, (-1, n)) @ factor.T, batch + (n,))
+        draw = mean + reshape(reshape(z, (-1, n)) @ factor.T, batch + (n,))
+        return _typed("multivariate_normal", draw, dtype)
 
     def permuted(self, x, axis=None, out=None):
         """x with each slice along axis permuted independently (all of it when axis is None)."""

@@ -55,13 +55,13 @@ class RandomState:
             raise ValueError("state must be a Philox4x32-10 state dict from get_state()")
         self._gen().state = state
 
-    def random_sample(self, size=None):
-        """Uniform floats in [0, 1) (Generator.random)."""
-        return self._gen().random(size)
+    def random_sample(self, size=None, dtype=_np.float64):
+        """Uniform floats in [0, 1) (Generator.random; dtype=, float32 or float64, is CuPy's)."""
+        return self._gen().random(size, dtype)
 
-    def random(self, size=None):
-        """Uniform floats in [0, 1) (Generator.random)."""
-        return self._gen().random(size)
+    def random(self, size=None, dtype=_np.float64):
+        """Uniform floats in [0, 1) (Generator.random; dtype=, float32 or float64, is CuPy's)."""
+        return self._gen().random(size, dtype)
 
     def rand(self, *args):
         """random_sample(args): uniform floats in [0, 1) of shape args."""
@@ -91,17 +91,17 @@ class RandomState:
         """Integers in [0, 2**63 - 1]."""
         return self._gen().integers(0, 2**63 - 1, size, endpoint=True)
 
-    def standard_normal(self, size=None):
-        """N(0, 1) (Generator.standard_normal)."""
-        return self._gen().standard_normal(size)
+    def standard_normal(self, size=None, dtype=_np.float64):
+        """N(0, 1) (Generator.standard_normal; dtype= is CuPy's)."""
+        return self._gen().standard_normal(size, dtype)
 
-    def standard_exponential(self, size=None):
-        """Exponential(1) (Generator.standard_exponential)."""
-        return self._gen().standard_exponential(size)
+    def standard_exponential(self, size=None, dtype=_np.float64):
+        """Exponential(1) (Generator.standard_exponential; dtype= is CuPy's)."""
+        return self._gen().standard_exponential(size, dtype)
 
-    def standard_gamma(self, shape, size=None):
-        """Gamma(shape, 1) (Generator.standard_gamma)."""
-        return self._gen().standard_gamma(shape, size)
+    def standard_gamma(self, shape, size=None, dtype=_np.float64):
+        """Gamma(shape, 1) (Generator.standard_gamma; dtype= is CuPy's)."""
+        return self._gen().standard_gamma(shape, size, dtype)
 
     def choice(self, a, size=None, replace=True, p=None):
         """Samples of arange(a) or of a (Generator.choice)."""
@@ -115,9 +115,12 @@ class RandomState:
         """A permuted arange(x) or copy of x (along its first axis)."""
         return self._gen().permutation(x)
 
-    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8):
-        """mean + Z @ F.T with F from the SVD of cov (Generator.multivariate_normal)."""
-        return self._gen().multivariate_normal(mean, cov, size, check_valid, tol)
+    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *,
+                            method="svd", dtype=None):
+        """mean + Z @ F.T with F from the SVD of cov (Generator.multivariate_normal; method=
+        and dtype= are CuPy's)."""
+        return self._gen().multivariate_normal(mean, cov, size, check_valid, tol, method=method,
+                                               dtype=dtype)
 
 
 # The methods whose legacy signature is the Generator's call it with the same arguments.

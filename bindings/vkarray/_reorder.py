@@ -6,7 +6,7 @@ import operator as _operator
 
 import numpy as _np
 
-from . import _vkarray as _vk
+from . import _pad_modes, _vkarray as _vk
 from ._creation import empty, full
 from ._shaping import _asarray, _creation_kwargs, _normalize_axis, _nonnegative_ints, _at, _INTP
 
@@ -240,28 +240,41 @@ def _periodic_runs(mode, n, first, count):
 
 
 def pad(array, pad_width, mode="constant", **kwargs):
-    """numpy.pad for the modes constant (constant_values: a scalar, or (before, after) pairs
-    per axis as numpy takes them), edge, reflect, symmetric, wrap and empty (padding left
-    undefined). A new array, written by assignments run at once: the input (one kernel); for
+    """numpy.pad for every mode: constant (constant_values: a scalar, or (before, after) pairs
+    per axis as numpy takes them), edge, reflect, symmetric, wrap, empty (padding left
+    undefined), and maximum, minimum, mean, median (stat_length=), linear_ramp (end_values=),
+    reflect_type='odd' and a callable, which _pad_modes fills axis by axis as numpy >= 1.25
+    does. A new array, written by assignments run at once: the input (one kernel); for
     constant with one value, a fill first (one more); otherwise per padded axis and side, one
     for constant and edge, and one per period of the source covered for reflect, symmetric and
     wrap (a middle axis of an array of 3 or more dimensions takes two per write: its source
     interleaves with its destination). With per-axis constant values, corners take the last
     axis's, as numpy's; wide wrap padding repeats the input periodically, as numpy >= 1.25
     does."""
-    modes = {"constant": {"constant_values"}, "edge": set(), "reflect": set(),
-             "symmetric": set(), "wrap": set(), "empty": set()}
-    if not isinstance(mode, str) or mode not in modes:
-        raise ValueError(f"[pad] mode {mode!r} is not supported")
-    unsupported = set(kwargs) - modes[mode]
-    if unsupported:
-        raise ValueError(f"[pad] unsupported keyword arguments for mode '{mode}': {unsupported}")
+    stat = {"stat_length"}
+    modes = {"constant": {"constant_values"}, "edge": set(), "reflect": {"reflect_type"},
+             "symmetric": {"reflect_type"}, "wrap": set(), "empty": set(), "maximum": stat,
+             "minimum": stat, "mean": stat, "median": stat, "linear_ramp": {"end_values"}}
     x = _asarray(array)
     widths = _pad_pairs("pad", pad_width, x.ndim)
     in_shape = tuple(x.shape)
     shape = tuple(lo + n + hi for n, (lo, hi) in zip(in_shape, widths))
     interior = tuple(slice(lo, lo + n) for n, (lo, _) in zip(in_shape, widths))
     kw = _creation_kwargs(x.context)
+    if callable(mode):
+        out = full(shape, 0, x.dtype, **kw)
+        if x.size:
+            out[interior] = x
+        _pad_modes.fill_callable(out, widths, mode, kwargs)
+        return out
+    if not isinstance(mode, str) or mode not in modes:
+        raise ValueError(f"[pad] mode {mode!r} is not supported")
+    unsupported = set(kwargs) - modes[mode]
+    if unsupported:
+        raise ValueError(f"[pad] unsupported keyword arguments for mode '{mode}': {unsupported}")
+    reflect_type = kwargs.get("reflect_type", "even")
+    if reflect_type not in ("even", "odd"):
+        raise ValueError(f"[pad] reflect_type must be 'even' or 'odd', got {reflect_type!r}")
 
     if mode not in ("constant", "empty") and x.size == 0:
         for axis, (n, pair) in enumerate(zip(in_shape, widths)):
@@ -290,6 +303,15 @@ def pad(array, pad_width, mode="constant", **kwargs):
     if x.size:
         out[interior] = x
     if mode == "empty" or (mode == "constant" and values is None):
+        return out
+    if mode in _pad_modes.STATISTICS:
+        _pad_modes.fill_statistic(out, interior, widths, mode, kwargs.get("stat_length"))
+        return out
+    if mode == "linear_ramp":
+        _pad_modes.fill_linear_ramp(out, interior, widths, kwargs.get("end_values", 0))
+        return out
+    if reflect_type == "odd":
+        _pad_modes.fill_reflect(out, interior, widths, in_shape, mode, True)
         return out
 
     if mode == "constant":

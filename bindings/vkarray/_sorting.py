@@ -107,12 +107,18 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
            equal_nan=True):
     """numpy.unique of the flattened array: sorted unique values, and on request the index of
     each value's first occurrence, the flat inverse (numpy 1.24's shape) and the counts. NaNs
-    collapse into one value (equal_nan=True, numpy's default). With axis, the unique
+    collapse into one value (equal_nan=True, numpy's default), or stay apart (equal_nan=False).
+    With axis, the unique
     sub-arrays along it (_unique_along)."""
     if axis is not None:
         return _unique_along(ar, axis, return_index, return_inverse, return_counts)
-    if not equal_nan:
-        raise NotImplementedError("[unique] equal_nan=False is not supported yet")
+    x = _asarray(ar)
+    if not equal_nan and x.dtype.kind in "fc":  # every NaN its own value: rows of one column
+        out = _unique_along(_vkarray.reshape(x, (-1, 1)), 0, return_index, return_inverse,
+                            return_counts)
+        if isinstance(out, tuple):
+            return (_vkarray.reshape(out[0], (-1,)),) + out[1:]
+        return _vkarray.reshape(out, (-1,))
     values, index, inverse, counts = _vkarray._unique(ar, bool(return_index),
                                                       bool(return_inverse), bool(return_counts))
     out = (values,) + tuple(x for x, want in ((index, return_index), (inverse, return_inverse),

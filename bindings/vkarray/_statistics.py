@@ -66,7 +66,7 @@ def _keep(result, axes, keepdims, lead=0):
 def _quantile_result(op, r, qh, kept_shape, axes, keepdims, out):
     """Quantiles computed as (kept..., q) in numpy's layout (q..., kept...), with keepdims'
     axes, written into `out` (converted as assignment converts) when given."""
-    r = _vk.moveaxis(r, -1, 0) if r.ndim > 1 else r
+    r = _vk.ascontiguousarray(_vk.moveaxis(r, -1, 0)) if r.ndim > 1 else r  # numpy's copy
     r = _vk.reshape(r, qh.shape + kept_shape)
     r = _keep(r, axes, keepdims, lead=qh.ndim)
     return _vk._finish(r, out, op=op, casting="unsafe")

@@ -335,7 +335,8 @@ def reduceat(uf, array, indices, axis, dtype, out):
             r = _where(ll > k, step, r)
             if k % _FOLD == 0:
                 _core.eval(r)
-    return _finish(uf, "reduceat", _core.moveaxis(r, 0, axis), out)
+    # numpy's result is a new C-ordered array, not a view with its axes moved
+    return _finish(uf, "reduceat", _core.ascontiguousarray(_core.moveaxis(r, 0, axis)), out)
 
 
 def _dense_segments(uf, X, s, length, longest, t):  # noqa: N803

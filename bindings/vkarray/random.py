@@ -22,7 +22,8 @@ The legacy functions (``seed``, ``rand``, ``poisson``, ...) are the methods of o
 :class:`RandomState`, numpy's legacy API, whose ``seed(s)`` gives the stream of
 ``default_rng(s)``.
 
-Differences from numpy: size=None gives a 0-d device array, not a Python scalar.
+Differences from numpy: size=None gives a 0-d device array, not a Python scalar. The
+distributions also take CuPy's ``dtype=`` (after ``size``), the draw cast to that real dtype.
 ``per_replica=True`` gives each replica of the context its own stream (computed at once, one
 kernel per replica).
 """

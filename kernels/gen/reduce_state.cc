@@ -40,13 +40,14 @@ std::string extreme(DType t, bool highest) {
       return highest ? "packDouble2x32(uvec2(0u, 0x7ff00000u))"
                      : "packDouble2x32(uvec2(0u, 0xfff00000u))";
     case DType::kComplex64:
-    case DType::kComplex128:
-      break;
+    case DType::kComplex128:  // (±inf, ±inf): the first and last in numpy's complex order
+      return std::string(value_type(t)) + "(" + extreme(real_dtype(t), highest) + ")";
   }
-  internal_error("extreme value of a complex dtype", __FILE__, __LINE__);
+  internal_error("extreme value of an unknown dtype", __FILE__, __LINE__);
 }
 
 std::string quiet_nan(DType t) {
+  if (is_complex(t)) return std::string(value_type(t)) + "(" + quiet_nan(real_dtype(t)) + ")";
   if (t == DType::kFloat64) return "packDouble2x32(uvec2(0u, 0x7ff80000u))";
   if (t == DType::kFloat16) return "float16_t(uintBitsToFloat(0x7fc00000u))";
   return "uintBitsToFloat(0x7fc00000u)";
@@ -87,7 +88,7 @@ std::string ReduceState::identity() const {
       return is_complex(t) ? vt_ + "(1, 0)" : vt_ + "(1)";
     case Op::kNanMax:
     case Op::kNanMin:
-      if (is_real_float(t)) return quiet_nan(t);
+      if (is_real_float(t) || is_complex(t)) return quiet_nan(t);
       return extreme(t, r_.op == Op::kNanMin);
     case Op::kMax:
     case Op::kArgmax:
@@ -138,16 +139,25 @@ Op ReduceState::fold_op() const {
   internal_error("fold op of an arg reduction", __FILE__, __LINE__);
 }
 
-// `a` orders before `b` for the arg reduction (NaN first, as numpy's argmax/argmin).
+// `a` orders before `b` for the arg reduction (NaN first, as numpy's argmax/argmin; complex
+// numbers in lexicographic order, one with a NaN part first).
 std::string ReduceState::better(const std::string& a, const std::string& b) const {
   const bool mx = r_.op == Op::kArgmax;
   const char* rel = mx ? " > " : " < ";
   if (is_bool(r_.acc)) return "(int(" + a + ")" + rel + "int(" + b + "))";
+  if (is_complex(r_.acc)) {
+    const std::string x = "(" + a + ")", y = "(" + b + ")";
+    return "(!any(isnan(" + y + ")) && (any(isnan(" + x + ")) || " + x + ".x" + rel + y +
+           ".x || (" + x + ".x == " + y + ".x && " + x + ".y" + rel + y + ".y)))";
+  }
   std::string s = "(" + a + rel + b + ")";
   if (is_real_float(r_.acc)) s = "((isnan(" + a + ") && !isnan(" + b + ")) || " + s + ")";
   return s;
 }
 std::string ReduceState::same(const std::string& a, const std::string& b) const {
+  if (is_complex(r_.acc)) {
+    return "(all(equal(" + a + ", " + b + ")) || (any(isnan(" + a + ")) && any(isnan(" + b + "))))";
+  }
   std::string s = "(" + a + " == " + b + ")";
   if (is_real_float(r_.acc)) s = "(" + s + " || (isnan(" + a + ") && isnan(" + b + ")))";
   return s;

@@ -17,18 +17,23 @@ void add_complex_templates(Templates* m) {
   return r;
 }
 )"}},
-      // Smith's algorithm: scale by the larger component of b to avoid overflow.
-      {"cdiv", {"", R"(C vka_cdiv_F(C a, C b) {
+      // Smith's algorithm as numpy's loop computes it: scale by the larger component of b,
+      // the quotient's parts multiplied by the reciprocal scl (not divided: a last-bit
+      // difference), no contraction into fma.
+      {"cdiv", {"inf", R"(C vka_cdiv_F(C a, C b) {
   if (abs(b.x) >= abs(b.y)) {
-    if (b.x == T(0) && b.y == T(0)) return C(a.x / abs(b.x), a.y / abs(b.x));
-    T r = b.y / b.x;
-    T d = b.x + b.y * r;
-    C q = C((a.x + a.y * r) / d, (a.y - a.x * r) / d);
+    if (b.x == T(0) && b.y == T(0)) {  // each part / +0, spelled out: a compiler may fold 0 / 0
+      return C(isnan(a.x) || a.x == T(0) ? T(NAN) : a.x > T(0) ? T(INF) : -T(INF),
+               isnan(a.y) || a.y == T(0) ? T(NAN) : a.y > T(0) ? T(INF) : -T(INF));
+    }
+    precise T r = b.y / b.x;
+    precise T scl = T(1) / (b.x + b.y * r);
+    precise C q = C((a.x + a.y * r) * scl, (a.y - a.x * r) * scl);
     return q;
   }
-  T r = b.x / b.y;
-  T d = b.x * r + b.y;
-  C q = C((a.x * r + a.y) / d, (a.y * r - a.x) / d);
+  precise T r = b.x / b.y;
+  precise T scl = T(1) / (b.y + b.x * r);
+  precise C q = C((a.x * r + a.y) * scl, (a.y * r - a.x) * scl);
   return q;
 }
 )"}},
@@ -319,6 +324,20 @@ std::string emit_complex_op(Op op, DType t, const std::vector<std::string>& a, H
       return lex(">", ">=");
     case Op::kWhere:
       return "(" + a[0] + " ? " + a[1] + " : " + a[2] + ")";
+    // numpy's loops: maximum/minimum keep x when it holds a NaN, else the larger/smaller in
+    // lexicographic order (y when y holds a NaN); fmax/fmin keep x when y holds a NaN.
+    case Op::kMaximum:
+      return "((any(isnan(" + a[0] + ")) || " + lex(">", ">=") + ") ? " + a[0] + " : " + a[1] +
+             ")";
+    case Op::kMinimum:
+      return "((any(isnan(" + a[0] + ")) || " + lex("<", "<=") + ") ? " + a[0] + " : " + a[1] +
+             ")";
+    case Op::kFmax:
+      return "((any(isnan(" + a[1] + ")) || " + lex(">", ">=") + ") ? " + a[0] + " : " + a[1] +
+             ")";
+    case Op::kFmin:
+      return "((any(isnan(" + a[1] + ")) || " + lex("<", "<=") + ") ? " + a[0] + " : " + a[1] +
+             ")";
   }
   internal_error("emit_complex_op: op has no complex form", __FILE__, __LINE__);
 }

@@ -2,36 +2,12 @@
 that summarize.py --failures matches against each failure's message and node id (the first
 rule that matches wins). docs/conformance.md's table of remaining failures is its output.
 
-Kinds: "elsewhere" (a feature being added on another branch), "difference" (a documented
-difference from numpy 1.24 or CuPy), "device" (a limit of the device), "defect" (a vkarray
-defect, tracked here until fixed)."""
+Kinds: "difference" (a documented difference from numpy 1.24 or CuPy), "device" (a limit of
+the device), "defect" (a vkarray defect, tracked here until fixed)."""
 
 import re
 
-# ndarray attributes and methods, and numpy names, being added on another branch.
-_ELSEWHERE_ATTRS = ("flags", "strides", "base", "data", "flat", "itemset", "searchsorted", "take",
-                    "choose", "repeat", "conj", "conjugate", "trace", "dump", "dumps", "tobytes",
-                    "tofile", "put", "nonzero", "compress", "round", "clip", "dot", "view",
-                    "resize", "fill", "setflags", "ctypes", "byteswap", "newbyteorder")
-_ELSEWHERE_NAMES = ("frexp", "ldexp", "nextafter", "spacing", "packbits", "unpackbits",
-                    "poly", "poly1d", "polyadd", "polysub", "polymul", "polyval", "polyder",
-                    "polyint", "polydiv", "roots", "eig", "eigvals", "vectorize", "errstate",
-                    "floating", "integer", "int_", "float_", "complex_", "double", "single",
-                    "intp", "uintp", "number", "generic", "signedinteger", "unsignedinteger",
-                    "inexact", "complexfloating", "character", "isfortran", "may_share_memory",
-                    "shares_memory", "byte_bounds")
-
 RULES = [
-    # Features being added on other branches.
-    (r"object has no attribute '(" + "|".join(_ELSEWHERE_ATTRS) + r")'", "elsewhere",
-     "ndarray attributes and methods (names branch)"),
-    (r"vkarray(\.linalg)? has no attribute '(" + "|".join(_ELSEWHERE_NAMES) + r")'",
-     "elsewhere", "numpy names being added on the names branch"),
-    (r"No constructor defined|property of 'ndarray' object has no setter", "elsewhere",
-     "the ndarray constructor and settable shape (names branch)"),
-    (r"random_tests/test_distributions|vkarray\.random has no attribute|'(Generator|"
-     r"RandomState)' object has no attribute", "elsewhere",
-     "numpy.random distributions (random branch)"),
     # Documented differences.
     (r"unexpected keyword argument '(blocking|stream)'", "difference",
      "CuPy's own keyword (no numpy counterpart)"),
@@ -51,10 +27,25 @@ RULES = [
     (r"vkarray has no attribute 'broadcast'", "difference",
      "vkarray.broadcast is its replicas' collective (multi-device API), not numpy's broadcast "
      "object; broadcast_shapes and broadcast_arrays do that work"),
-    (r"vkarray has no attribute 'polynomial'|polynomial_tests/|lib_tests/test_polynomial",
-     "elsewhere",
-     "numpy.polynomial and the poly family (names branch)"),
-    (r"functional_tests/test_vectorize", "elsewhere", "vectorize (names branch)"),
+    (r"\[vectorize\] .* failed on whole arrays", "difference",
+     "vectorize calls the function once, on whole device arrays (array operations, run on the "
+     "device); Python control flow on element values (if, for, comparisons to a number) needs "
+     "a host loop per element, which vkarray does not run (CuPy compiles it to CUDA)"),
+    (r"'RandomState' object has no attribute '_interval'|vkarray\.random has no attribute "
+     r"'(reset_states|get_random_state|set_random_state|XORWOW)'|RandomState.__init__\(\) got "
+     r"an unexpected keyword argument 'method'", "difference",
+     "CuPy's own random API (RandomState's private _interval, method=, get/set_random_state, "
+     "reset_states): no numpy counterpart"),
+    (r"TestFlatiterSubscriptIndexError", "difference",
+     "CuPy's flat takes slices only; numpy's (and vkarray's) also takes integers, masks and "
+     "index arrays"),
+    (r"test_adv_(get|set)item_cupy_indices", "difference",
+     "CuPy wraps index arrays out of range; numpy (and vkarray) raise IndexError"),
+    (r"has no attribute 'toDlpack'|dltensor_versioned", "difference",
+     "CuPy's legacy toDlpack, and DLPack 1.0's versioned capsule, which numpy 1.24's export "
+     "(vkarray's host copy) does not make"),
+    (r"vkarray has no attribute 'polynomial'|polynomial_tests/", "defect",
+     "numpy.polynomial (the Polynomial class and polyutils) is not implemented"),
     (r"test_rounding.py::TestRounding::test_(ceil|floor|trunc|fix)\b", "difference",
      "numpy 2: floor/ceil/trunc of integers keep the integer dtype (numpy 1.24 gives floats)"),
     (r"test_misc.py::TestMisc::test_sign(_negative)?\b", "difference",
@@ -87,22 +78,23 @@ RULES = [
      r"TestCanCast).*\n.*dtype|results differ: vkarray dtype", "difference",
      "numpy 2 (NEP 50) promotion: numpy 1.24 inspects the values of scalars"),
     # Defects: features vkarray lacks so far.
-    (r"name='angle'|TestAngle", "defect",
-     "angle of integer arrays is float64 (numpy: the float dtype of arctan2's loop)"),
-    (r"boolean scalar indices", "defect", "boolean scalar indices (x[True], x[False])"),
-    (r"(astype|copy)\(\): incompatible function arguments", "defect",
-     "ndarray.astype and copy take no order= (nor astype casting=/subok=) yet"),
-    (r"\[(nanmin|nanmax|ptp|maximum|minimum|fmax|fmin|max|min|argmax|argmin)\] not "
-     r"supported for dtype complex", "defect",
-     "maximum/minimum and their reductions (max, min, ptp, nanmax, ...) of complex numbers"),
-    (r"equal_nan=False is not supported", "defect", "unique(equal_nan=False)"),
+    (r"property of 'ndarray' object has no setter|test_(real|imag)(_ndarray)?_complex\b|"
+     r"test_(real|imag)_inplace|TestRealImag::test_(real|imag)_setter", "defect",
+     "x.real and x.imag of a complex array are computed arrays, not writable views of its parts "
+     "(numpy's real.base is x; assigning to them)"),
+    (r"test_einsum_unary_views", "defect",
+     "a view's base is an equal new Python object, not the owner's own (b.base is a is False; "
+     "numpy.shares_memory(b, a) is True): the views einsum returns are checked with `is`"),
     (r"mode 'raw' is not supported", "defect",
      "linalg.qr(mode='raw') (LAPACK's Householder form)"),
-    (r"\[pad\] (mode '(maximum|minimum|mean|median|linear_ramp)'|mode <function|unsupported "
-     r"keyword arguments)", "defect",
-     "pad's statistic modes (maximum, minimum, mean, median), linear_ramp, reflect_type= and "
-     "callable modes"),
     # Device limits.
+    (r"\[ndarray\.data\] a vkarray array lives in device memory", "device",
+     "ndarray.data is a host memory buffer; a vkarray array lives in device memory "
+     "(np.asarray(x) and x.tobytes() copy it to the host)"),
+    (r"export always copies to the host, so copy=False cannot be honored|DID NOT RAISE <class "
+     r"'BufferError'>", "device",
+     "DLPack export is a host copy of device memory: copy=False cannot be honored (the "
+     "standard's BufferError)"),
     (r"MemoryError|_ArrayMemoryError|cannot allocate", "device",
      "needs more memory than the device (or the host's numpy) has"),
     (r"timed out \(--vka-timeout\)", "device",

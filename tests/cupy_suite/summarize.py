@@ -8,7 +8,7 @@ docs/conformance.md records; --skips counts the skips per reason; --failures gro
 failures by their error (numbers and names in quotes folded, so that one cause is one group)
 and prints the N largest groups (default 40) with two example test ids each and the reason
 reasons.py gives the first; --reasons counts the failures per kind and reason of reasons.py
-(elsewhere, difference, device, defect; unclassified ones by group). Exits 0 whatever the
+(difference, device, defect; unclassified ones by group). Exits 0 whatever the
 counts: the counts are the result."""
 
 import collections

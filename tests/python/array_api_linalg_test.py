@@ -105,3 +105,24 @@ def test_repeated_columns_converge(dtype):
     if dtype == "float64":  # float32's noise-level singular values sit above pinv's 1e-15
         np.testing.assert_allclose(vk.linalg.pinv(vk.asarray(a)).get(), np.linalg.pinv(a),
                                    rtol=0, atol=1e3 * eps)
+
+
+def test_svd_norms_of_entries_far_apart():
+    """The 2, -2 and nuclear norms of complex matrices with entries from 5e16 to 2.6e137 (the
+    SVD's entries are scaled by a power of two first, as linalg.svd's)."""
+    rng = np.random.default_rng(137)
+    for trial in range(40):
+        shape = tuple(int(d) for d in rng.integers(1, 5, 2))
+        a = 10 ** rng.uniform(16.7, 137.4, shape) * np.exp(1j * rng.uniform(0, 6.3, shape))
+        a[rng.random(shape) < 0.3] = 0
+        for ord in (2, "nuc"):
+            want = np.linalg.norm(a, ord)
+            np.testing.assert_allclose(float(vk.linalg.matrix_norm(vk.asarray(a), ord=ord)), want,
+                                       rtol=1e-12)
+            np.testing.assert_allclose(float(vk.linalg.norm(vk.asarray(a), ord)), want,
+                                       rtol=1e-12)
+        # the smallest singular value: exact only to a few eps ||A|| (a backward-stable SVD's
+        # bound; here it is often 100 orders of magnitude below ||A||)
+        bound = 4 * np.finfo(np.float64).eps * np.linalg.norm(a, 2)
+        assert abs(float(vk.linalg.matrix_norm(vk.asarray(a), ord=-2)) -
+                   np.linalg.norm(a, -2)) <= bound

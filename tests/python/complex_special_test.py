@@ -1,6 +1,6 @@
 """Complex exp, expm1, sinh, cosh, tanh, sin, cos, tan at infinities, NaNs and signed zeros:
 numpy's values (glibc's C99 Annex G), and the array API's stated values for expm1 (numpy's
-expm1 there is a plain formula that gives NaN for most of them)."""
+expm1 there is a plain formula that gives NaN for most of them); division to numpy's last bit."""
 
 import numpy as np
 import pytest
@@ -97,3 +97,30 @@ def test_tanh_infinite_real_part(dtype):
             got = vk.tanh(vk.asarray(np.array([complex(x, y)], dtype))).get()[0]
             assert got.real == np.sign(x) and got.imag == 0, (x, y, got)
             assert np.signbit(got.imag) == np.signbit(y), (x, y, got)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_division_is_numpys_loop_to_the_last_bit(dtype):
+    """numpy's Smith division multiplies by the reciprocal of the scale (not a division)."""
+    rng = np.random.default_rng(31)
+    a = (rng.standard_normal(20000) + 1j * rng.standard_normal(20000)).astype(dtype)
+    b = (rng.standard_normal(20000) * 3 + 1j * rng.standard_normal(20000)).astype(dtype)
+    np.testing.assert_array_equal(np.asarray(vk.asarray(a) / vk.asarray(b)), a / b)
+    np.testing.assert_array_equal(np.asarray(vk.asarray(a) / 3), a / 3)
+    np.testing.assert_array_equal(np.asarray(vk.asarray(a) / vk.asarray(b.real.astype(dtype))),
+                                  a / b.real.astype(dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_division_by_complex_zero_divides_each_part(dtype):
+    """numpy: (x + iy) / 0 is (x / +0, y / +0): infinities, and NaN for 0 and NaN parts (a
+    real array's zero imaginary part too)."""
+    a = np.array([-3, 0, 2, NAN, complex(1, -2), complex(0, INF), complex(-INF, 0)], dtype)
+    with np.errstate(all="ignore"):
+        want = a / np.zeros(7, dtype)
+        real_want = np.array([-3.0, 0.0, 2.0]) / 0j
+    got = np.asarray(vk.asarray(a) / vk.asarray(np.zeros(7, dtype)))
+    real_got = np.asarray(vk.asarray(np.array([-3.0, 0.0, 2.0])) / 0j)
+    for g, w in [(got, want), (real_got, real_want)]:
+        np.testing.assert_array_equal(g.real, w.real)
+        np.testing.assert_array_equal(g.imag, w.imag)

@@ -133,3 +133,20 @@ def test_dlpack_refusals():
         vk.from_dlpack(np.arange(3), copy=False)
     with pytest.raises(TypeError, match=r"\[from_dlpack\] expected an object with __dlpack__"):
         vk.from_dlpack([1, 2])
+
+
+def test_dlpack_exports_bool_as_dlpacks_bool_type():
+    """numpy 1.24 exports no bool: the bytes go out as uint8 and the capsule says kDLBool."""
+    import ctypes
+    from vkarray._conversions import _DLTensor
+
+    host = np.array([[True, False, True], [False, False, True]])
+    for x, code, bits in [(vk.asarray(host), 6, 8), (vk.asarray(host.astype(np.int16)), 0, 16),
+                          (vk.asarray(host.astype(np.float32)), 2, 32)]:
+        capsule = x.__dlpack__(copy=True, dl_device=(1, 0))  # owns what t points to
+        t = _DLTensor.from_capsule(capsule)
+        assert (t.code, t.bits, t.lanes, t.ndim, t.device_type) == (code, bits, 1, 2, 1)
+        np.testing.assert_array_equal(
+            np.frombuffer(ctypes.string_at(t.data, x.nbytes), x.dtype).reshape(2, 3), host)
+    with pytest.raises(BufferError, match=r"copy=False cannot be honored"):
+        vk.asarray(host).__dlpack__(copy=False)

@@ -219,3 +219,16 @@ def test_histogram_values_on_and_beside_the_edges(dtype, bins, rng_):
     want_counts, want_edges = np.histogram(a, bins, rng_)
     same(counts, want_counts)
     same(e, want_edges)
+
+
+def test_unique_equal_nan_false_keeps_every_nan():
+    for x in [np.array([1., np.nan, 2, np.nan, 1, -0.0, 0.0]),
+              np.array([[np.nan, 1 + 1j], [np.nan, 1 + 1j]]), np.array([], np.float32)]:
+        for flags in [{}, {"return_index": True},
+                      {"return_index": True, "return_inverse": True, "return_counts": True}]:
+            want = np.unique(x, equal_nan=False, **flags)
+            got = vk.unique(vk.asarray(x), equal_nan=False, **flags)
+            want, got = (want, got) if isinstance(want, tuple) else ((want,), (got,))
+            for w, g in zip(want, got):
+                assert g.dtype == w.dtype and g.shape == w.shape
+                np.testing.assert_array_equal(g.get(), w)

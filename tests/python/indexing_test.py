@@ -358,3 +358,70 @@ def test_searchsorted_with_sorter_and_errors():
         vk.searchsorted(vk.asarray(np.zeros((2, 2))), 1.0)
     with pytest.raises(ValueError):
         vk.searchsorted(a, v, side="middle")
+
+
+def test_boolean_scalar_indices_add_an_axis_of_one_or_none():
+    """numpy: a 0-d boolean index is an index array of shape (1,) or (0,) over a new axis, an
+    advanced index that broadcasts and places with the others."""
+    x = np.arange(24).reshape(2, 3, 4)
+    d = vk.asarray(x)
+    m = x[:, :, 0] > 5
+    for idx in [True, False, np.False_, (0, True), (True, 0), (Ellipsis, False), (None, True),
+                (True, True), (True, False), (slice(None), True), (slice(None), True, [0, 1]),
+                ([0, 1], True), (0, slice(None), True), (np.array(True),), (vk.asarray(True),),
+                (True, m), (m, True, 1)]:
+        want = x[idx]
+        got = d[idx]
+        assert got.shape == want.shape, idx
+        np.testing.assert_array_equal(got.get(), want)
+    np.testing.assert_array_equal(vk.asarray(np.float32(3))[True].get(),
+                                  np.array(np.float32(3))[True])
+    y = x.copy()
+    e = vk.asarray(y)
+    for idx, value in [(True, 7), (False, 9), ((0, True), -1), ((Ellipsis, True, 1), 100)]:
+        y[idx] = value
+        e[idx] = value
+        np.testing.assert_array_equal(e.get(), y)
+
+
+def test_take_of_a_0d_array_along_axis_0():
+    """numpy reads axis 0 (or -1) of a 0-d array as the axis of its one element."""
+    x = np.array(5.0)
+    d = vk.asarray(x)
+    for indices, axis in [(0, 0), (-1, -1), ([0], 0), ([0, -1], -1)]:
+        want = x.take(indices, axis=axis)
+        got = d.take(indices, axis=axis)
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got.get(), want)
+    with pytest.raises(IndexError):
+        d.take(1, axis=0)
+    with pytest.raises(np.AxisError):
+        d.take(0, axis=1)
+
+
+def test_boolean_masks_must_match_the_axes_they_index():
+    cases = [((3, 4), ([1, 0], [True, True])),
+             ((2, 3, 4), ([True, True], [[True, True, False, False]])),
+             ((2, 3, 4), np.empty((0, 1), bool)), ((2, 3, 4), (np.empty(0, bool),
+                                                               np.empty((0, 2), bool))),
+             ((0,), ([False],)), ((2, 3, 4), (slice(None), np.ones((3, 1), bool))),
+             ((2, 3, 4), (slice(None), np.ones((3, 4), bool))),
+             ((2, 3, 4), ([0, 1], np.ones(3, bool))),
+             ((2, 3, 4), (np.ones(2, bool), 0, np.array([True, False, True, True]))),
+             # numpy lets a mask dimension of extent 0 through whatever the axis' extent
+             ((2, 3, 4), (slice(None), np.array([], bool))), ((2, 3, 4), np.empty((0, 0, 4), bool)),
+             ((2, 3, 4), (np.empty((0, 3), bool), np.empty(0, bool)))]
+    for shape, index in cases:
+        x = np.arange(int(np.prod(shape))).reshape(shape)
+        d = vk.asarray(x)
+        try:
+            want = x[index]
+        except IndexError as e:  # a mask against other extents, or index arrays that differ
+            with pytest.raises(IndexError, match=str(e).split(" ")[0]):
+                d[index]
+            with pytest.raises(IndexError, match=str(e).split(" ")[0]):
+                d[index] = 0
+            continue
+        got = d[index]
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got.get(), want)

@@ -281,3 +281,70 @@ def test_gradient_of_uniform_spacing_is_numpys_to_the_bit(dtype):
         got = vk.gradient(vk.asarray(x), *spacing, edge_order=2)
         for g, w in zip(got, np.gradient(x, *spacing, edge_order=2)):
             np.testing.assert_array_equal(g.get(), w)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.int64,
+                                   np.uint64, np.bool_, np.float16, np.float32, np.complex64])
+def test_angle_dtype_is_arctan2s_loop(dtype):
+    x = np.array([1, 0, 1, 1, 0]).astype(dtype)
+    for deg in (False, True):
+        want = np.angle(x, deg)
+        got = vk.angle(vk.asarray(x), deg)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got.get(), want)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64, np.complex128])
+def test_polyfit_full_weights_and_covariance(dtype):
+    import itertools
+    import warnings
+
+    def ramp(shape):
+        return (np.arange(int(np.prod(shape))).reshape(shape) + 1).astype(dtype)
+
+    for n, ys, deg, rcond, weighted in itertools.product([3, 5], [(), (2,)], [0, 1, 4],
+                                                         [None, 1e-15], [False, True]):
+        x, y = ramp((n,)), ramp((n,) + ys)
+        w = x if weighted else None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", np.RankWarning)
+            want = np.polyfit(x, y, deg, rcond, True, w)
+            got = vk.polyfit(vk.asarray(x), vk.asarray(y), deg, rcond, True,
+                             None if w is None else vk.asarray(w))
+        tol = 1e-4 if dtype == np.float32 else 1e-9  # least squares of a float32 system
+        for g, v in zip(got, want):
+            assert np.shape(g) == np.shape(v)
+            np.testing.assert_allclose(np.asarray(g), v, rtol=tol, atol=tol)
+    if dtype in (np.float32, np.float64):
+        x = np.array([0.008, 0.01, 0.015], dtype)
+        for ys, cov, weighted in itertools.product([(), (2,)], ["unscaled", True], [False, True]):
+            y, w = ramp((3,) + ys), (x if weighted else None)
+            want = np.polyfit(x, y, 1, w=w, cov=cov)
+            got = vk.polyfit(vk.asarray(x), vk.asarray(y), 1, w=None if w is None else
+                             vk.asarray(w), cov=cov)
+            for g, v in zip(got, want):
+                assert g.shape == v.shape
+                np.testing.assert_allclose(g.get(), v, rtol=1e-3)
+    with pytest.warns(np.RankWarning, match="Polyfit may be poorly conditioned"):
+        vk.polyfit(vk.arange(5.0), vk.arange(5.0), 6)
+    with pytest.raises(ValueError, match=r"\[polyfit\] the number of data points must exceed"):
+        vk.polyfit(vk.arange(2.0), vk.arange(2.0), 1, cov=True)
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.float16, np.float32, np.complex64])
+def test_poly1d_powers_promote_with_numpys_int_one(dtype):
+    a = np.arange(1, 4).astype(dtype)
+    for e in (0, 1, 2):
+        want = (np.poly1d(a) ** e).coeffs
+        got = (vk.poly1d(vk.asarray(a)) ** e).coeffs
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got.get(), want)
+
+
+def test_real_of_a_real_array_is_the_array():
+    for dtype in (np.int8, np.float32, np.bool_):
+        x = vk.asarray(np.arange(3).astype(dtype))
+        assert vk.real(x) is x and x.real is x
+    z = vk.asarray(np.array([1 + 2j, 3 - 4j], np.complex64))
+    assert vk.real(z).dtype == np.float32
+    np.testing.assert_array_equal(z.real.get(), [1, 3])

@@ -71,10 +71,11 @@ HOST_CONVERSIONS = {"asarray", "array", "asanyarray", "ascontiguousarray", "asar
                     "r_", "c_"}  # numpy's index objects build numpy arrays: no dispatch
 # numpy 1.24 functions that never reach __array_function__ with a vkarray argument, so numpy
 # runs them on a host copy: C functions without dispatch (require, asfortranarray,
-# fastCopyAndTranspose), classes (vectorize, poly1d), and poly and roots, whose dispatchers
-# return the array itself (numpy iterates it into host scalars).
+# fastCopyAndTranspose), classes (vectorize, poly1d), poly and roots, whose dispatchers
+# return the array itself (numpy iterates it into host scalars), and as_strided, which has no
+# dispatcher (numpy views a host copy).
 NUMPY_UNDISPATCHED = {"require", "asfortranarray", "fastCopyAndTranspose", "vectorize", "poly",
-                      "roots", "poly1d"}
+                      "roots", "poly1d", "as_strided"}
 
 
 def _check_on_device(name, got, want):

@@ -72,6 +72,9 @@ _NUMPY2 = {
     "cummax": lambda a, axis=0: np.maximum.accumulate(a, axis=axis),
     "cummin": lambda a, axis=0: np.minimum.accumulate(a, axis=axis),
     "trapezoid": np.trapz,
+    # numpy.lib.stride_tricks' views, which vkarray has at the top level
+    "as_strided": np.lib.stride_tricks.as_strided,
+    "sliding_window_view": np.lib.stride_tricks.sliding_window_view,
 }
 _LINALG2 = {
     "vector_norm": lambda x, axis=None, keepdims=False, ord=2: np.linalg.norm(

@@ -273,3 +273,25 @@ def test_integers_with_array_bounds():
         rng.integers([-1], 5, dtype=np.uint8)
     with pytest.raises(TypeError, match="must be integer arrays"):
         rng.integers([0.5], 5)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int32, np.uint8])
+def test_cupys_dtype_keyword_casts_the_draw(dtype):
+    g = vk.random.default_rng(7)
+    h = vk.random.default_rng(7)
+    for name, args in [("normal", (1.0, 2.0)), ("gamma", (3.0, 1.0)), ("noncentral_f", (1, 1, 1)),
+                       ("binomial", (10, 0.5)), ("hypergeometric", (5, 5, 3)),
+                       ("poisson", (4.0,))]:
+        got = getattr(g, name)(*args, (3, 2), dtype)  # dtype positional after size, as CuPy's
+        want = np.asarray(getattr(h, name)(*args, size=(3, 2))).astype(dtype)
+        assert got.dtype == np.dtype(dtype) and got.shape == (3, 2)
+        np.testing.assert_array_equal(np.asarray(got), want)
+    legacy = vk.random.RandomState(3)
+    assert legacy.binomial(4, 0.5, size=5, dtype=np.int16).dtype == np.int16
+    assert legacy.random_sample(4, np.float32).dtype == np.float32
+    assert legacy.standard_normal((2,), dtype=np.float32).dtype == np.float32
+    assert legacy.multivariate_normal([0.0, 0.0], np.eye(2), 3, dtype=np.float32).dtype == \
+        np.float32
+    assert vk.random.normal(size=2).dtype == np.float64  # numpy's default without dtype=
+    with pytest.raises(TypeError, match=r"\[normal\] dtype= must be a real dtype, got complex64"):
+        g.normal(size=2, dtype=np.complex64)

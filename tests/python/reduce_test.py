@@ -65,8 +65,6 @@ TRUTH = ["any", "all"]
 
 def supported(name, dtype):
     kind = np.dtype(dtype).kind
-    if name in EXTREMES + ["argmax", "argmin", "nanargmax", "nanargmin"] and kind == "c":
-        return False
     if name == "ptp" and kind == "b":
         return False
     return True

@@ -146,3 +146,18 @@ def test_digitize_bins_with_nan_at_the_large_end(right):
         check(vk.digitize(vk.asarray(x), vk.asarray(b), right), np.digitize(x, b, right))
     with pytest.raises(ValueError, match="monotonically"):
         vk.digitize(vk.asarray(x), vk.asarray(np.array([3.0, 1, 2])))
+
+
+def test_quantiles_and_swapped_correlations_are_c_contiguous_as_numpys():
+    a = np.random.default_rng(3).random((4, 3, 10, 2))
+    for q in ([10.0, 50.0], 30.0):
+        got = vk.percentile(vk.asarray(a), vk.asarray(q), axis=-1)
+        want = np.percentile(a, q, axis=-1)
+        assert got.flags.c_contiguous and got.strides == want.strides
+        np.testing.assert_allclose(got.get(), want, rtol=1e-12)
+    for n, m in [(5, 6), (6, 21)]:
+        x, v = np.arange(n, dtype=np.float64), np.arange(m, dtype=np.float64) - 3
+        for mode in ("valid", "same", "full"):
+            got = vk.correlate(vk.asarray(x), vk.asarray(v), mode)
+            assert got.flags.c_contiguous
+            np.testing.assert_array_equal(got.get(), np.correlate(x, v, mode))

@@ -145,3 +145,12 @@ def test_reduceat_long_segments_and_errors():
         vk.add.reduceat(x, np.array([0.0, 4.0]))
     with pytest.raises(ValueError, match=r"reduceat only supported for binary functions"):
         vk.sin.reduceat(x, [0])
+
+
+def test_reduceat_along_a_middle_axis_is_c_ordered():
+    x = np.random.default_rng(0).random((3, 4, 5))
+    i = np.random.default_rng(1).integers(0, 4, 20).astype(np.int32)
+    got = vk.add.reduceat(vk.asarray(x), vk.asarray(i), axis=1)
+    want = np.add.reduceat(x, i, axis=1)
+    assert got.strides == want.strides
+    np.testing.assert_allclose(got.get(), want, rtol=1e-12)

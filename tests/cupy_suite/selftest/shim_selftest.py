@@ -41,6 +41,27 @@ def test_allclose_fails_differing_values():
         f()
 
 
+def test_core_get_size_is_cupys_size_normalization():
+    assert cupy._core.get_size(None) == ()
+    assert cupy._core.get_size(3) == (3,)
+    assert cupy._core.get_size(numpy.int64(2)) == (2,)
+    assert cupy._core.get_size([2, 3]) == (2, 3)
+
+
+def test_poly1d_results_compare_by_coefficients():
+    @testing.numpy_cupy_array_equal()
+    def same(xp):
+        return xp.poly1d(xp.asarray([1.0, 2.0, 3.0])) * 2
+
+    @testing.numpy_cupy_array_equal()
+    def different(xp):
+        return xp.poly1d(xp.asarray([1.0, 2.0, 3.0 if xp is numpy else 4.0]))
+
+    same()
+    with pytest.raises(AssertionError):
+        different()
+
+
 def test_allclose_tolerance_by_dtype():
     @testing.for_dtypes([numpy.float16, numpy.float64])
     @testing.numpy_cupy_allclose(rtol={numpy.float16: 1e-2, "default": 1e-12})

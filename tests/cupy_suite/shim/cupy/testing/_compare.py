@@ -73,6 +73,12 @@ def _pairs(v, n, path="result"):
         for i, (vi, ni) in enumerate(zip(v, n)):
             yield from _pairs(vi, ni, f"{path}[{i}]")
         return
+    if isinstance(n, numpy.poly1d):  # compared by their coefficients, as CuPy's testing does
+        if not isinstance(v, vkarray.poly1d):
+            raise AssertionError(f"{path}: numpy returned numpy.poly1d, vkarray "
+                                 f"{type(v).__module__}.{type(v).__name__}")
+        yield from _pairs(v.coeffs, n.coeffs, f"{path}.coeffs")
+        return
     if isinstance(n, numpy.ndarray):
         if not _is_device_array(v):
             raise AssertionError(f"{path}: numpy returned numpy.ndarray, vkarray "
