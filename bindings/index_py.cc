@@ -1,6 +1,5 @@
 // Indexing of vkarray.ndarray: __getitem__ and __setitem__ with numpy's basic and advanced
-// rules (views, gathers, masks, scatters), and the helpers the view and selection bindings
-// share (bindings/index_py.h).
+// rules (views, gathers, masks, scatters).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -21,35 +20,6 @@ namespace {
 constexpr const char* kBadIndex =
     "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
     "boolean arrays are valid indices";
-
-bool is_bool_scalar(py::handle h) {
-  return py::isinstance<py::bool_>(h) ||
-         py::isinstance(h, py::module_::import("numpy").attr("bool_"));
-}
-
-}  // namespace
-
-bool is_python_integer(py::handle h) {
-  if (is_bool_scalar(h)) return false;
-  if (py::isinstance<py::int_>(h)) return true;
-  return py::isinstance(h, py::module_::import("numpy").attr("integer"));
-}
-
-Array as_array(py::handle x, std::string_view op, std::optional<DType> dtype,
-               const std::shared_ptr<Context>& context) {
-  if (py::isinstance<Array>(x)) return x.cast<Array>();
-  return upload(x, dtype, context ? context : context_or_default(nullptr), op);
-}
-
-IndexMode to_index_mode(const std::string& mode, std::string_view op) {
-  if (mode == "raise") return IndexMode::kRaise;
-  if (mode == "wrap") return IndexMode::kWrap;
-  if (mode == "clip") return IndexMode::kClip;
-  throw ShapeError("[" + std::string(op) + "] mode must be 'raise', 'wrap' or 'clip', got '" +
-                   mode + "'");
-}
-
-namespace {
 
 std::optional<int64_t> slice_bound(py::handle h) {
   if (h.is_none()) return std::nullopt;

@@ -1,4 +1,4 @@
-// Helpers the indexing, view and selection bindings share (index_py.cc defines them).
+// Helpers the indexing, view and selection bindings share (index_args_py.cc defines them).
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -13,6 +13,9 @@
 namespace vka {
 
 namespace py = pybind11;
+
+// A Python bool or numpy.bool_.
+bool is_bool_scalar(py::handle h);
 
 // A Python int or numpy integer (bools are not integers here, as in numpy's indexing).
 bool is_python_integer(py::handle h);
