@@ -12,7 +12,6 @@
 #include "array/sort.h"
 #include "array/sort_radix.h"
 #include "base/errors.h"
-#include "device/stream.h"
 #include "kernels/lib/counting.h"
 #include "kernels/lib/sort.h"
 #include "runtime/library.h"
@@ -207,10 +206,7 @@ Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minl
   // length + 1 bounds of the bins' runs in the values sorted by bin.
   const int64_t bins = weights ? length + 1 : length;
   auto counts = allocate_for(ctx, DType::kUInt32, {bins});
-  for (int r = 0; r < ctx->num_replicas(); ++r) {
-    ctx->replica(r).stream->fill(device_buffer(*counts)->vk_buffer(r), 0,
-                                  device_buffer(*counts)->nbytes(), 0);
-  }
+  zero_fill(ctx, *device_buffer(*counts));
   dispatch_library(ctx, bincount_spec(),
                    {device_buffer(*data.node()->buffer()), device_buffer(*counts)}, n,
                    sort_groups(n, int64_t{kBincountThreads} * 64),

@@ -5,7 +5,6 @@
 #include "array/reduce.h"
 #include "array/write.h"
 #include "base/errors.h"
-#include "device/stream.h"
 #include "kernels/lib/scan.h"
 #include "runtime/library.h"
 #include "runtime/realize.h"
@@ -172,9 +171,7 @@ void scatter(const Array& x, const std::vector<Array>& indices, const std::vecto
   NodePtr a = addr.node(), w = vals.node();
   VKA_ASSERT(a->is_leaf() && w->is_leaf() && a->view().is_contiguous() && w->view().is_contiguous());
   auto claims = device_buffer(*allocate_for(ctx, DType::kInt32, {hi - lo}));
-  for (int r = 0; r < ctx->num_replicas(); ++r) {
-    ctx->replica(r).stream->fill(claims->vk_buffer(r), 0, claims->nbytes(), 0);
-  }
+  zero_fill(ctx, *claims);
   pin_readers(ctx, *base->buffer(), nullptr, &v);
   const std::vector<Scalar> lo_slot = {Scalar::of_int(lo, DType::kInt64)};
   const uint64_t groups = (count + kScanThreads - 1) / kScanThreads;

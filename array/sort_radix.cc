@@ -10,7 +10,6 @@
 #include "array/functions.h"
 #include "array/views.h"
 #include "base/errors.h"
-#include "device/stream.h"
 #include "kernels/cache.h"
 #include "kernels/lib/scan.h"
 #include "kernels/lib/sort.h"
@@ -30,9 +29,7 @@ Scalar slot(int64_t v) { return Scalar::of_int(v, DType::kInt64); }
 // A zeroed uint32 x 3 buffer: the key kernels' varying bits (words 0, 1) and flag (word 2).
 std::shared_ptr<ReplicatedBuffer> zeroed_words(const std::shared_ptr<Context>& ctx) {
   auto bits = device_buffer(*alloc(ctx, DType::kUInt32, 3));
-  for (int r = 0; r < ctx->num_replicas(); ++r) {
-    ctx->replica(r).stream->fill(bits->vk_buffer(r), 0, bits->nbytes(), 0);
-  }
+  zero_fill(ctx, *bits);
   return bits;
 }
 

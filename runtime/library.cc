@@ -53,6 +53,12 @@ std::shared_ptr<ReplicatedBuffer> scratch_buffer(const std::shared_ptr<Context>&
   return device_buffer(*allocate_for(ctx, t, {std::max<int64_t>(n, 1)}));
 }
 
+void zero_fill(const std::shared_ptr<Context>& ctx, const ReplicatedBuffer& buf) {
+  for (int r = 0; r < ctx->num_replicas(); ++r) {
+    ctx->replica(r).stream->fill(buf.vk_buffer(r), 0, buf.nbytes(), 0);
+  }
+}
+
 std::shared_ptr<ReplicatedBuffer> exclusive_sums(const std::shared_ptr<Context>& ctx,
                                                  const std::shared_ptr<ReplicatedBuffer>& input,
                                                  DType input_dtype, int64_t n,

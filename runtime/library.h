@@ -23,6 +23,9 @@ void dispatch_library(const std::shared_ptr<Context>& ctx, const KernelSpec& spe
 std::shared_ptr<ReplicatedBuffer> scratch_buffer(const std::shared_ptr<Context>& ctx, DType t,
                                                  int64_t n);
 
+// Zeros every byte of `buf` on every replica (recorded on each replica's stream).
+void zero_fill(const std::shared_ptr<Context>& ctx, const ReplicatedBuffer& buf);
+
 // Exclusive prefix sums of `n` flags (bool) or counts (uint32) `input`, into a new uint32
 // buffer: kernels/lib/scan.h's block scans level by level, then the block offsets added back
 // down. `total`, when given, receives a buffer whose element 0 is the sum of all n.

@@ -12,8 +12,8 @@
 #include "array/fft/plan.h"
 #include "array/fft/transform.h"
 #include "base/errors.h"
-#include "device/stream.h"
 #include "runtime/device_support.h"
+#include "runtime/library.h"
 #include "runtime/realize.h"
 
 namespace vka {
@@ -87,11 +87,7 @@ std::shared_ptr<ReplicatedBuffer> prepared(const Array& a, int axis, int64_t m, 
   }
   auto ref = allocate_for(ctx, dtype, {std::max(size(*shape), min_elements)});
   auto buf = device_buffer(*ref);
-  if (kept < m) {
-    for (int r = 0; r < ctx->num_replicas(); ++r) {
-      ctx->replica(r).stream->fill(buf->vk_buffer(r), 0, buf->nbytes(), 0);
-    }
-  }
+  if (kept < m) zero_fill(ctx, *buf);
   if (kept > 0) {
     View head = View::contiguous(*shape);
     head.shape.back() = kept;

@@ -6,6 +6,7 @@
 #include "kernels/glsl/writer.h"
 #include "kernels/lib/scan.h"
 #include "kernels/lib/sort_pass.h"
+#include "kernels/lib/sort_pass_glsl.h"
 
 namespace vka {
 namespace {
@@ -26,7 +27,7 @@ std::string header(const KernelSpec& spec) {
   return w.str() + push.str();
 }
 
-std::string key_type(DType key) { return key == DType::kUInt64 ? "uint64_t" : "uint"; }
+using sort_pass_internal::key_type;
 
 // Bits of one component of t (a complex number has two).
 int component_bits(DType t) {
@@ -52,29 +53,52 @@ std::string hex(uint64_t v, bool wide) {
   return "0x" + s + (wide ? "ul" : "u");
 }
 
+// The bit patterns of a dtype's keys: KEY, its width, a component's sign bit, its bits, the
+// exponent bits (floats) and the quiet NaN.
+struct KeyBits {
+  explicit KeyBits(DType t)
+      : wide(sort_key_dtype(t) == DType::kUInt64), K(key_type(sort_key_dtype(t))) {
+    const int w = component_bits(t);
+    sign = uint64_t{1} << (w - 1);
+    mask = w == 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
+    expmask = w == 16 ? 0x7C00u : w == 32 ? 0x7F800000u : 0x7FF0000000000000ull;
+    quiet = w == 16 ? 0x7E00u : w == 32 ? 0x7FC00000u : 0x7FF8000000000000ull;
+  }
+  std::string h(uint64_t v) const { return hex(v, wide); }
+  bool wide;
+  std::string K;
+  uint64_t sign, mask, expmask, quiet;
+};
+
+// GLSL `is_nan` and `float_key` of a float component's bits: the sign bit flipped (negatives:
+// every bit), -0.0 as 0.0 and every NaN the largest key, so unsigned order is numpy's order.
+std::string float_key_functions(const KeyBits& b) {
+  const std::string& K = b.K;
+  return "bool is_nan(" + K + " x) { return (x & " + b.h(b.sign - 1) + ") > " + b.h(b.expmask) +
+         "; }\n" + K + " float_key(" + K + " x) {\n"
+         "  " + K + " mag = x & " + b.h(b.sign - 1) + ";\n"
+         "  if (mag > " + b.h(b.expmask) + ") return " + b.h(b.mask) + ";\n"
+         "  if (mag == " + K + "(0)) return " + b.h(b.sign) + ";\n"
+         "  return (x & " + b.h(b.sign) + ") != " + K + "(0) ? (~x) & " + b.h(b.mask) + " : x | " +
+         b.h(b.sign) + ";\n"
+         "}\n";
+}
+
+// The key of a real value x of t that is not a float.
+std::string integer_key(DType t, const KeyBits& b, const std::string& x) {
+  if (is_bool(t)) return x + " != " + b.K + "(0) ? " + b.K + "(1) : " + b.K + "(0)";
+  if (is_signed_integer(t)) return x + " ^ " + b.h(b.sign);
+  return x;
+}
+
 // GLSL `KEY key_of(uint j, uint part)`: the order-preserving key of element j.
 std::string key_function(DType t) {
-  const DType key = sort_key_dtype(t);
-  const bool wide = key == DType::kUInt64;
-  const std::string K = key_type(key);
-  const int w = component_bits(t);
-  const uint64_t sign = uint64_t{1} << (w - 1);
-  const uint64_t mask = w == 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
-  const uint64_t expmask = w == 16 ? 0x7C00u : w == 32 ? 0x7F800000u : 0x7FF0000000000000ull;
+  const KeyBits b(t);
+  const std::string& K = b.K;
   const int comps = is_complex(t) ? 2 : 1;
   std::string s = K + " component(uint j, uint c) { return " + K + "(in0.v[" +
                   std::to_string(comps) + "u * j + c]); }\n";
-  if (is_floating(t) || is_complex(t)) {
-    s += "bool is_nan(" + K + " x) { return (x & " + hex(sign - 1, wide) + ") > " +
-         hex(expmask, wide) + "; }\n";
-    s += K + " float_key(" + K + " x) {\n"
-         "  " + K + " mag = x & " + hex(sign - 1, wide) + ";\n"
-         "  if (mag > " + hex(expmask, wide) + ") return " + hex(mask, wide) + ";\n"
-         "  if (mag == " + K + "(0)) return " + hex(sign, wide) + ";\n"
-         "  return (x & " + hex(sign, wide) + ") != " + K + "(0) ? (~x) & " + hex(mask, wide) +
-         " : x | " + hex(sign, wide) + ";\n"
-         "}\n";
-  }
+  if (is_floating(t) || is_complex(t)) s += float_key_functions(b);
   s += K + " key_of(uint j, uint part) {\n";
   if (is_complex(t)) {
     s += "  if (part == 2u) return " + K + "((is_nan(component(j, 0u)) ? 2u : 0u) + "
@@ -82,42 +106,25 @@ std::string key_function(DType t) {
          "  return float_key(component(j, part));\n";
   } else if (is_floating(t)) {
     s += "  return float_key(component(j, 0u));\n";
-  } else if (is_bool(t)) {
-    s += "  return component(j, 0u) != " + K + "(0) ? " + K + "(1) : " + K + "(0);\n";
-  } else if (is_signed_integer(t)) {
-    s += "  return component(j, 0u) ^ " + hex(sign, wide) + ";\n";
   } else {
-    s += "  return component(j, 0u);\n";
+    s += "  return " + integer_key(t, b, "component(j, 0u)") + ";\n";
   }
   return s + "}\n";
 }
 
-// GLSL `KEY value_key(uint j)`: sort_value_keys_spec's key of element j, flagging in out1.v[2]
-// a value whose bits its key loses.
+// GLSL `KEY value_key(uint j)`: sort_value_keys_spec's key of element j (key_of's), flagging in
+// out1.v[2] a value whose bits its key loses (-0.0, a NaN other than the quiet NaN).
 std::string value_key_function(DType t) {
-  const DType key = sort_key_dtype(t);
-  const bool wide = key == DType::kUInt64;
-  const std::string K = key_type(key);
-  const int w = component_bits(t);
-  const uint64_t sign = uint64_t{1} << (w - 1);
-  const uint64_t mask = w == 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
-  const uint64_t expmask = w == 16 ? 0x7C00u : w == 32 ? 0x7F800000u : 0x7FF0000000000000ull;
-  const uint64_t quiet = w == 16 ? 0x7E00u : w == 32 ? 0x7FC00000u : 0x7FF8000000000000ull;
-  std::string s = K + " value_key(uint j) {\n  " + K + " x = " + K + "(in0.v[j]);\n";
+  const KeyBits b(t);
+  const std::string& K = b.K;
+  std::string s = is_floating(t) ? float_key_functions(b) : "";
+  s += K + " value_key(uint j) {\n  " + K + " x = " + K + "(in0.v[j]);\n";
   if (is_floating(t)) {
-    s += "  " + K + " mag = x & " + hex(sign - 1, wide) + ";\n"
-         "  if ((mag > " + hex(expmask, wide) + " && x != " + hex(quiet, wide) + ") || x == " +
-         hex(sign, wide) + ") atomicOr(out1.v[2], 1u);\n"
-         "  if (mag > " + hex(expmask, wide) + ") return " + hex(mask, wide) + ";\n"
-         "  if (mag == " + K + "(0)) return " + hex(sign, wide) + ";\n"
-         "  return (x & " + hex(sign, wide) + ") != " + K + "(0) ? (~x) & " + hex(mask, wide) +
-         " : x | " + hex(sign, wide) + ";\n";
-  } else if (is_bool(t)) {
-    s += "  return x != " + K + "(0) ? " + K + "(1) : " + K + "(0);\n";
-  } else if (is_signed_integer(t)) {
-    s += "  return x ^ " + hex(sign, wide) + ";\n";
+    s += "  if ((is_nan(x) && x != " + b.h(b.quiet) + ") || x == " + b.h(b.sign) +
+         ") atomicOr(out1.v[2], 1u);\n"
+         "  return float_key(x);\n";
   } else {
-    s += "  return x;\n";
+    s += "  return " + integer_key(t, b, "x") + ";\n";
   }
   return s + "}\n";
 }

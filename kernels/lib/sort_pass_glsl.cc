@@ -3,6 +3,7 @@
 
 #include "kernels/glsl/indexing.h"
 #include "kernels/glsl/writer.h"
+#include "kernels/lib/scan.h"
 
 namespace vka {
 namespace sort_pass_internal {
@@ -61,6 +62,24 @@ std::string advance_offsets(const std::string& D, const std::string& T, const st
          D + "u ? dstart[d + 1u] : min(" + B +
          "u, n - base);\n"
          "      goff[d] += end - dstart[d];\n"
+         "    }\n";
+}
+
+std::string owned_exclusive_scan(const std::string& array, const std::string& per,
+                                 const std::string& T) {
+  return "    uint loc[" + per + "];\n"
+         "    uint sum = 0u;\n"
+         "    for (uint j = 0u; j < " + per + "u; ++j) {\n"
+         "      loc[j] = " + array + "[t * " + per + "u + j];\n"
+         "      sum += loc[j];\n"
+         "    }\n"
+         "    part[t] = sum;\n"
+         "    barrier();\n" +
+         workgroup_inclusive_scan(T, "    ") +
+         "    uint run = part[t] - sum;\n"
+         "    for (uint j = 0u; j < " + per + "u; ++j) {\n"
+         "      " + array + "[t * " + per + "u + j] = run;\n"
+         "      run += loc[j];\n"
          "    }\n";
 }
 

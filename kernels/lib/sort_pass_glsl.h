@@ -25,6 +25,11 @@ std::string partition(const std::string& B);
 // (dstart: the runs' starts in the tile; the last run ends at the tile's element count).
 std::string advance_offsets(const std::string& D, const std::string& T, const std::string& B);
 
+// GLSL: an exclusive prefix sum, in place, of the shared array `array` of T * per entries,
+// invocation t owning entries t * per .. t * per + per - 1 (through shared `part`).
+std::string owned_exclusive_scan(const std::string& array, const std::string& per,
+                                 const std::string& T);
+
 // The scatters (sort_scatter.cc).
 std::string emit_scatter_portable(const KernelSpec& spec, const SortGeometry& g);
 std::string emit_scatter_ballot(const KernelSpec& spec, const SortGeometry& g, bool partitioned);

@@ -1,7 +1,6 @@
 // The radix sort's scatter kernels (kernels/lib/sort_pass.h): the portable 4-bit form and the
 // 8-bit subgroup-ballot form.
 #include "kernels/glsl/indexing.h"
-#include "kernels/lib/scan.h"
 #include "kernels/lib/sort_pass_glsl.h"
 
 namespace vka {
@@ -78,32 +77,9 @@ std::string emit_scatter_portable(const KernelSpec& spec, const SortGeometry& g)
          D + "u) cnt[digs[k] * " + T +
          "u + t] += 1u;\n"
          "    }\n"
-         "    barrier();\n"
-         // Exclusive scan of cnt in (digit, thread) order: thread t owns entries t*D..t*D+D-1.
-         "    uint loc[" +
-         D +
-         "];\n"
-         "    uint sum = 0u;\n"
-         "    for (uint j = 0u; j < " +
-         D +
-         "u; ++j) {\n"
-         "      loc[j] = cnt[t * " +
-         D +
-         "u + j];\n"
-         "      sum += loc[j];\n"
-         "    }\n"
-         "    part[t] = sum;\n"
          "    barrier();\n" +
-         workgroup_inclusive_scan(T, "    ") +
-         "    uint run = part[t] - sum;\n"
-         "    for (uint j = 0u; j < " +
-         D +
-         "u; ++j) {\n"
-         "      cnt[t * " +
-         D +
-         "u + j] = run;\n"
-         "      run += loc[j];\n"
-         "    }\n"
+         // Exclusive scan of cnt in (digit, thread) order: thread t owns entries t*D..t*D+D-1.
+         owned_exclusive_scan("cnt", D, T) +
          "    barrier();\n"
          "    if (t < " +
          D + "u) dstart[t] = cnt[t * " + T +
@@ -236,32 +212,9 @@ std::string emit_scatter_ballot(const KernelSpec& spec, const SortGeometry& g, b
          "      }\n"
          "      dstart[d] = run;\n"
          "    }\n"
-         "    barrier();\n"
-         // Exclusive scan of the block's digit totals: thread t owns DPT consecutive digits.
-         "    uint loc[" +
-         DPT +
-         "];\n"
-         "    uint sum = 0u;\n"
-         "    for (uint j = 0u; j < " +
-         DPT +
-         "u; ++j) {\n"
-         "      loc[j] = dstart[t * " +
-         DPT +
-         "u + j];\n"
-         "      sum += loc[j];\n"
-         "    }\n"
-         "    part[t] = sum;\n"
          "    barrier();\n" +
-         workgroup_inclusive_scan(T, "    ") +
-         "    uint run = part[t] - sum;\n"
-         "    for (uint j = 0u; j < " +
-         DPT +
-         "u; ++j) {\n"
-         "      dstart[t * " +
-         DPT +
-         "u + j] = run;\n"
-         "      run += loc[j];\n"
-         "    }\n"
+         // Exclusive scan of the block's digit totals: thread t owns DPT consecutive digits.
+         owned_exclusive_scan("dstart", DPT, T) +
          "    barrier();\n"
          "    for (uint r = 0u; r < " +
          P +
