@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <functional>
-#include <unordered_set>
 
 #include "base/errors.h"
+#include "base/pointer_index.h"
 
 namespace vka {
 namespace {
@@ -259,18 +259,19 @@ Node::~Node() {
 
 std::vector<NodePtr> topological_order(const std::vector<NodePtr>& roots) {
   std::vector<NodePtr> order;
-  std::unordered_set<const Node*> seen;
-  seen.reserve(64);
+  PointerIndex seen(64);
   // Iterative DFS: expression chains can be thousands of nodes deep (x = x*a + b in a loop).
   std::vector<std::pair<NodePtr, std::size_t>> stack;
   for (const NodePtr& r : roots) {
-    if (!r || !seen.insert(r.get()).second) continue;
+    bool added = false;
+    if (!r || (seen.insert(r.get(), &added), !added)) continue;
     stack.push_back({r, 0});
     while (!stack.empty()) {
       auto& [node, next] = stack.back();
       if (next < node->inputs().size()) {
         const NodePtr& in = node->inputs()[next++];
-        if (seen.insert(in.get()).second) stack.push_back({in, 0});
+        seen.insert(in.get(), &added);
+        if (added) stack.push_back({in, 0});
       } else {
         order.push_back(node);
         stack.pop_back();

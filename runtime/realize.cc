@@ -14,6 +14,7 @@
 #include "runtime/debug_schedule.h"
 #include "runtime/gemm.h"
 #include "runtime/launch.h"
+#include "schedule/plan_cache.h"
 
 namespace vka {
 namespace {
@@ -83,6 +84,27 @@ RealizedTable& realized() {
   return t;
 }
 
+// Each context's schedules by structure (its limits and GEMM tilings are its devices'). A
+// context at the address of one that is gone starts with none.
+PlanCache& plans_of(const std::shared_ptr<Context>& context) {
+  struct Held {
+    std::weak_ptr<Context> owner;
+    std::unique_ptr<PlanCache> plans;
+  };
+  static std::mutex mu;
+  static std::unordered_map<const Context*, Held> held;
+  std::lock_guard<std::mutex> lock(mu);
+  Held& h = held[context.get()];
+  if (h.owner.lock() != context) {
+    for (auto it = held.begin(); it != held.end();) {
+      it =
+          it->second.owner.expired() && it->first != context.get() ? held.erase(it) : std::next(it);
+    }
+    h = Held{context, std::make_unique<PlanCache>()};
+  }
+  return *h.plans;
+}
+
 NodePtr leaf_for(const Node& n, const std::shared_ptr<BufferRef>& buf) {
   return default_graph().buffer(buf, n.dtype(), View::contiguous(n.shape()));
 }
@@ -100,12 +122,17 @@ namespace {
 
 // substitute_realized, except for nodes computed into one of `filling`: buffers this
 // evaluation writes, as when a buffer made on one replica is computed on another.
+// `result_order`, when given, receives the topological order of the result.
 std::vector<NodePtr> substitute(const std::vector<NodePtr>& roots,
-                                const std::unordered_set<const BufferRef*>& filling) {
-  const std::vector<NodePtr> order = topological_order(roots);
+                                const std::unordered_set<const BufferRef*>& filling,
+                                std::vector<NodePtr>* result_order = nullptr) {
+  std::vector<NodePtr> order = topological_order(roots);
   bool any = false;
   for (const NodePtr& n : order) any = any || (n->was_realized() && !n->is_leaf());
-  if (!any) return roots;  // the common case: nothing under the roots was computed before
+  if (!any) {  // the common case: nothing under the roots was computed before
+    if (result_order) *result_order = std::move(order);
+    return roots;
+  }
   std::unordered_map<const Node*, NodePtr> done;
   for (const NodePtr& n : order) {
     NodePtr out = n;
@@ -128,6 +155,7 @@ std::vector<NodePtr> substitute(const std::vector<NodePtr>& roots,
   }
   std::vector<NodePtr> result;
   for (const NodePtr& r : roots) result.push_back(done.at(r.get()));
+  if (result_order) *result_order = topological_order(result);
   return result;
 }
 
@@ -198,7 +226,8 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
   for (const NodePtr& d : destinations) {
     if (d) filling.insert(d->buffer().get());
   }
-  std::vector<NodePtr> roots = substitute(targets, filling);
+  std::vector<NodePtr> order;  // of the roots, while they are substitute()'s
+  std::vector<NodePtr> roots = substitute(targets, filling, &order);
   // A destination is always written by a kernel, even when its value is a buffer already.
   std::unordered_map<const Node*, NodePtr> dests;
   for (size_t i = 0; i < destinations.size(); ++i) {
@@ -209,6 +238,7 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
     if (roots[i]->is_leaf() || kind(roots[i]->op()) == OpKind::kReduce ||
         kind(roots[i]->op()) == OpKind::kContract) {
       roots[i] = default_graph().convert(roots[i], d->dtype(), d->shape());
+      order.clear();
     }
     VKA_ASSERT(!dests.count(roots[i].get()));
     dests[roots[i].get()] = d;
@@ -221,14 +251,24 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
       if (!replica || *replica == q) buf->ensure_valid(q);
     }
   }
-  const size_t nodes = timer.on() ? topological_order(roots).size() : 0;  // VKA_DEBUG=2 only
+  if (order.empty()) order = topological_order(roots);
+  const size_t nodes = order.size();
   timer.mark("substitute");
-  Limits limits = limits_of(context->device(0).caps());
-  limits.gemm_tiling = [&context](DType t, MatmulInfo layout) {
-    return gemm_tiling(context, t, layout.a_m_fast, layout.b_n_fast);
-  };
-  Schedule plan = schedule(roots, limits, dests);
-  timer.mark("schedule", nodes);
+  // The same structure over other buffers (a function called again) reuses its schedule.
+  PlanCache& plans = plans_of(context);
+  const PlanKey key = plan_key(roots, std::move(order), dests);
+  std::optional<Schedule> reused = plans.find(key);
+  const bool was_reused = reused.has_value();
+  if (!was_reused) {
+    Limits limits = limits_of(context->device(0).caps());
+    limits.gemm_tiling = [&context](DType t, MatmulInfo layout) {
+      return gemm_tiling(context, t, layout.a_m_fast, layout.b_n_fast);
+    };
+    reused = schedule(roots, limits, dests);
+    plans.add(key, *reused);
+  }
+  Schedule plan = std::move(*reused);
+  timer.mark(was_reused ? "schedule (reused)" : "schedule", nodes);
   debug_schedule(plan);
   std::unordered_map<const Node*, std::shared_ptr<BufferRef>> buffers;
   for (const ScheduledKernel& k : plan.kernels) launch(context, k, buffers, dests, replica);
