@@ -184,15 +184,10 @@ bool is_array(py::handle h) {
   return h && PyObject_TypeCheck(h.ptr(), type);
 }
 
-namespace {
-
-// The Array inside an ndarray `h` (is_array(h)): its one value slot, without a type lookup.
 const Array& array_in(py::handle h) {
   auto* inst = reinterpret_cast<py::detail::instance*>(h.ptr());
   return *static_cast<const Array*>(inst->get_value_and_holder().value_ptr());
 }
-
-}  // namespace
 
 std::optional<std::vector<PyOperand>> to_operands(const std::vector<py::handle>& values,
                                                   Accept accept, std::string_view op) {
@@ -205,8 +200,8 @@ std::optional<std::vector<PyOperand>> to_operands(const std::vector<py::handle>&
   }
   const bool have_array_like = [&] {
     for (py::handle v : values) {
-      if (is_array(v) || (!is_plain_python_scalar(v) &&
-                           (is_numpy_scalar(v) || py::isinstance<py::array>(v)))) {
+      if (is_array(v) ||
+          (!is_plain_python_scalar(v) && (is_numpy_scalar(v) || py::isinstance<py::array>(v)))) {
         return true;
       }
       if (accept == Accept::kFunction && !to_weak(v, op)) return true;  // a list, say

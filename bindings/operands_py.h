@@ -31,6 +31,8 @@ enum class Accept { kOperator, kFunction };
 // True when `h` is a vkarray.ndarray (or a subclass): one type check, without pybind11's
 // registry lookup.
 bool is_array(py::handle h);
+// The Array inside an ndarray `h` (is_array(h)): its one value slot, without a type lookup.
+const Array& array_in(py::handle h);
 
 // Converts `values` for `op`; nullopt when one is not an operand under kOperator. numpy data
 // is uploaded to the context of the first ndarray operand (the default context if none). Under

@@ -1,6 +1,7 @@
 // The Python operators of vkarray.ndarray: binary, reflected, in-place and unary forms.
 #include <pybind11/pybind11.h>
 
+#include <optional>
 #include <string>
 
 #include "array/array.h"
@@ -14,7 +15,35 @@ py::object not_implemented() { return py::reinterpret_borrow<py::object>(Py_NotI
 
 // x <op> y (reflected: y <op> x), or NotImplemented when the other operand is not one vkarray
 // takes, so Python tries the other side and then raises its usual TypeError.
+// The operands of most operator calls (ndarrays, exact Python ints in int64 and floats)
+// without the general conversion, which also weighs numpy scalars and arrays; nullopt for
+// anything else.
+std::optional<Array> common_binary(Op op, py::handle self, py::handle other, bool reflected) {
+  if (!is_array(self)) return std::nullopt;
+  const Array& a = array_in(self);
+  PyObject* o = other.ptr();
+  if (is_array(other)) {
+    const Array& b = array_in(other);
+    return reflected ? vka::apply(op, {b, a}) : vka::apply(op, {a, b});
+  }
+  Arg scalar(0.0);
+  if (PyFloat_CheckExact(o)) {
+    scalar = Arg(PyFloat_AS_DOUBLE(o));
+  } else if (PyLong_CheckExact(o)) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow != 0) return std::nullopt;
+    scalar = Arg(static_cast<int64_t>(v));
+  } else {
+    return std::nullopt;
+  }
+  return reflected ? vka::apply(op, {scalar, a}) : vka::apply(op, {a, scalar});
+}
+
 py::object binary(Op op, py::handle self, py::handle other, bool reflected) {
+  if (std::optional<Array> r = common_binary(op, self, other, reflected)) {
+    return py::cast(std::move(*r));
+  }
   std::vector<py::handle> values =
       reflected ? std::vector<py::handle>{other, self} : std::vector<py::handle>{self, other};
   std::optional<std::vector<PyOperand>> operands = to_operands(values, Accept::kOperator, name(op));

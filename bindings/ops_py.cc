@@ -36,7 +36,7 @@ py::list loop_types(Op op) {
   for (int i = 0; i < kNumDTypes; ++i) {
     const DType t = static_cast<DType>(i);
     if (!accepts(op, t)) continue;
-    const DType compute = compute_dtype(op, std::vector<DType>(arity(op), t));
+    const DType compute = compute_dtype(op, t);
     const std::string loop = std::string(arity(op), info(compute).numpy_char) + "->" +
                              info(result_dtype(op, compute)).numpy_char;
     const std::pair<int, std::string> entry{static_cast<int>(compute), loop};

@@ -106,7 +106,26 @@ std::vector<DType> source_param_dtypes(Op op, DType dtype) {
   internal_error("source_param_dtypes of a non-source op", __FILE__, __LINE__);
 }
 
-NodePtr Graph::intern(std::unique_ptr<Node> n) {
+// A node and its reference count in one allocation.
+struct AllocatedNode final : Node {};
+
+std::shared_ptr<Node> Graph::new_node() { return std::make_shared<AllocatedNode>(); }
+
+NodePtr Graph::find_source(std::size_t hash, Op op, DType dtype, const Shape& shape,
+                           const std::vector<Scalar>& params) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto range = table_.equal_range(hash);
+  for (auto it = range.first; it != range.second; ++it) {
+    NodePtr e = it->second.lock();
+    if (e && e->op_ == op && e->dtype_ == dtype && e->shape_ == shape && e->params_ == params &&
+        e->inputs_.empty() && !e->buffer_) {
+      return e;
+    }
+  }
+  return nullptr;
+}
+
+NodePtr Graph::intern(std::shared_ptr<Node> n) {
   n->hash_ = structural_hash(n->op_, n->dtype_, n->shape_, n->inputs_, n->params_, n->buffer_.get(),
                              n->view_);
   std::lock_guard<std::mutex> lock(mu_);
@@ -129,7 +148,7 @@ NodePtr Graph::intern(std::unique_ptr<Node> n) {
     purge_at_ = std::max<std::size_t>(1024, table_.size() * 2);
   }
   n->id_ = g_next_node_id.fetch_add(1);
-  NodePtr p(n.release());
+  NodePtr p = std::move(n);
   table_.emplace(p->hash_, p);
   for (const NodePtr& in : p->inputs_) {
     if (in->is_leaf()) in->buffer_->add_reader(p);
@@ -139,7 +158,7 @@ NodePtr Graph::intern(std::unique_ptr<Node> n) {
 
 NodePtr Graph::buffer(std::shared_ptr<BufferRef> buf, DType dtype, View view) {
   VKA_ASSERT(buf != nullptr && view.shape.size() == view.strides.size());
-  std::unique_ptr<Node> n(new Node());
+  std::shared_ptr<Node> n = new_node();
   n->op_ = Op::kBuffer;
   n->dtype_ = dtype;
   n->shape_ = view.shape;
@@ -156,7 +175,10 @@ NodePtr Graph::source(Op op, DType dtype, Shape shape, std::vector<Scalar> param
   VKA_ASSERT(want.size() == params.size());
   for (std::size_t i = 0; i < params.size(); ++i) params[i] = params[i].astype(want[i]);
   size(shape);  // validates extents
-  std::unique_ptr<Node> n(new Node());
+  // Constants are remade on every call that names one (x * 2.0): found before allocating.
+  const std::size_t h = structural_hash(op, dtype, shape, {}, params, nullptr, View());
+  if (NodePtr existing = find_source(h, op, dtype, shape, params)) return existing;
+  std::shared_ptr<Node> n = new_node();
   n->op_ = op;
   n->dtype_ = dtype;
   n->shape_ = std::move(shape);
@@ -171,10 +193,25 @@ NodePtr Graph::full(Scalar value, Shape shape) {
 
 NodePtr Graph::elementwise(Op op, DType dtype, std::vector<NodePtr> inputs) {
   VKA_ASSERT(is_elementwise(op) && static_cast<int>(inputs.size()) == arity(op));
-  std::vector<Shape> shapes;
-  for (const NodePtr& in : inputs) shapes.push_back(in->shape());
-  std::unique_ptr<Node> n(new Node());
-  n->shape_ = broadcast_shapes(name(op), shapes);
+  std::shared_ptr<Node> n = new_node();
+  // The common cases without copying shapes: operands of one shape, and 0-d constants.
+  const Shape* common = nullptr;
+  for (const NodePtr& in : inputs) {
+    if (in->shape().empty() && in->is_constant()) continue;
+    if (common == nullptr || *common == in->shape()) {
+      common = &in->shape();
+      continue;
+    }
+    common = nullptr;
+    break;
+  }
+  if (common != nullptr) {
+    n->shape_ = *common;
+  } else {
+    std::vector<Shape> shapes;
+    for (const NodePtr& in : inputs) shapes.push_back(in->shape());
+    n->shape_ = broadcast_shapes(name(op), shapes);
+  }
   n->op_ = op;
   n->dtype_ = dtype;
   n->inputs_ = std::move(inputs);
@@ -193,7 +230,7 @@ NodePtr Graph::convert(const NodePtr& x, DType dtype, const Shape& shape) {
     throw ShapeError("[convert] cannot broadcast shape " + vka::to_string(x->shape()) + " to " +
                      vka::to_string(shape));
   }
-  std::unique_ptr<Node> n(new Node());
+  std::shared_ptr<Node> n = new_node();
   n->op_ = Op::kAstype;
   n->dtype_ = dtype;
   n->shape_ = shape;
@@ -202,7 +239,7 @@ NodePtr Graph::convert(const NodePtr& x, DType dtype, const Shape& shape) {
 }
 
 NodePtr Graph::with_inputs(const Node& o, std::vector<NodePtr> inputs) {
-  std::unique_ptr<Node> n(new Node());
+  std::shared_ptr<Node> n = new_node();
   n->op_ = o.op_;
   n->dtype_ = o.dtype_;
   n->shape_ = o.shape_;

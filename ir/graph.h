@@ -102,7 +102,11 @@ class Node {
 
  private:
   friend class Graph;
+
+ protected:
   Node() = default;
+
+ private:
   bool same_structure(const Node& o) const;
 
   Op op_ = Op::kBuffer;
@@ -200,7 +204,11 @@ class Graph {
   std::size_t live_nodes();
 
  private:
-  NodePtr intern(std::unique_ptr<Node> n);
+  static std::shared_ptr<Node> new_node();
+  // The live source node (no inputs, no buffer) of this structure, or null.
+  NodePtr find_source(std::size_t hash, Op op, DType dtype, const Shape& shape,
+                      const std::vector<Scalar>& params);
+  NodePtr intern(std::shared_ptr<Node> n);
 
   std::mutex mu_;
   std::unordered_multimap<std::size_t, std::weak_ptr<const Node>> table_;

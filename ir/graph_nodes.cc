@@ -30,7 +30,7 @@ NodePtr Graph::gather(const NodePtr& x, std::vector<NodePtr> indices,
   }
   size(shape);  // validates extents
   for (const NodePtr& i : indices) VKA_ASSERT(can_broadcast_to(i->shape(), shape));
-  std::unique_ptr<Node> n(new Node());
+  std::shared_ptr<Node> n = new_node();
   n->op_ = Op::kGather;
   n->dtype_ = x->dtype();
   n->shape_ = std::move(shape);
@@ -83,7 +83,7 @@ NodePtr Graph::reduce(Op op, const NodePtr& x, std::vector<int> axes, bool keepd
     if (!reduced) shape.push_back(x->shape()[d]);
     if (reduced && keepdims) shape.push_back(1);
   }
-  std::unique_ptr<Node> n(new Node());
+  std::shared_ptr<Node> n = new_node();
   n->op_ = op;
   n->dtype_ = dtype;
   n->shape_ = std::move(shape);
@@ -109,7 +109,7 @@ NodePtr Graph::matmul(const NodePtr& a, const NodePtr& b, Shape shape, MatmulInf
   VKA_ASSERT(a->shape().size() == 3 && b->shape().size() == 3 && a->dtype() == b->dtype() &&
              a->shape()[0] == b->shape()[0] && a->shape()[2] == b->shape()[1] &&
              size(shape) == a->shape()[0] * a->shape()[1] * b->shape()[2]);
-  std::unique_ptr<Node> n(new Node());
+  std::shared_ptr<Node> n = new_node();
   n->op_ = Op::kMatmul;
   n->dtype_ = a->dtype();
   n->shape_ = std::move(shape);

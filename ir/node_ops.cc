@@ -63,9 +63,7 @@ Resolved resolve(Op op, const std::vector<Operand>& operands) {
     t = (fits_i64 && t != DType::kUInt64) ? DType::kInt64 : DType::kFloat64;
   }
   check_accepts(op, t);
-  std::vector<DType> ds(operands.size(), t);
-  if (first == 1) ds[0] = DType::kBool;
-  DType c = compute_dtype(op, ds);
+  DType c = compute_dtype(op, t);
   return Resolved{t, c, result_dtype(op, c)};
 }
 

@@ -2,7 +2,6 @@
 #include "ir/ops.h"
 
 #include <array>
-#include <cctype>
 #include <string>
 
 #include "base/errors.h"
@@ -13,8 +12,13 @@ namespace {
 
 constexpr std::array<OpInfo, kNumOps> kTable = {{
 #define VKA_OP(e, name, arity, kind, kinds, rule, real, complex, glsl, numpy, aliases, identity) \
-  {Op::e, #name, arity, OpKind::kind, kinds, ResultRule::rule, EmitForm::real, \
-   EmitForm::complex, glsl, numpy, aliases, identity},
+  {                                                                                              \
+      Op::e,          #name,                                                                     \
+      arity,          OpKind::kind,                                                              \
+      kinds,          ResultRule::rule,                                                          \
+      EmitForm::real, EmitForm::complex,                                                         \
+      glsl,           numpy,                                                                     \
+      aliases,        identity},
 #include "ir/ops.def"
 #undef VKA_OP
 }};
@@ -24,7 +28,9 @@ std::size_t find_kind(const OpInfo& op, DType t, bool* implemented) {
   char k = info(t).kind;
   for (std::size_t i = 0; i < op.kinds.size(); ++i) {
     char c = op.kinds[i];
-    if (std::tolower(static_cast<unsigned char>(c)) == k) {
+    // ASCII case folding: this runs on every elementwise call, and std::tolower consults the
+    // locale.
+    if ((c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c) == k) {
       *implemented = (c == k);
       return i;
     }
@@ -101,9 +107,13 @@ DType compute_dtype(Op op, const std::vector<DType>& operands) {
   std::size_t first = o.rule == ResultRule::kWhere ? 1 : 0;
   DType t = operands[first];
   for (std::size_t i = first + 1; i < operands.size(); ++i) t = result_type(t, operands[i]);
+  return compute_dtype(op, t);
+}
+
+DType compute_dtype(Op op, DType t) {
   // Ops whose integer loops do not exist in numpy compute in a float, so the operands are
   // converted first (sqrt(int16) converts to float32, then takes the root).
-  switch (o.rule) {
+  switch (info(op).rule) {
     case ResultRule::kFloat:
       return smallest_float_for(t);
     case ResultRule::kTrueDivide:

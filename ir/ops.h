@@ -81,10 +81,10 @@ struct OpInfo {
   OpKind kind;
   std::string_view kinds;  // accepted numpy kinds; uppercase = numpy has it, vkarray not yet
   ResultRule rule;
-  EmitForm real;            // how real operands' expression is written
-  EmitForm complex;         // how complex operands' expression is written (kNone: no form)
-  std::string_view glsl;    // template for real operands (kTemplate rows), or ""
-  std::string_view numpy;   // numpy's name: "absolute"
+  EmitForm real;              // how real operands' expression is written
+  EmitForm complex;           // how complex operands' expression is written (kNone: no form)
+  std::string_view glsl;      // template for real operands (kTemplate rows), or ""
+  std::string_view numpy;     // numpy's name: "absolute"
   std::string_view aliases;   // more Python names, space-separated: "acos"
   std::string_view identity;  // numpy's ufunc identity ("0", "True"), "reorder" or ""
 };
@@ -113,6 +113,8 @@ void check_accepts(Op op, DType t);
 // operand dtypes. For kWhere operand 0 is excluded (it becomes bool). Promotion follows
 // numpy 2 (promotion.h); then the rule decides, e.g. sqrt(int16) computes in float32.
 DType compute_dtype(Op op, const std::vector<DType>& operands);
+// The same where every value operand has dtype `t` (a where's condition aside).
+DType compute_dtype(Op op, DType t);
 
 // The result dtype of `op` when its operands are already in `compute` dtype.
 DType result_dtype(Op op, DType compute);
