@@ -226,8 +226,7 @@ class Scheduler {
     if (reduction) {
       k.outputs.push_back(g.outputs[0]);
       lay_out_reduction(k, *g.outputs[0], b.tape_index.at(g.outputs[0]->inputs()[0].get()),
-                        {t.in_views, {}, t.src_views, t.gathered, t.gather_index64},
-                        t.slot_values);
+                        {t.in_views, {}, t.src_views, t.gathered, t.gather_index64}, t.slot_values);
       if (g.outputs[0]->op() == Op::kMean) {
         const DType real = real_dtype(spec.reduce.acc);
         spec.reduce.divisor_slot = static_cast<int32_t>(spec.slots.size());
@@ -245,8 +244,8 @@ class Scheduler {
       out_views.push_back(d == destinations_.end() ? View::contiguous(g.shape) : d->second->view());
     }
 
-    lay_out_elementwise(k, g.shape, {t.in_views, out_views, t.src_views, t.gathered,
-                                     t.gather_index64},
+    lay_out_elementwise(k, g.shape,
+                        {t.in_views, out_views, t.src_views, t.gathered, t.gather_index64},
                         t.slot_values);
     return b;
   }
@@ -308,17 +307,22 @@ class Scheduler {
     };
     const std::vector<TapeEntry>& tape = b.k.spec.tape;
     const int n = static_cast<int>(tape.size());
-    // The measure of the limit exceeded, cumulated along the tape: entries, or transcendental
-    // weight.
+    // The measure of the limit exceeded: entries, or transcendental weight; per entry, that
+    // of its subtree in this kernel (a running sum's subtree holds every term before it).
     const bool by_weight = n <= limits_.max_tape;
-    std::vector<int> at(n + 1, 0);
-    for (int i = 0; i < n; ++i) {
-      at[i + 1] = at[i] + (by_weight ? transcendental_weight(tape[i]) : 1);
+    std::vector<int> weights;
+    int total = n;
+    if (by_weight) {
+      total = 0;
+      for (const TapeEntry& e : tape) total += weights.emplace_back(transcendental_weight(e));
     }
+    const std::vector<int> sizes = tape_subtree_sizes(tape, b.tape_index, weights);
     const int limit = by_weight ? limits_.max_transcendental : limits_.max_tape;
-    if (at[n] > 2 * limit) {
+    if (total > 2 * limit) {
       // A long tape (a chain of many operations) is cut every 3/4 of the limit at once: one
-      // cut per round would rebuild the kernel once per cut, quadratic in its length.
+      // cut per round would rebuild the kernel once per cut, quadratic in its length. Each cut
+      // is a node whose subtree holds the next 3/4 of the limit, so a chain is cut along its
+      // spine, not at the small terms that hang off it.
       const int step = std::max(1, limit * 3 / 4);
       std::vector<std::pair<int, NodePtr>> by_position;
       for (const NodePtr& c : b.interior) by_position.push_back({b.tape_index.at(c.get()), c});
@@ -326,16 +330,15 @@ class Scheduler {
                 [](const auto& x, const auto& y) { return x.first < y.first; });
       int next = step, cuts = 0;
       for (const auto& [position, c] : by_position) {
-        const int measure = at[position + 1];
-        if (measure < next || measure > at[n] - step / 2) continue;
+        const int measure = sizes[position];
+        if (measure < next || measure > total - step / 2) continue;
         materialize(c);
         next = measure + step;
         ++cuts;
       }
       if (cuts > 0) return;
     }
-    const int half = n / 2;
-    const std::vector<int> sizes = tape_subtree_sizes(b.k.spec.tape, b.tape_index);
+    const int half = total / 2;
     NodePtr best;
     int best_score = INT32_MAX;
     for (const NodePtr& c : b.interior) {
@@ -380,12 +383,28 @@ Schedule schedule(const std::vector<NodePtr>& targets, const Limits& limits,
 int transcendental_weight(const TapeEntry& e) {
   const bool wide = e.dtype == DType::kFloat64 || is_complex(e.dtype);
   switch (e.op) {
-    case Op::kSin: case Op::kCos: case Op::kTan: case Op::kArcsin: case Op::kArccos:
-    case Op::kArctan: case Op::kArctan2:
+    case Op::kSin:
+    case Op::kCos:
+    case Op::kTan:
+    case Op::kArcsin:
+    case Op::kArccos:
+    case Op::kArctan:
+    case Op::kArctan2:
       return wide ? 4 : 1;
-    case Op::kExp: case Op::kExp2: case Op::kExpm1: case Op::kLog: case Op::kLog2:
-    case Op::kLog10: case Op::kLog1p: case Op::kSinh: case Op::kCosh: case Op::kTanh:
-    case Op::kArcsinh: case Op::kArccosh: case Op::kArctanh: case Op::kPower:
+    case Op::kExp:
+    case Op::kExp2:
+    case Op::kExpm1:
+    case Op::kLog:
+    case Op::kLog2:
+    case Op::kLog10:
+    case Op::kLog1p:
+    case Op::kSinh:
+    case Op::kCosh:
+    case Op::kTanh:
+    case Op::kArcsinh:
+    case Op::kArccosh:
+    case Op::kArctanh:
+    case Op::kPower:
       return is_complex(e.dtype) ? 4 : 1;
     default:
       return 0;

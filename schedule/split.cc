@@ -2,17 +2,21 @@
 #include "schedule/split.h"
 
 #include <cstdint>
+#include <map>
 #include <utility>
 
 namespace vka {
 
 std::vector<int> tape_subtree_sizes(const std::vector<TapeEntry>& tape,
-                                    const std::unordered_map<const Node*, int>& tape_index) {
+                                    const std::unordered_map<const Node*, int>& tape_index,
+                                    const std::vector<int>& weights) {
   constexpr std::size_t kMaxExact = 8192;
   const std::size_t n = tape.size();
+  auto weight = [&weights](std::size_t i) { return weights.empty() ? 1 : weights[i]; };
   std::vector<int> sizes(n);
   if (n > kMaxExact) {
-    for (std::size_t i = 0; i < n; ++i) sizes[i] = static_cast<int>(i) + 1;
+    int sum = 0;
+    for (std::size_t i = 0; i < n; ++i) sizes[i] = sum += weight(i);
     return sizes;
   }
   std::vector<const Node*> at(n, nullptr);
@@ -49,6 +53,13 @@ std::vector<int> tape_subtree_sizes(const std::vector<TapeEntry>& tape,
     }
   }
   const std::size_t words = (n + 63) / 64;
+  // The positions of each weight (the measure sums popcounts per weight).
+  std::map<int, std::vector<uint64_t>> of_weight;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<uint64_t>& mask = of_weight[weight(i)];
+    mask.resize(words, 0);
+    mask[i / 64] |= uint64_t{1} << (i % 64);
+  }
   std::vector<uint64_t> bits(n * words, 0);
   for (std::size_t i : order) {
     uint64_t* row = &bits[i * words];
@@ -56,9 +67,14 @@ std::vector<int> tape_subtree_sizes(const std::vector<TapeEntry>& tape,
     for (std::size_t k : ins[i]) {
       for (std::size_t w = 0; w < words; ++w) row[w] |= bits[k * words + w];
     }
-    int count = 0;
-    for (std::size_t w = 0; w < words; ++w) count += __builtin_popcountll(row[w]);
-    sizes[i] = count;
+    int measure = 0;
+    for (const auto& [wt, mask] : of_weight) {
+      if (wt == 0) continue;
+      int count = 0;
+      for (std::size_t w = 0; w < words; ++w) count += __builtin_popcountll(row[w] & mask[w]);
+      measure += wt * count;
+    }
+    sizes[i] = measure;
   }
   return sizes;
 }

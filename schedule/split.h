@@ -9,13 +9,15 @@
 
 namespace vka {
 
-// For every tape entry, the number of distinct tape nodes under it in this kernel, stopping
-// at its inputs: bit sets over tape positions, inputs first, so one pass serves every
-// candidate split point (a walk per candidate made long chains quadratic). Past 8192
-// entries the sets would be large: the position in the tape (which lists inputs first, but
-// for gathers' operands) stands in for the size.
+// For every tape entry, the measure of the distinct tape nodes under it in this kernel,
+// stopping at its inputs: their number, or with `weights` (one per entry) the sum of their
+// weights. Bit sets over tape positions, inputs first, so one pass serves every candidate split
+// point (a walk per candidate made long chains quadratic). Past 8192 entries the sets would be
+// large: the measure of the tape up to the entry (which lists inputs first, but for gathers'
+// operands) stands in.
 // `tape_index`: the tape position of each node computed in the kernel.
 std::vector<int> tape_subtree_sizes(const std::vector<TapeEntry>& tape,
-                                    const std::unordered_map<const Node*, int>& tape_index);
+                                    const std::unordered_map<const Node*, int>& tape_index,
+                                    const std::vector<int>& weights = {});
 
 }  // namespace vka

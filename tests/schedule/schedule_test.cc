@@ -153,6 +153,31 @@ TEST(Schedule, TapeLimitSplits) {
   EXPECT_TRUE(s.kernels[1].reason.empty());
 }
 
+TEST(Schedule, RunningSumOfTranscendentalTermsIsCutAlongItsSpine) {
+  // t = t + tanh(x[k]) for 0-d views x[k]: each kernel takes the next run of terms and the
+  // sum so far (one output each), in ceil(terms / (3/4 of the limit)) kernels, not a kernel
+  // per term split off one at a time.
+  Graph g;
+  auto buf = std::make_shared<BufferRef>();
+  const int terms = 200;
+  NodePtr t = apply(g, Op::kTanh, {g.buffer(buf, DType::kFloat64, View{0, {}, {}})});
+  for (int k = 1; k < terms; ++k) {
+    NodePtr term = apply(g, Op::kTanh, {g.buffer(buf, DType::kFloat64, View{k, {}, {}})});
+    t = apply(g, Op::kAdd, {t, term});
+  }
+  Limits lim;
+  lim.max_transcendental = 16;  // cuts every 12 terms
+  Schedule s = schedule({t}, lim);
+  EXPECT_EQ(s.kernels.size(), static_cast<size_t>((terms + 11) / 12)) << s.to_string();
+  for (const ScheduledKernel& k : s.kernels) {
+    EXPECT_EQ(k.outputs.size(), 1u) << s.to_string();
+    int weight = 0;
+    for (const TapeEntry& e : k.spec.tape) weight += transcendental_weight(e);
+    EXPECT_LE(weight, lim.max_transcendental) << s.to_string();
+    EXPECT_EQ(k.outputs[0]->op(), Op::kAdd) << s.to_string();
+  }
+}
+
 TEST(Schedule, ImpossibleLimitIsAClearError) {
   Graph g;
   NodePtr w = apply(
