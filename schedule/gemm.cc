@@ -111,6 +111,10 @@ ScheduledKernel fuse_epilogue(const ScheduledKernel& gemm, const ScheduledKernel
   k.params.slots = gemm.params.slots;
   k.params.slots.insert(k.params.slots.end(), consumer.params.slots.begin(),
                         consumer.params.slots.end());
+  if (consumer.slot_nodes.size() == consumer.params.slots.size()) {
+    k.slot_nodes.assign(gemm.params.slots.size(), nullptr);
+    k.slot_nodes.insert(k.slot_nodes.end(), consumer.slot_nodes.begin(), consumer.slot_nodes.end());
+  }
   k.outputs = consumer.outputs;
   k.reason = consumer.reason;
   return k;

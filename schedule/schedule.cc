@@ -227,11 +227,13 @@ class Scheduler {
       k.outputs.push_back(g.outputs[0]);
       lay_out_reduction(k, *g.outputs[0], b.tape_index.at(g.outputs[0]->inputs()[0].get()),
                         {t.in_views, {}, t.src_views, t.gathered, t.gather_index64}, t.slot_values);
+      k.slot_nodes = std::move(t.slot_nodes);
       if (g.outputs[0]->op() == Op::kMean) {
         const DType real = real_dtype(spec.reduce.acc);
         spec.reduce.divisor_slot = static_cast<int32_t>(spec.slots.size());
         add_slots(Scalar::of_double(reduce_info(*g.outputs[0]).divisor).astype(real), spec,
                   k.params.slots);
+        k.slot_nodes.push_back(nullptr);
       }
       return b;
     }
@@ -247,6 +249,7 @@ class Scheduler {
     lay_out_elementwise(k, g.shape,
                         {t.in_views, out_views, t.src_views, t.gathered, t.gather_index64},
                         t.slot_values);
+    k.slot_nodes = std::move(t.slot_nodes);
     return b;
   }
 

@@ -68,7 +68,11 @@ struct ScheduledKernel {
   LaunchParams params;
   std::vector<NodePtr> inputs;   // bound as inputs, in binding order (leaves or materialized)
   std::vector<NodePtr> outputs;  // the nodes this kernel writes, in binding order
-  std::string reason;            // why this kernel was split off; empty when it wasn't
+  // Per params.slots value, the constant (full) node it holds, or null (a gather's strides, a
+  // mean's divisor, a GEMM's layout); empty when not known. Plans reused by structure put the
+  // new graph's constants there (plan_cache.h).
+  std::vector<const Node*> slot_nodes;
+  std::string reason;  // why this kernel was split off; empty when it wasn't
 };
 
 struct Schedule {

@@ -24,6 +24,7 @@ struct Tape {
   std::vector<bool> gathered;   // per input accessor: read by a gather
   bool gather_index64 = false;  // a gathered array's positions need 64-bit indices
   std::vector<Scalar> slot_values;
+  std::vector<const Node*> slot_nodes;  // per slot value: its constant node, or null
 };
 
 // The tape computing `roots` (post-order, iterative: chains can be long), each node once.

@@ -1,6 +1,6 @@
 """Schedules reused by structure (schedule/plan_cache.h): a function evaluated again over other
-arrays, or a loop body over the same arrays after writes, computes the new values, against
-numpy; and the reuse is what VKA_DEBUG=2 reports."""
+arrays, offsets or constants, or a loop body over the same arrays after writes, computes the new
+values, against numpy; and the reuse is what VKA_DEBUG=2 reports."""
 
 import os
 import subprocess
@@ -42,6 +42,30 @@ def test_a_loop_body_over_the_same_arrays_after_writes():
     np.testing.assert_allclose(vy.get(), y, rtol=1e-13)
 
 
+def test_other_constants_and_offsets_each_time():
+    """A time step whose step size changes, and element writes at moving positions: one
+    structure, new constants and view offsets in every evaluation."""
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal(40)
+    vx = vk.asarray(x)
+    for k in range(6):
+        dt = 0.1 * (k + 1)
+        vx = vx + dt * vk.sin(vx) - dt ** 2
+        x = x + dt * np.sin(x) - dt ** 2
+        np.testing.assert_allclose(vx.get(), x, rtol=1e-13)
+    v, ref = vk.asarray(x), x.copy()
+    for i in range(1, 40):
+        v[i] = v[i - 1] * 0.5 + float(i)
+        ref[i] = ref[i - 1] * 0.5 + float(i)
+    np.testing.assert_allclose(v.get(), ref, rtol=1e-13)
+    m, mref = vk.asarray(rng.standard_normal((6, 8))), None
+    mref = m.get()
+    for r in range(1, 6):
+        m[r, 1:] = m[r - 1, :-1] * 2.0 - m[r, 1:]
+        mref[r, 1:] = mref[r - 1, :-1] * 2.0 - mref[r, 1:]
+    np.testing.assert_allclose(m.get(), mref, rtol=1e-13)
+
+
 def test_same_structure_other_dtypes_and_constants_are_planned_anew():
     a = np.arange(10, dtype=np.float32)
     for dtype, c in ((np.float32, 2.0), (np.float64, 2.0), (np.int32, 3), (np.float32, 5.0)):
@@ -52,12 +76,18 @@ def test_same_structure_other_dtypes_and_constants_are_planned_anew():
 def test_debug_reports_the_reuse():
     code = (
         "import numpy as np, vkarray as vk\n"
-        "for _ in range(3):\n"
-        "    vk.eval(vk.asarray(np.ones(8)) * 3 + 1)\n"
+        "for k in range(3):\n"
+        "    vk.eval(vk.asarray(np.ones(8)) * (3 + k) + 1)\n"
+        "v = vk.zeros(8)\n"
+        "float(v[0])\n"
+        "for i in range(1, 4):\n"
+        "    v[i] = v[i - 1] * 0.5 + 1.0\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=dict(os.environ, VKA_DEBUG="2"), check=True)
     lines = [l for l in run.stderr.splitlines() if "realize 1 kernel" in l]
-    assert len(lines) == 3, run.stderr
-    assert "schedule (reused)" not in lines[0]
-    assert all("schedule (reused)" in l for l in lines[1:]), run.stderr
+    # Three evaluations of one expression with other constants, the zeros, three writes at
+    # other positions.
+    assert len(lines) == 7, run.stderr
+    reused = ["schedule (reused)" in l for l in lines]
+    assert reused == [False, True, True, False, False, True, True], run.stderr

@@ -38,18 +38,27 @@ TEST(PlanKey, WhatScheduleReadsChangesTheWords) {
   Graph g;
   auto a = fresh(), b = fresh();
   const PlanKey base = key_of({formula(g, leaf(g, a, {100}), leaf(g, b, {100}))});
-  // A constant's value, a view's offset, a shape, one buffer under both leaves.
-  EXPECT_NE(base.words, key_of({formula(g, leaf(g, a, {100}), leaf(g, b, {100}), 3)}).words);
-  EXPECT_NE(base.words, key_of({formula(g, leaf(g, a, {100}, 4), leaf(g, b, {100}))}).words);
+  // A shape, one buffer under both leaves, a view past int32 positions (64-bit indices).
   EXPECT_NE(base.words, key_of({formula(g, leaf(g, a, {101}), leaf(g, b, {101}))}).words);
   EXPECT_NE(base.words, key_of({formula(g, leaf(g, a, {100}), leaf(g, a, {100}, 100))}).words);
   EXPECT_NE(key_of({formula(g, leaf(g, a, {100}), leaf(g, b, {100}, 100))}).words,
             key_of({formula(g, leaf(g, a, {100}), leaf(g, a, {100}, 100))}).words);
+  EXPECT_NE(base.words,
+            key_of({formula(g, leaf(g, a, {100}), leaf(g, b, {100}, int64_t{1} << 31))}).words);
   // Where the result goes.
   NodePtr r = formula(g, leaf(g, a, {100}), leaf(g, b, {100}));
   EXPECT_NE(key_of({r}).words, key_of({r}, {{r.get(), leaf(g, fresh(), {100})}}).words);
   EXPECT_NE(key_of({r}, {{r.get(), leaf(g, a, {100})}}).words,
             key_of({r}, {{r.get(), leaf(g, fresh(), {100})}}).words);
+}
+
+TEST(PlanKey, OffsetsAndConstantValuesAreFreeValues) {
+  Graph g;
+  auto a = fresh(), b = fresh();
+  const PlanKey base = key_of({formula(g, leaf(g, a, {100}), leaf(g, b, {100}))});
+  const PlanKey other = key_of({formula(g, leaf(g, a, {100}, 7), leaf(g, b, {100}), 3, 4)});
+  EXPECT_EQ(base.words, other.words);
+  EXPECT_EQ(other.offsets[0], 7);
 }
 
 TEST(PlanCache, ReusedPlanNamesTheNewNodesAndMatchesAFreshSchedule) {
@@ -82,6 +91,43 @@ TEST(PlanCache, ReusedPlanNamesTheNewNodesAndMatchesAFreshSchedule) {
     EXPECT_EQ(a.outputs, b.outputs);
   }
   EXPECT_EQ(reused->kernels.back().outputs[0], r2);
+}
+
+TEST(PlanCache, ReusedPlanTakesTheNewOffsetsConstantsAndDestinations) {
+  Graph g;
+  PlanCache cache;
+  auto a = fresh(), b = fresh(), out = fresh();
+  NodePtr r1 = formula(g, leaf(g, a, {50}, 3), leaf(g, b, {50}, 10), 2, 1);
+  std::unordered_map<const Node*, NodePtr> d1{{r1.get(), leaf(g, out, {50}, 20)}};
+  PlanKey k1 = key_of({r1}, d1);
+  cache.add(k1, schedule({r1}, Limits(), d1));
+
+  NodePtr r2 = formula(g, leaf(g, a, {50}, 5), leaf(g, b, {50}, 0), -6, 0.5);
+  std::unordered_map<const Node*, NodePtr> d2{{r2.get(), leaf(g, out, {50}, 40)}};
+  PlanKey k2 = key_of({r2}, d2);
+  std::optional<Schedule> reused = cache.find(k2);
+  ASSERT_TRUE(reused);
+  Schedule want = schedule({r2}, Limits(), d2);
+  ASSERT_EQ(reused->kernels.size(), 1u);
+  ASSERT_EQ(want.kernels.size(), 1u);
+  EXPECT_EQ(reused->kernels[0].params.inputs, want.kernels[0].params.inputs);
+  EXPECT_EQ(reused->kernels[0].params.outputs, want.kernels[0].params.outputs);
+  EXPECT_EQ(reused->kernels[0].params.slots, want.kernels[0].params.slots);
+  EXPECT_EQ(reused->kernels[0].params.outputs[0].offset, 40);
+}
+
+TEST(PlanCache, FreeValuesNoArgumentShowsMustMatch) {
+  // The second root is a leaf no kernel reads: its offset is checked, not rewritten.
+  Graph g;
+  PlanCache cache;
+  auto a = fresh(), b = fresh();
+  NodePtr r1 = formula(g, leaf(g, a, {50}), leaf(g, b, {50}));
+  NodePtr v1 = leaf(g, fresh(), {50}, 3);
+  cache.add(key_of({r1, v1}), schedule({r1, v1}));
+  NodePtr r2 = formula(g, leaf(g, a, {50}), leaf(g, b, {50}));
+  auto c = fresh();
+  EXPECT_TRUE(cache.find(key_of({r2, leaf(g, c, {50}, 3)})));
+  EXPECT_FALSE(cache.find(key_of({r2, leaf(g, c, {50}, 4)})));
 }
 
 TEST(PlanCache, KeepsTheMostRecentStructures) {
