@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -255,9 +256,14 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
   const size_t nodes = order.size();
   timer.mark("substitute");
   // The same structure over other buffers (a function called again) reuses its schedule.
+  // VKA_PLAN_CACHE=0 turns reuse off (to measure what it saves).
+  static const bool reuse = [] {
+    const char* e = std::getenv("VKA_PLAN_CACHE");
+    return e == nullptr || std::string(e) != "0";
+  }();
   PlanCache& plans = plans_of(context);
-  const PlanKey key = plan_key(roots, std::move(order), dests);
-  std::optional<Schedule> reused = plans.find(key);
+  const PlanKey key = reuse ? plan_key(roots, std::move(order), dests) : PlanKey();
+  std::optional<Schedule> reused = reuse ? plans.find(key) : std::nullopt;
   const bool was_reused = reused.has_value();
   if (!was_reused) {
     Limits limits = limits_of(context->device(0).caps());
@@ -265,7 +271,7 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
       return gemm_tiling(context, t, layout.a_m_fast, layout.b_n_fast);
     };
     reused = schedule(roots, limits, dests);
-    plans.add(key, *reused);
+    if (reuse) plans.add(key, *reused);
   }
   Schedule plan = std::move(*reused);
   timer.mark(was_reused ? "schedule (reused)" : "schedule", nodes);

@@ -308,50 +308,9 @@ class Scheduler {
       reasons_[c.get()] = from + "; materialized %" + std::to_string(c->id()) + " (" +
                           std::string(name(c->op())) + ") as its own kernel";
     };
-    const std::vector<TapeEntry>& tape = b.k.spec.tape;
-    const int n = static_cast<int>(tape.size());
-    // The measure of the limit exceeded: entries, or transcendental weight; per entry, that
-    // of its subtree in this kernel (a running sum's subtree holds every term before it).
-    const bool by_weight = n <= limits_.max_tape;
-    std::vector<int> weights;
-    int total = n;
-    if (by_weight) {
-      total = 0;
-      for (const TapeEntry& e : tape) total += weights.emplace_back(transcendental_weight(e));
+    for (const NodePtr& c : split_points(b.k.spec.tape, b.interior, b.tape_index, limits_)) {
+      materialize(c);
     }
-    const std::vector<int> sizes = tape_subtree_sizes(tape, b.tape_index, weights);
-    const int limit = by_weight ? limits_.max_transcendental : limits_.max_tape;
-    if (total > 2 * limit) {
-      // A long tape (a chain of many operations) is cut every 3/4 of the limit at once: one
-      // cut per round would rebuild the kernel once per cut, quadratic in its length. Each cut
-      // is a node whose subtree holds the next 3/4 of the limit, so a chain is cut along its
-      // spine, not at the small terms that hang off it.
-      const int step = std::max(1, limit * 3 / 4);
-      std::vector<std::pair<int, NodePtr>> by_position;
-      for (const NodePtr& c : b.interior) by_position.push_back({b.tape_index.at(c.get()), c});
-      std::sort(by_position.begin(), by_position.end(),
-                [](const auto& x, const auto& y) { return x.first < y.first; });
-      int next = step, cuts = 0;
-      for (const auto& [position, c] : by_position) {
-        const int measure = sizes[position];
-        if (measure < next || measure > total - step / 2) continue;
-        materialize(c);
-        next = measure + step;
-        ++cuts;
-      }
-      if (cuts > 0) return;
-    }
-    const int half = total / 2;
-    NodePtr best;
-    int best_score = INT32_MAX;
-    for (const NodePtr& c : b.interior) {
-      int score = std::abs(sizes[b.tape_index.at(c.get())] - half);
-      if (score < best_score) {
-        best_score = score;
-        best = c;
-      }
-    }
-    materialize(best);
   }
 
   std::vector<NodePtr> targets_;

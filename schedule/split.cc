@@ -1,7 +1,13 @@
-// The scheduler's split point (schedule/schedule.cc, rule 5): subtree sizes over a kernel's tape.
+// The scheduler's split points (schedule/schedule.cc, rule 5): subtree measures over a kernel's
+// tape, and the nodes chosen to materialize.
 #include "schedule/split.h"
 
+#include "base/errors.h"
+
+#include <algorithm>
+#include <climits>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <utility>
 
@@ -77,6 +83,57 @@ std::vector<int> tape_subtree_sizes(const std::vector<TapeEntry>& tape,
     sizes[i] = measure;
   }
   return sizes;
+}
+
+std::vector<NodePtr> split_points(const std::vector<TapeEntry>& tape,
+                                  const std::vector<NodePtr>& interior,
+                                  const std::unordered_map<const Node*, int>& tape_index,
+                                  const Limits& limits) {
+  VKA_ASSERT(!interior.empty());
+  const int n = static_cast<int>(tape.size());
+  // The measure of the limit exceeded: entries, or transcendental weight; per entry, that
+  // of its subtree in this kernel (a running sum's subtree holds every term before it).
+  const bool by_weight = n <= limits.max_tape;
+  std::vector<int> weights;
+  int total = n;
+  if (by_weight) {
+    total = 0;
+    for (const TapeEntry& e : tape) total += weights.emplace_back(transcendental_weight(e));
+  }
+  const std::vector<int> sizes = tape_subtree_sizes(tape, tape_index, weights);
+  const int limit = by_weight ? limits.max_transcendental : limits.max_tape;
+  std::vector<NodePtr> cuts;
+  if (total > 2 * limit) {
+    // A long tape (a chain of many operations) is cut every 3/4 of the limit at once: one
+    // cut per round would rebuild the kernel once per cut, quadratic in its length. Each cut
+    // is a node whose subtree holds the next 3/4 of the limit, so a chain is cut along its
+    // spine, not at the small terms that hang off it.
+    const int step = std::max(1, limit * 3 / 4);
+    std::vector<std::pair<int, NodePtr>> by_position;
+    for (const NodePtr& c : interior) by_position.push_back({tape_index.at(c.get()), c});
+    std::sort(by_position.begin(), by_position.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
+    int next = step;
+    for (const auto& [position, c] : by_position) {
+      const int measure = sizes[position];
+      if (measure < next || measure > total - step / 2) continue;
+      cuts.push_back(c);
+      next = measure + step;
+    }
+    if (!cuts.empty()) return cuts;
+  }
+  // One cut: the node whose subtree is closest to half the kernel.
+  const int half = total / 2;
+  NodePtr best;
+  int best_score = INT32_MAX;
+  for (const NodePtr& c : interior) {
+    int score = std::abs(sizes[tape_index.at(c.get())] - half);
+    if (score < best_score) {
+      best_score = score;
+      best = c;
+    }
+  }
+  return {best};
 }
 
 }  // namespace vka

@@ -1,4 +1,5 @@
-// The scheduler's split point (schedule/schedule.cc, rule 5): subtree sizes over a kernel's tape.
+// The scheduler's split points (schedule/schedule.cc, rule 5): subtree measures over a kernel's
+// tape, and the nodes chosen to materialize.
 #pragma once
 
 #include <unordered_map>
@@ -6,6 +7,7 @@
 
 #include "ir/graph.h"
 #include "ir/kernel_spec.h"
+#include "schedule/schedule.h"
 
 namespace vka {
 
@@ -19,5 +21,14 @@ namespace vka {
 std::vector<int> tape_subtree_sizes(const std::vector<TapeEntry>& tape,
                                     const std::unordered_map<const Node*, int>& tape_index,
                                     const std::vector<int>& weights = {});
+
+// Rule 5's choice for a kernel over `limits` (its tape, and its interior nodes: computed, not
+// outputs): the nodes to materialize as earlier kernels. A tape over twice its limit is cut every
+// 3/4 of the limit at once, each cut a node whose subtree holds the next 3/4; otherwise one
+// node, the one whose subtree is closest to half the kernel.
+std::vector<NodePtr> split_points(const std::vector<TapeEntry>& tape,
+                                  const std::vector<NodePtr>& interior,
+                                  const std::unordered_map<const Node*, int>& tape_index,
+                                  const Limits& limits);
 
 }  // namespace vka
