@@ -271,7 +271,7 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
       return gemm_tiling(context, t, layout.a_m_fast, layout.b_n_fast);
     };
     reused = schedule(roots, limits, dests);
-    if (reuse) plans.add(key, *reused);
+    if (reuse && plans.missed_before(key)) plans.add(key, *reused);
   }
   Schedule plan = std::move(*reused);
   timer.mark(was_reused ? "schedule (reused)" : "schedule", nodes);

@@ -150,6 +150,12 @@ std::optional<Schedule> PlanCache::find(const PlanKey& key) {
   return std::nullopt;
 }
 
+bool PlanCache::missed_before(const PlanKey& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (missed_.size() >= kMaxMissed) missed_.clear();
+  return !missed_.insert(key.hash).second;
+}
+
 void PlanCache::add(const PlanKey& key, const Schedule& plan) {
   if (key.order.size() > kMaxNodes) return;
   PointerIndex position(key.order.size());

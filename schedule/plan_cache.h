@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "ir/graph.h"
@@ -51,6 +52,10 @@ class PlanCache {
   // destination's offset or a constant is rewritten on reuse; a free value no argument shows
   // in that way must match on reuse instead.
   void add(const PlanKey& key, const Schedule& plan);
+  // Whether a key of this hash missed before: a loop whose shapes change every iteration (a
+  // triangular solve's rows) would pay for keeping plans it never reuses, so realize() keeps
+  // one at its structure's second miss.
+  bool missed_before(const PlanKey& key);
 
   uint64_t hits() const { return hits_; }
 
@@ -85,6 +90,8 @@ class PlanCache {
   std::mutex mu_;
   Lru entries_;  // most recently used first
   std::unordered_multimap<std::size_t, Lru::iterator> index_;
+  std::unordered_set<std::size_t> missed_;  // emptied when it reaches kMaxMissed
+  static constexpr std::size_t kMaxMissed = 4096;
   uint64_t hits_ = 0;
 };
 
