@@ -299,10 +299,13 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
     const uint64_t max_x = caps.max_compute_work_group_count[0];
     if (uses_rows(spec)) {  // x along the last index, y along rows (kernels/glsl/indexing.h)
       const int64_t inner = params.shape.back(), rows = n / inner;
-      const int64_t per_group = int64_t{kWorkgroupSize} * row_unroll(spec);  // columns
+      // Each workgroup walks kWorkgroupSize / lanes rows at once (row_lanes: short rows).
+      const uint32_t lanes = row_lanes(inner, row_unroll(spec), kWorkgroupSize);
+      const int64_t per_group = int64_t{lanes} * row_unroll(spec);  // columns
+      const int64_t packed = kWorkgroupSize / lanes;
       const uint64_t gx = std::min<uint64_t>((inner + per_group - 1) / per_group, max_x);
       // Enough workgroups to fill the device several times over; each walks several rows.
-      const uint64_t gy = std::min<uint64_t>({static_cast<uint64_t>(rows),
+      const uint64_t gy = std::min<uint64_t>({static_cast<uint64_t>((rows + packed - 1) / packed),
                                               std::max<uint64_t>(1, kRowModeGroups / gx),
                                               caps.max_compute_work_group_count[1]});
       return std::array<uint64_t, 3>{gx, gy, 1};

@@ -20,15 +20,15 @@ void Emitter::emit_unrolled_loop(GlslWriter& body) {
   body.open("for (" + it + " i0 = " + it + "(gl_GlobalInvocationID.x); i0 < pc.n; i0 += grid * " +
             it + "(" + U + "))");
   for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
-    body.line(std::string(storage_type(s_.outputs[j].dtype)) + " o" + std::to_string(j) + "[" +
-              U + "];");
+    body.line(std::string(storage_type(s_.outputs[j].dtype)) + " o" + std::to_string(j) + "[" + U +
+              "];");
     body.line(it + " x" + std::to_string(j) + "[" + U + "];");
   }
   mode_ = Mode::kUnrolled;
   for (lane_ = 0; lane_ < u_count; ++lane_) {
     body.open("");
-    body.line(it + " i = min(i0 + " + it + "(" + std::to_string(lane_) + ") * grid, pc.n - " +
-              it + "(1));");
+    body.line(it + " i = min(i0 + " + it + "(" + std::to_string(lane_) + ") * grid, pc.n - " + it +
+              "(1));");
     emit_nd_index(s_, body);
     emit_element(body);
     body.close();
@@ -39,9 +39,9 @@ void Emitter::emit_unrolled_loop(GlslWriter& body) {
     body.open("if (i0 + " + it + "(" + L + ") * grid < pc.n)");
     for (std::size_t j = 0; j < s_.outputs.size(); ++j) {
       const std::string J = std::to_string(j);
-      body.line(element("out" + J, s_.index64 ? "uint(x" + J + "[" + L + "])"
-                                              : "x" + J + "[" + L + "]") +
-                " = o" + J + "[" + L + "];");
+      body.line(
+          element("out" + J, s_.index64 ? "uint(x" + J + "[" + L + "])" : "x" + J + "[" + L + "]") +
+          " = o" + J + "[" + L + "];");
     }
     body.close();
   }
@@ -76,9 +76,8 @@ void Emitter::emit_vector_loops(GlslWriter& body) {
     std::string o = "o" + std::to_string(j);
     std::string at = "(pc.off" + std::to_string(n_in + j) + " / 4 + q)";
     if (s_.index64) at = "uint" + at;
-    body.line("out" + std::to_string(j) + ".v[" + at +
-              "] = " + declared_type(s_.outputs[j].dtype) + "(" + o + "[0], " + o + "[1], " + o +
-              "[2], " + o + "[3]);");
+    body.line("out" + std::to_string(j) + ".v[" + at + "] = " + declared_type(s_.outputs[j].dtype) +
+              "(" + o + "[0], " + o + "[1], " + o + "[2], " + o + "[3]);");
   }
   body.close();
   mode_ = Mode::kTail;
@@ -105,7 +104,7 @@ void Emitter::emit_row_vector_loops(GlslWriter& body) {
             ");");
   body.line(it + " groups = (" + inner + " - head) / " + it + "(4);");
   body.line(it + " tail = " + inner + " - head - groups * " + it + "(4);");
-  body.open("for (" + it + " g = " + it + "(gl_GlobalInvocationID.x); g < groups; g += cgrid)");
+  body.open("for (" + it + " g = col0; g < groups; g += cgrid)");
   body.line(it + " c0 = head + g * " + it + "(4);");
   body.line(it + " " + L + " = c0;");
   body.line(it + " i = r * " + inner + " + " + L + ";");
@@ -145,8 +144,7 @@ void Emitter::emit_row_vector_loops(GlslWriter& body) {
   }
   body.close();
   mode_ = Mode::kTail;
-  body.open("for (" + it + " t = " + it +
-            "(gl_GlobalInvocationID.x); t < head + tail; t += cgrid)");
+  body.open("for (" + it + " t = col0; t < head + tail; t += cgrid)");
   body.line(it + " " + L + " = t < head ? t : head + groups * " + it + "(4) + (t - head);");
   body.line(it + " i = r * " + inner + " + " + L + ";");
   emit_element(body);

@@ -102,14 +102,32 @@ int row_unroll(const KernelSpec& spec) {
   return spec.vector_width == 4 || spec.tape.size() <= 64 ? 4 : 1;
 }
 
+uint32_t row_lanes(int64_t inner, int columns_per_lane, uint32_t workgroup_size) {
+  const int64_t need = (inner + columns_per_lane - 1) / columns_per_lane;
+  uint32_t lanes = workgroup_size;
+  while (lanes > kMinRowLanes && static_cast<int64_t>(lanes / 2) >= need) lanes /= 2;
+  return lanes;
+}
+
 void open_rows(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w) {
   const std::string it = index_type(spec);
   const int last = spec.rank - 1;
-  w.line(it + " rows = pc.n / pc.dim" + std::to_string(last) + ";");
-  w.line(it + " cgrid = " + it + "(gl_NumWorkGroups.x) * " + it + "(" +
-         std::to_string(workgroup_size) + ");");
-  w.open("for (" + it + " r = " + it + "(gl_WorkGroupID.y); r < rows; r += " + it +
-         "(gl_NumWorkGroups.y))");
+  const std::string inner = "pc.dim" + std::to_string(last);
+  const std::string wg = std::to_string(workgroup_size) + "u";
+  w.line(it + " rows = pc.n / " + inner + ";");
+  // row_lanes(), as the launch computes it.
+  w.line(it + " need = (" + inner + " + " + it + "(" + std::to_string(row_unroll(spec) - 1) +
+         ")) / " + it + "(" + std::to_string(row_unroll(spec)) + ");");
+  w.line("uint lanes = " + wg + ";");
+  w.line("while (lanes > " + std::to_string(kMinRowLanes) + "u && " + it +
+         "(lanes / 2u) >= need) lanes /= 2u;");
+  w.line(it + " packed = " + it + "(" + wg + " / lanes);");
+  w.line(it + " cgrid = " + it + "(gl_NumWorkGroups.x) * " + it + "(lanes);");
+  w.line(it + " col0 = " + it + "(gl_WorkGroupID.x) * " + it + "(lanes) + " + it +
+         "(gl_LocalInvocationID.x % lanes);");
+  w.open("for (" + it + " r = " + it + "(gl_WorkGroupID.y) * packed + " + it +
+         "(gl_LocalInvocationID.x / lanes); r < rows; r += " + it +
+         "(gl_NumWorkGroups.y) * packed)");
   w.line(it + " rest = r;");
   for (int d = last - 1; d >= 1; --d) {
     std::string dim = "pc.dim" + std::to_string(d);
@@ -122,9 +140,8 @@ void open_rows(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w) {
 void open_row_loops(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w) {
   const std::string it = index_type(spec);
   open_rows(spec, workgroup_size, w);
-  w.open("for (" + it + " c = " + it + "(gl_GlobalInvocationID.x); c < pc.dim" +
-         std::to_string(spec.rank - 1) + "; c += " + it + "(" +
-         std::to_string(row_unroll(spec)) + ") * cgrid)");
+  w.open("for (" + it + " c = col0; c < pc.dim" + std::to_string(spec.rank - 1) + "; c += " + it +
+         "(" + std::to_string(row_unroll(spec)) + ") * cgrid)");
 }
 
 void open_row_column(const KernelSpec& spec, int u, GlslWriter& w) {

@@ -59,8 +59,15 @@ bool unrolls(const KernelSpec& spec);
 // Elements each invocation of such a kernel computes per step of the grid loop (spec.unroll),
 // 1 for every other kernel.
 int flat_unroll(const KernelSpec& spec);
-// Opens row mode's loop over rows (declaring rows, cgrid and i0..i{rank-2}); the caller
-// walks the columns and closes it.
+// Row mode's invocations per row: the fewest that cover a row of `inner` columns in one pass
+// (each invocation takes row_unroll(spec) columns per pass), a power of two from
+// kMinRowLanes to the workgroup's size. A workgroup walks workgroup / lanes rows at once:
+// rows shorter than a workgroup's columns (a slice's last axis of a few dozen) would otherwise
+// leave most of its invocations idle. The launch and the shader compute it alike.
+inline constexpr uint32_t kMinRowLanes = 16;
+uint32_t row_lanes(int64_t inner, int columns_per_lane, uint32_t workgroup_size);
+// Opens row mode's loop over rows (declaring rows, cgrid, col0 (this invocation's first
+// column) and i0..i{rank-2}); the caller walks the columns from col0 by cgrid and closes it.
 void open_rows(const KernelSpec& spec, uint32_t workgroup_size, GlslWriter& w);
 // Opens the loops of row mode and declares i0..i{rank-2}. Then, for each of row_unroll(spec)
 // columns, open_row_column() opens a block declaring i{rank-1} and the flat index i, which

@@ -6,6 +6,7 @@
 
 #include "base/errors.h"
 #include "ir/node_ops.h"
+#include "kernels/glsl/indexing.h"
 #include "kernels/glsl/ops.h"
 #include "kernels/glsl/writer.h"
 #include "schedule/schedule.h"
@@ -58,12 +59,24 @@ TEST(Elementwise, StridedBoolAndExtensions) {
   EXPECT_FALSE(has(s, "int64")) << s;
   // Rank 2 with a strided operand: row mode, workgroups along y walk rows (no division).
   EXPECT_TRUE(has(s, "gl_WorkGroupID.y")) << s;
-  EXPECT_TRUE(has(s, "for (int c = int(gl_GlobalInvocationID.x); c < pc.dim1")) << s;
+  EXPECT_TRUE(has(s, "for (int c = col0; c < pc.dim1")) << s;
+  EXPECT_TRUE(has(s, "r < rows; r += int(gl_NumWorkGroups.y) * packed")) << s;  // row_lanes
   EXPECT_TRUE(has(s, "int i1_3 = c + int(3) * cgrid;")) << s;  // 4 columns per step
   EXPECT_FALSE(has(s, "% pc.dim1")) << s;
   EXPECT_TRUE(has(s, "uint8_t v[]; } out0")) << s;  // bool stored as uint8
   EXPECT_TRUE(has(s, "? 1 : 0)")) << s;
   EXPECT_EQ(compile_error(s, "strided"), "");
+}
+
+TEST(Elementwise, RowLanesCoverShortRowsWithPartOfAWorkgroup) {
+  // Invocations per row: the fewest powers of two (at least kMinRowLanes) that cover a row in
+  // one pass of `columns` each; the workgroup takes 256 / lanes rows at once.
+  EXPECT_EQ(row_lanes(62, 4, 256), kMinRowLanes);  // a slice's last axis of 62
+  EXPECT_EQ(row_lanes(1, 1, 256), kMinRowLanes);
+  EXPECT_EQ(row_lanes(128, 4, 256), 32u);
+  EXPECT_EQ(row_lanes(129, 4, 256), 64u);
+  EXPECT_EQ(row_lanes(1024, 4, 256), 256u);
+  EXPECT_EQ(row_lanes(100000, 1, 256), 256u);
 }
 
 TEST(Elementwise, Index64UsesInt64Everywhere) {
