@@ -11,7 +11,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "base/debug.h"
 #include "base/errors.h"
+#include "base/pointer_index.h"
 #include "runtime/debug_schedule.h"
 #include "runtime/gemm.h"
 #include "runtime/launch.h"
@@ -121,17 +123,63 @@ bool has_value(const Node& n) {
 
 namespace {
 
+// Small values a program still holds, computed along the way: a computed node of one element
+// that something outside this graph references (an array, another expression), under a chain
+// of at least kHeldDepth computations. Such values are kept like targets: a scalar recurrence
+// (beta = (1 - alpha * alpha) * beta in a loop, read through later writes) otherwise makes
+// every evaluation recompute the whole recurrence, a longer kernel, compiled anew, each time.
+// A value of one element adds no traffic worth counting to the kernel that writes it.
+constexpr int kHeldDepth = 8;
+
+std::vector<NodePtr> held_values(const std::vector<NodePtr>& order,
+                                 const std::vector<NodePtr>& roots) {
+  PointerIndex position(order.size());
+  for (const NodePtr& n : order) position.insert(n.get());
+  std::vector<int> depth(order.size(), 0), parents(order.size(), 0);
+  std::vector<bool> root(order.size(), false);
+  for (const NodePtr& r : roots) {
+    const uint32_t p = position.find(r.get());
+    if (p != PointerIndex::kAbsent) root[p] = true;
+  }
+  for (size_t i = 0; i < order.size(); ++i) {
+    const Node& n = *order[i];
+    const bool computed = !n.is_leaf() && !n.is_constant();
+    for (const NodePtr& in : n.inputs()) {
+      const uint32_t p = position.find(in.get());
+      ++parents[p];
+      if (computed) depth[i] = std::max(depth[i], depth[p] + 1);
+    }
+  }
+  std::vector<NodePtr> held;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const NodePtr& n = order[i];
+    if (root[i] || n->is_leaf() || n->is_constant() || depth[i] < kHeldDepth ||
+        size(n->shape()) != 1) {
+      continue;
+    }
+    // References: `order`'s, one per input list here, and any from outside.
+    if (n.use_count() > 1 + parents[i]) held.push_back(n);
+  }
+  return held;
+}
+
 // substitute_realized, except for nodes computed into one of `filling`: buffers this
 // evaluation writes, as when a buffer made on one replica is computed on another.
 // `result_order`, when given, receives the topological order of the result.
+// `held`, when given, receives held_values() of the roots, each with the node standing for it
+// in the result.
 std::vector<NodePtr> substitute(const std::vector<NodePtr>& roots,
                                 const std::unordered_set<const BufferRef*>& filling,
-                                std::vector<NodePtr>* result_order = nullptr) {
+                                std::vector<NodePtr>* result_order = nullptr,
+                                std::vector<std::pair<NodePtr, NodePtr>>* held = nullptr) {
   std::vector<NodePtr> order = topological_order(roots);
+  // Before `done` below adds references of its own.
+  const std::vector<NodePtr> held_nodes = held ? held_values(order, roots) : std::vector<NodePtr>();
   bool any = false;
   for (const NodePtr& n : order) any = any || (n->was_realized() && !n->is_leaf());
   if (!any) {  // the common case: nothing under the roots was computed before
     if (result_order) *result_order = std::move(order);
+    for (const NodePtr& h : held_nodes) held->push_back({h, h});
     return roots;
   }
   std::unordered_map<const Node*, NodePtr> done;
@@ -157,6 +205,7 @@ std::vector<NodePtr> substitute(const std::vector<NodePtr>& roots,
   std::vector<NodePtr> result;
   for (const NodePtr& r : roots) result.push_back(done.at(r.get()));
   if (result_order) *result_order = topological_order(result);
+  for (const NodePtr& h : held_nodes) held->push_back({h, done.at(h.get())});
   return result;
 }
 
@@ -228,7 +277,10 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
     if (d) filling.insert(d->buffer().get());
   }
   std::vector<NodePtr> order;  // of the roots, while they are substitute()'s
-  std::vector<NodePtr> roots = substitute(targets, filling, &order);
+  // Held small values (held_values) join the targets where every replica computes them.
+  std::vector<std::pair<NodePtr, NodePtr>> held;
+  const bool keep_held = !replica || context->num_replicas() == 1;
+  std::vector<NodePtr> roots = substitute(targets, filling, &order, keep_held ? &held : nullptr);
   // A destination is always written by a kernel, even when its value is a buffer already.
   std::unordered_map<const Node*, NodePtr> dests;
   for (size_t i = 0; i < destinations.size(); ++i) {
@@ -253,6 +305,11 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
     }
   }
   if (order.empty()) order = topological_order(roots);
+  // Held values are under the roots: the order stands.
+  const size_t n_targets = roots.size();
+  for (const auto& [original, now] : held) {
+    if (!now->is_leaf() && !now->is_constant()) roots.push_back(now);
+  }
   const size_t nodes = order.size();
   timer.mark("substitute");
   // The same structure over other buffers (a function called again) reuses its schedule.
@@ -280,6 +337,15 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
   for (const ScheduledKernel& k : plan.kernels) launch(context, k, buffers, dests, replica);
   timer.mark("launch");
   timer.report(plan.kernels.size());
+  for (const auto& [original, now] : held) {
+    auto b = buffers.find(now.get());
+    if (b == buffers.end()) continue;
+    // The node keeps its value (nothing else holds the buffer); so does the original the
+    // array holds, when substitution rebuilt it.
+    now->pin(b->second);
+    if (original != now) original->pin(b->second);
+  }
+  roots.resize(n_targets);
   std::vector<NodePtr> leaves;
   for (size_t i = 0; i < roots.size(); ++i) {
     const NodePtr& r = roots[i];

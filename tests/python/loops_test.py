@@ -144,3 +144,44 @@ def test_random_loops_of_writes_reads_and_expressions(seed):
     check(x, ref, (seed, "final"))
     for k, (expr, value) in enumerate(held):
         check(expr, value, (seed, "held", k))
+
+
+DURBIN = """
+import sys
+import numpy as np
+import vkarray as vk
+n = int(sys.argv[1])
+lag = np.arange(1, n + 1)
+r_host = 0.6 * 0.9 ** lag + 0.4 * (-0.5) ** lag
+for xp, r in ((np, r_host), (vk, vk.asarray(r_host))):
+    y = xp.zeros_like(r)
+    y[0] = -r[0]
+    beta, alpha = 1.0, -r[0]
+    for k in range(1, n):
+        beta = (1.0 - alpha * alpha) * beta
+        alpha = -(r[k] + xp.flip(r[:k]) @ y[:k]) / beta
+        y[:k] = y[:k] + alpha * xp.flip(y[:k])
+        y[k] = alpha
+    if xp is np:
+        want = y
+np.testing.assert_allclose(y.get(), want, rtol=1e-9, atol=1e-12)  # durbin.py's
+"""
+
+
+def test_scalar_recurrence_compiles_a_bounded_set_of_kernels():
+    """Durbin's recursion keeps beta = (1 - alpha**2) * beta as a lazy 0-d value read through
+    later writes. Held small values are kept when computed (runtime/realize.cc: held_values), so
+    the recurrence does not grow into a longer kernel, compiled anew, every iteration: twice the
+    iterations compile no more kernels (cold kernel cache), and the result matches numpy."""
+    import os
+    import subprocess
+    import sys
+
+    def compiles(n):
+        run = subprocess.run([sys.executable, "-c", DURBIN, str(n)], capture_output=True,
+                             text=True, env=dict(os.environ, VKA_DEBUG="2", VKA_CACHE_DIR=""))
+        assert run.returncode == 0, run.stderr[-3000:]
+        return run.stderr.count("[cache] compile")
+
+    short, long = compiles(30), compiles(60)
+    assert long <= short + 2, (short, long)
