@@ -146,6 +146,7 @@ std::vector<NodePtr> held_values(const std::vector<NodePtr>& order,
     const bool computed = !n.is_leaf() && !n.is_constant();
     for (const NodePtr& in : n.inputs()) {
       const uint32_t p = position.find(in.get());
+      if (p == PointerIndex::kAbsent) continue;  // under a value computed earlier: not walked
       ++parents[p];
       if (computed) depth[i] = std::max(depth[i], depth[p] + 1);
     }
@@ -153,7 +154,7 @@ std::vector<NodePtr> held_values(const std::vector<NodePtr>& order,
   std::vector<NodePtr> held;
   for (size_t i = 0; i < order.size(); ++i) {
     const NodePtr& n = order[i];
-    if (root[i] || n->is_leaf() || n->is_constant() || depth[i] < kHeldDepth ||
+    if (root[i] || n->is_leaf() || n->is_constant() || n->was_realized() || depth[i] < kHeldDepth ||
         size(n->shape()) != 1) {
       continue;
     }
@@ -172,12 +173,42 @@ std::vector<NodePtr> substitute(const std::vector<NodePtr>& roots,
                                 const std::unordered_set<const BufferRef*>& filling,
                                 std::vector<NodePtr>* result_order = nullptr,
                                 std::vector<std::pair<NodePtr, NodePtr>>* held = nullptr) {
-  std::vector<NodePtr> order = topological_order(roots);
+  // The nodes under the roots, inputs first, down to values computed earlier, whose inputs are
+  // not walked: a long recurrence whose steps were kept (held_values) stays a few nodes deep
+  // however long the chain of nodes behind it.
+  std::vector<NodePtr> order;
+  std::unordered_map<const Node*, std::shared_ptr<BufferRef>> values;
+  {
+    PointerIndex seen(64);
+    std::vector<std::pair<NodePtr, std::size_t>> stack;
+    for (const NodePtr& r : roots) {
+      bool added = false;
+      seen.insert(r.get(), &added);
+      if (!added) continue;
+      stack.push_back({r, 0});
+      while (!stack.empty()) {
+        auto& [node, next] = stack.back();
+        if (next == 0 && !node->is_leaf() && !node->is_constant() && node->was_realized()) {
+          std::shared_ptr<BufferRef> buf = realized().find(*node);
+          if (buf && !filling.count(buf.get())) {
+            values.emplace(node.get(), std::move(buf));
+            next = node->inputs().size();  // a value: its inputs are not needed
+          }
+        }
+        if (next < node->inputs().size()) {
+          const NodePtr& in = node->inputs()[next++];
+          seen.insert(in.get(), &added);
+          if (added) stack.push_back({in, 0});
+        } else {
+          order.push_back(node);
+          stack.pop_back();
+        }
+      }
+    }
+  }
   // Before `done` below adds references of its own.
   const std::vector<NodePtr> held_nodes = held ? held_values(order, roots) : std::vector<NodePtr>();
-  bool any = false;
-  for (const NodePtr& n : order) any = any || (n->was_realized() && !n->is_leaf());
-  if (!any) {  // the common case: nothing under the roots was computed before
+  if (values.empty()) {  // the common case: nothing under the roots was computed before
     if (result_order) *result_order = std::move(order);
     for (const NodePtr& h : held_nodes) held->push_back({h, h});
     return roots;
@@ -185,20 +216,17 @@ std::vector<NodePtr> substitute(const std::vector<NodePtr>& roots,
   std::unordered_map<const Node*, NodePtr> done;
   for (const NodePtr& n : order) {
     NodePtr out = n;
-    if (!n->is_leaf() && !n->is_constant()) {
-      auto buf = n->was_realized() ? realized().find(*n) : nullptr;
-      if (buf && filling.count(buf.get())) buf = nullptr;
-      if (buf) {
-        out = leaf_for(*n, buf);
-      } else {
-        std::vector<NodePtr> inputs;
-        bool changed = false;
-        for (const NodePtr& in : n->inputs()) {
-          inputs.push_back(done.at(in.get()));
-          changed = changed || inputs.back() != in;
-        }
-        if (changed) out = default_graph().with_inputs(*n, std::move(inputs));
+    auto v = values.find(n.get());
+    if (v != values.end()) {
+      out = leaf_for(*n, v->second);
+    } else if (!n->is_leaf() && !n->is_constant()) {
+      std::vector<NodePtr> inputs;
+      bool changed = false;
+      for (const NodePtr& in : n->inputs()) {
+        inputs.push_back(done.at(in.get()));
+        changed = changed || inputs.back() != in;
       }
+      if (changed) out = default_graph().with_inputs(*n, std::move(inputs));
     }
     done[n.get()] = out;
   }
