@@ -79,6 +79,27 @@ TEST(Elementwise, RowLanesCoverShortRowsWithPartOfAWorkgroup) {
   EXPECT_EQ(row_lanes(100000, 1, 256), 256u);
 }
 
+TEST(Elementwise, LoadsComeBeforeTheComputation) {
+  // tanh(a) + tanh(b) + tanh(c): the three loads are issued before the first tanh, so their
+  // latencies overlap instead of each waiting behind a routine.
+  Graph g;
+  NodePtr t;
+  for (int k = 0; k < 3; ++k) {
+    NodePtr x = apply(g, Op::kTanh, {leaf(g, DType::kFloat64, {8})});
+    t = t ? apply(g, Op::kAdd, {t, x}) : x;
+  }
+  std::string s = glsl_for({t});
+  const std::size_t first_call = s.find("= vka_tanh_f64(");
+  ASSERT_NE(first_call, std::string::npos) << s;
+  std::size_t last_load = 0;
+  for (std::size_t p = s.find("in2.v["); p != std::string::npos; p = s.find("in2.v[", p + 1)) {
+    last_load = std::max(last_load, p);
+  }
+  ASSERT_GT(last_load, 0u) << s;
+  EXPECT_LT(last_load, first_call) << s;
+  EXPECT_EQ(compile_error(s, "loads_first"), "");
+}
+
 TEST(Elementwise, Index64UsesInt64Everywhere) {
   Graph g;
   NodePtr a = leaf(g, DType::kFloat32, {int64_t{3} << 30});
