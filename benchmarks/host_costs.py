@@ -20,6 +20,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "dropin"))
 
+import numpy  # noqa: E402
+
 import vkarray as vk  # noqa: E402
 
 
@@ -31,7 +33,10 @@ def arrays(result):
 def measure(name, size_name, runs=7):
     mod = importlib.import_module(name)
     size = mod.SIZES[size_name]
-    args = mod.initialize(size, vk)
+    # numpy makes the inputs and they are uploaded, as benchmarks/run.py does: made by
+    # vkarray's own random functions they would stay lazy and be generated in every call.
+    args = [vk.asarray(a) if isinstance(a, numpy.ndarray) else a
+            for a in mod.initialize(size, numpy)]
     if os.environ.get("VKA_DEBUG") == "2":
         print(f"== {name}:{size_name}", file=sys.stderr, flush=True)
         vk.eval(*arrays(mod.kernel(vk, *args)))

@@ -11,6 +11,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "dropin"))
 
+import numpy  # noqa: E402
+
 import vkarray as vk  # noqa: E402
 
 
@@ -18,7 +20,10 @@ def main(specs):
     for spec in specs:
         name, size = spec.split(":")
         mod = importlib.import_module(name)
-        args = mod.initialize(mod.SIZES[size], vk)
+        # Inputs made by numpy and uploaded, as benchmarks/run.py does (made by vkarray's
+        # random functions they would stay lazy and be generated inside the kernels).
+        args = [vk.asarray(a) if isinstance(a, numpy.ndarray) else a
+                for a in mod.initialize(mod.SIZES[size], numpy)]
 
         def call():
             out = mod.kernel(vk, *args)
