@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 import vkarray as vk
 
@@ -91,3 +92,57 @@ def test_debug_reports_the_reuse():
     assert len(lines) == 9, run.stderr
     reused = ["schedule (reused)" in l for l in lines]
     assert reused == [False, False, True, True, False, False, False, True, True], run.stderr
+
+
+UNARY = ["sin", "exp", "tanh", "negative", "abs"]
+BINARY = ["add", "subtract", "multiply", "maximum"]
+
+
+def program(xp, views, ops, consts):
+    """A fixed random structure over `views`: each step applies a unary op, or combines the
+    running value with a view or with a constant."""
+    t = views[0]
+    for (kind, name, arg), c in zip(ops, consts):
+        if kind == "unary":
+            t = getattr(xp, name)(t * 0.25)
+        elif kind == "view":
+            t = getattr(xp, name)(t, views[arg])
+        else:
+            t = getattr(xp, name)(t, c)
+    return t
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_structures_again_with_other_offsets_and_constants(seed):
+    """One random structure per seed, evaluated five times over views at other offsets of
+    the same arrays, with other constants, and written into another destination view each
+    time: from the third evaluation on the plan is reused and rewritten; every result against
+    numpy."""
+    rng = np.random.default_rng(seed)
+    n = m = int(rng.integers(2, 30))  # square blocks: one is read transposed
+    steps = int(rng.integers(3, 12))
+    ops = []
+    for _ in range(steps):
+        kind = rng.choice(["unary", "view", "const"])
+        name = rng.choice(UNARY if kind == "unary" else BINARY)
+        ops.append((str(kind), str(name), int(rng.integers(0, 3))))
+    host = rng.standard_normal((n + 9, m + 9))
+    dest_host = np.zeros((n + 9, m + 9))
+    a, dest = vk.asarray(host), vk.asarray(dest_host)
+    for _ in range(5):
+        r0, c0 = rng.integers(0, 9, 2)
+        r1, c1 = rng.integers(0, 9, 2)
+        consts = rng.uniform(-2, 2, steps)
+
+        def views(x):
+            # A block, another block, and a transposed block read in place.
+            return [x[r0:r0 + n, c0:c0 + m], x[r1:r1 + n, c1:c1 + m],
+                    x[c1:c1 + m, r0:r0 + n].T]
+
+        want = program(np, views(host), ops, consts)
+        got = program(vk, views(a), ops, consts)
+        np.testing.assert_allclose(got.get(), want, rtol=1e-12, atol=1e-300)
+        d0, e0 = rng.integers(0, 9, 2)
+        dest[d0:d0 + n, e0:e0 + m] = program(vk, views(a), ops, consts)
+        dest_host[d0:d0 + n, e0:e0 + m] = want
+        np.testing.assert_allclose(dest.get(), dest_host, rtol=1e-12, atol=1e-300)
