@@ -33,6 +33,24 @@ std::size_t structural_hash(Op op, DType dtype, const Shape& shape,
   return h;
 }
 
+// The live node of `hash` in an intern table that `same` accepts, or null. Expired entries of
+// this hash go as they are met: a loop that remakes one structure each iteration (a scalar, a
+// view) would otherwise walk a chain of dead ones that grows until the next purge. The caller
+// holds the table's lock.
+template <class Table, class Same>
+NodePtr find_live(Table& table, std::size_t hash, const Same& same) {
+  auto range = table.equal_range(hash);
+  for (auto it = range.first; it != range.second;) {
+    if (NodePtr existing = it->second.lock()) {
+      if (same(*existing)) return existing;
+      ++it;
+    } else {
+      it = table.erase(it);
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 BufferRef::BufferRef(std::shared_ptr<void> payload)
@@ -114,32 +132,19 @@ std::shared_ptr<Node> Graph::new_node() { return std::make_shared<AllocatedNode>
 NodePtr Graph::find_source(std::size_t hash, Op op, DType dtype, const Shape& shape,
                            const std::vector<Scalar>& params) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto range = table_.equal_range(hash);
-  for (auto it = range.first; it != range.second; ++it) {
-    NodePtr e = it->second.lock();
-    if (e && e->op_ == op && e->dtype_ == dtype && e->shape_ == shape && e->params_ == params &&
-        e->inputs_.empty() && !e->buffer_) {
-      return e;
-    }
-  }
-  return nullptr;
+  return find_live(table_, hash, [&](const Node& e) {
+    return e.op() == op && e.dtype() == dtype && e.shape() == shape && e.params() == params &&
+           e.inputs().empty() && !e.buffer();
+  });
 }
 
 NodePtr Graph::intern(std::shared_ptr<Node> n) {
   n->hash_ = structural_hash(n->op_, n->dtype_, n->shape_, n->inputs_, n->params_, n->buffer_.get(),
                              n->view_);
   std::lock_guard<std::mutex> lock(mu_);
-  // Expired entries of this hash go as they are met: a loop that remakes one structure each
-  // iteration (a scalar, a view) would otherwise walk a chain of dead ones that grows until
-  // the next purge.
-  auto range = table_.equal_range(n->hash_);
-  for (auto it = range.first; it != range.second;) {
-    if (NodePtr existing = it->second.lock()) {
-      if (existing->same_structure(*n)) return existing;
-      ++it;
-    } else {
-      it = table_.erase(it);
-    }
+  if (NodePtr existing =
+          find_live(table_, n->hash_, [&](const Node& e) { return e.same_structure(*n); })) {
+    return existing;
   }
   if (table_.size() >= purge_at_) {
     for (auto it = table_.begin(); it != table_.end();) {
@@ -294,7 +299,8 @@ Node::~Node() {
   pending = nullptr;
 }
 
-std::vector<NodePtr> topological_order(const std::vector<NodePtr>& roots) {
+std::vector<NodePtr> topological_order(const std::vector<NodePtr>& roots,
+                                       const std::function<bool(const Node&)>& stop) {
   std::vector<NodePtr> order;
   PointerIndex seen(64);
   // Iterative DFS: expression chains can be thousands of nodes deep (x = x*a + b in a loop).
@@ -305,6 +311,7 @@ std::vector<NodePtr> topological_order(const std::vector<NodePtr>& roots) {
     stack.push_back({r, 0});
     while (!stack.empty()) {
       auto& [node, next] = stack.back();
+      if (next == 0 && stop && stop(*node)) next = node->inputs().size();
       if (next < node->inputs().size()) {
         const NodePtr& in = node->inputs()[next++];
         seen.insert(in.get(), &added);

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -218,8 +219,11 @@ class Graph {
 // The process-wide factory arrays use.
 Graph& default_graph();
 
-// Every node reachable from `roots`, inputs before users, each once.
-std::vector<NodePtr> topological_order(const std::vector<NodePtr>& roots);
+// Every node reachable from `roots`, inputs before users, each once. With `stop`, a node for
+// which it returns true (asked once per node) is listed but its inputs are not walked through
+// it: evaluation stops at values computed earlier.
+std::vector<NodePtr> topological_order(const std::vector<NodePtr>& roots,
+                                       const std::function<bool(const Node&)>& stop = nullptr);
 
 // The whole graph under `roots`, one node per line (VKA_DEBUG and test failure messages).
 std::string to_string(const std::vector<NodePtr>& roots);

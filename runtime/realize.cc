@@ -133,6 +133,7 @@ constexpr int kHeldDepth = 8;
 
 std::vector<NodePtr> held_values(const std::vector<NodePtr>& order,
                                  const std::vector<NodePtr>& roots) {
+  if (order.size() <= kHeldDepth) return {};  // no chain that long (a write, a small step)
   PointerIndex position(order.size());
   for (const NodePtr& n : order) position.insert(n.get());
   std::vector<int> depth(order.size(), 0), parents(order.size(), 0);
@@ -176,36 +177,14 @@ std::vector<NodePtr> substitute(const std::vector<NodePtr>& roots,
   // The nodes under the roots, inputs first, down to values computed earlier, whose inputs are
   // not walked: a long recurrence whose steps were kept (held_values) stays a few nodes deep
   // however long the chain of nodes behind it.
-  std::vector<NodePtr> order;
   std::unordered_map<const Node*, std::shared_ptr<BufferRef>> values;
-  {
-    PointerIndex seen(64);
-    std::vector<std::pair<NodePtr, std::size_t>> stack;
-    for (const NodePtr& r : roots) {
-      bool added = false;
-      seen.insert(r.get(), &added);
-      if (!added) continue;
-      stack.push_back({r, 0});
-      while (!stack.empty()) {
-        auto& [node, next] = stack.back();
-        if (next == 0 && !node->is_leaf() && !node->is_constant() && node->was_realized()) {
-          std::shared_ptr<BufferRef> buf = realized().find(*node);
-          if (buf && !filling.count(buf.get())) {
-            values.emplace(node.get(), std::move(buf));
-            next = node->inputs().size();  // a value: its inputs are not needed
-          }
-        }
-        if (next < node->inputs().size()) {
-          const NodePtr& in = node->inputs()[next++];
-          seen.insert(in.get(), &added);
-          if (added) stack.push_back({in, 0});
-        } else {
-          order.push_back(node);
-          stack.pop_back();
-        }
-      }
-    }
-  }
+  std::vector<NodePtr> order = topological_order(roots, [&](const Node& n) {
+    if (n.is_leaf() || n.is_constant() || !n.was_realized()) return false;
+    std::shared_ptr<BufferRef> buf = realized().find(n);
+    if (!buf || filling.count(buf.get())) return false;
+    values.emplace(&n, std::move(buf));
+    return true;
+  });
   // Before `done` below adds references of its own.
   const std::vector<NodePtr> held_nodes = held ? held_values(order, roots) : std::vector<NodePtr>();
   if (values.empty()) {  // the common case: nothing under the roots was computed before

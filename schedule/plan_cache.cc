@@ -161,7 +161,7 @@ void PlanCache::add(const PlanKey& key, const Schedule& plan) {
   PointerIndex position(key.order.size());
   for (const NodePtr& n : key.order) position.insert(n.get());
   std::vector<bool> shown(key.order.size(), false), dest_shown(key.roots.size(), false);
-  Entry entry{key.words, {}, {}, {}, {}};
+  Entry entry{key.words, key.hash, {}, {}, {}, {}};
   for (const ScheduledKernel& k : plan.kernels) {
     KernelTemplate t;
     t.kernel = ScheduledKernel{k.spec, k.params, {}, {}, {}, k.reason};
@@ -225,8 +225,7 @@ void PlanCache::add(const PlanKey& key, const Schedule& plan) {
   index_.emplace(key.hash, entries_.begin());
   if (entries_.size() <= kCapacity) return;
   Lru::iterator last = std::prev(entries_.end());
-  const std::size_t h = hash_words(last->words);
-  for (auto [it, end] = index_.equal_range(h); it != end; ++it) {
+  for (auto [it, end] = index_.equal_range(last->hash); it != end; ++it) {
     if (it->second == last) {
       index_.erase(it);
       break;

@@ -77,6 +77,7 @@ class PlanCache {
   };
   struct Entry {
     std::vector<uint64_t> words;
+    std::size_t hash;
     std::vector<KernelTemplate> kernels;
     // Free values no argument shows: they must be as they were.
     std::vector<std::pair<uint32_t, int64_t>> fixed_offsets, fixed_dest_offsets;

@@ -77,7 +77,6 @@ Tape walk_tape(const std::vector<NodePtr>& roots, const std::unordered_set<const
         auto [lo, hi] = xv.extent();
         t.gather_index64 = t.gather_index64 || lo < INT32_MIN || hi > INT32_MAX;
         e.slot = static_cast<int32_t>(spec.slots.size());
-        t.slot_nodes.resize(t.slot_nodes.size() + 2 * gi.axes.size(), nullptr);
         for (size_t a = 0; a < gi.axes.size(); ++a) {
           e.args[a] = t.tape_index.at(node->inputs()[a + 1].get());
           add_slots(Scalar::of_int(xv.strides[gi.axes[a]], DType::kInt64), spec, t.slot_values);
@@ -91,13 +90,14 @@ Tape walk_tape(const std::vector<NodePtr>& roots, const std::unordered_set<const
         }
         e.slot = static_cast<int32_t>(spec.slots.size());
         for (const Scalar& v : node->params()) add_slots(v, spec, t.slot_values);
-        t.slot_nodes.resize(t.slot_values.size(), node->is_constant() ? node.get() : nullptr);
       } else {
         for (std::size_t i = 0; i < node->inputs().size(); ++i) {
           e.args[i] = t.tape_index.at(node->inputs()[i].get());
         }
         if (!in_group.count(node.get())) t.interior.push_back(node);
       }
+      // The slots this entry added hold a constant's value, or parameters of its own.
+      t.slot_nodes.resize(t.slot_values.size(), node->is_constant() ? node.get() : nullptr);
       t.tape_index[node.get()] = static_cast<int>(spec.tape.size());
       spec.tape.push_back(e);
     }
