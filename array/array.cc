@@ -45,6 +45,11 @@ Array::Array(NodePtr node, std::shared_ptr<Context> context)
   }
 }
 
+Array Array::reading(NodePtr leaf, std::shared_ptr<Context> context) {
+  VKA_ASSERT(leaf && leaf->is_leaf() && context);
+  return Array(std::make_shared<State>(State{std::move(leaf), std::move(context), false, false}));
+}
+
 namespace {
 
 // True when every reference to `leaf` other than the one array state holding it comes from

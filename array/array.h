@@ -32,6 +32,10 @@ class Array {
   // storage is wrapped as a copy: the new array is a value, not a view.
   Array(NodePtr node, std::shared_ptr<Context> context);
 
+  // An array reading `leaf` as it is, a view of storage included, not writeable: for code that
+  // consumes a value at once (a library node's evaluation, array/library_node.h).
+  static Array reading(NodePtr leaf, std::shared_ptr<Context> context);
+
   // Uploads host data (C order) to every replica.
   static Array from_host(const void* data, const Shape& shape, DType dtype,
                          std::shared_ptr<Context> context = Context::default_context());

@@ -1,11 +1,12 @@
 // Scans: the dtype rules of numpy's cumulative functions, the choice of a kernel plan for the
-// scanned axis, and the eager pipelines of kernels/lib/cumulative.h.
+// scanned axis, and the pipelines of kernels/lib/cumulative.h, run by library nodes.
 #include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "array/array.h"
+#include "array/library_node.h"
 #include "base/errors.h"
 #include "kernels/lib/cumulative.h"
 #include "kernels/lib/scan.h"
@@ -124,19 +125,16 @@ DType accumulate_dtype(DType t) {
   return t;
 }
 
-// The scan of `x` (already of the result dtype) along axis `ax`: a new C-contiguous array.
-Array scan(const Array& x, Op op, int ax, std::string_view what) {
+// The scan of `x` (already of the result dtype) along axis `ax`, computed now: a new
+// C-contiguous array.
+Array scan_now(const Array& x, Op op, int ax) {
   const std::shared_ptr<Context>& ctx = x.context();
   const DType t = x.dtype();
-  if (x.size() >= (int64_t{1} << 31)) {
-    throw ShapeError("[" + std::string(what) + "] arrays of 2^31 elements or more are not "
-                     "supported yet (got " + std::to_string(x.size()) + ")");
-  }
   if (x.size() == 0 || x.shape()[ax] == 1) return copy(x);
   if (is_bool(t)) {
     // Logical or (sum, maximum) and logical and (product, minimum) on 0/1 bytes.
     const Op on_bytes = op == Op::kAdd || op == Op::kMaximum ? Op::kMaximum : Op::kMinimum;
-    return scan(x.astype(DType::kUInt8), on_bytes, ax, what).astype(DType::kBool);
+    return scan_now(x.astype(DType::kUInt8), on_bytes, ax).astype(DType::kBool);
   }
   const Shape shape = x.shape();  // a copy: evaluating x replaces its node
   int64_t outer = 1, inner = 1;
@@ -153,14 +151,28 @@ Array scan(const Array& x, Op op, int ax, std::string_view what) {
   return inner == 1 ? y : ascontiguousarray(moveaxis(y, {-1}, {ax}));
 }
 
+// The scan of `x` seen as `shape` (its own, or its elements in C order as one axis) along `ax`,
+// as a library node: lazy, like its input (reshaping a lazy array would compute it).
+Array scan(const Array& x, Op op, int ax, const Shape& shape, std::string_view what) {
+  if (x.size() >= (int64_t{1} << 31)) {
+    throw ShapeError("[" + std::string(what) + "] arrays of 2^31 elements or more are not "
+                     "supported yet (got " + std::to_string(x.size()) + ")");
+  }
+  return library_node(std::string(what), {x}, x.dtype(), shape,
+                      [op, ax, shape](const std::vector<Array>& in) {
+                        return scan_now(in[0].shape() == shape ? in[0] : reshape(in[0], shape),
+                                        op, ax);
+                      });
+}
+
 // cumsum and its relatives: the flattened array for axis nullopt, numpy's accumulator dtype.
 Array accumulate(const Array& a, Op op, std::optional<int64_t> axis, std::optional<DType> dtype,
                  std::string_view what) {
-  Array x = axis ? a : reshape(a, {-1});
-  if (x.ndim() == 0) x = reshape(x, {1});  // numpy accumulates a 0-d array as 1-d
-  const int ax = normalize_axis(what, axis.value_or(0), x.ndim());
+  // numpy accumulates a 0-d array as 1-d.
+  const Shape shape = axis && a.ndim() > 0 ? a.shape() : Shape{a.size()};
+  const int ax = normalize_axis(what, axis.value_or(0), static_cast<int>(shape.size()));
   const DType t = dtype.value_or(accumulate_dtype(a.dtype()));
-  return scan(x.dtype() == t ? x : x.astype(t), op, ax, what);
+  return scan(a.dtype() == t ? a : a.astype(t), op, ax, shape, what);
 }
 
 // NaN replaced by `fill` (numpy's _replace_nan): floating and complex arrays only.
@@ -172,14 +184,13 @@ Array replace_nan(const Array& a, int fill) {
 // numpy 2's cumulative_sum / cumulative_prod.
 Array cumulative(const Array& a, Op op, std::optional<int64_t> axis, std::optional<DType> dtype,
                  bool include_initial, std::string_view what) {
-  Array x = a.ndim() == 0 ? reshape(a, {1}) : a;
-  if (!axis && x.ndim() > 1) {
+  if (!axis && a.ndim() > 1) {
     throw ShapeError("[" + std::string(what) + "] for arrays which have more than one "
                      "dimension the axis argument is required (got shape " +
-                     to_string(x.shape()) + ")");
+                     to_string(a.shape()) + ")");
   }
-  const int ax = normalize_axis(what, axis.value_or(0), x.ndim());
-  Array r = accumulate(x, op, ax, dtype, what);
+  const int ax = normalize_axis(what, axis.value_or(0), std::max(a.ndim(), 1));
+  Array r = accumulate(a, op, ax, dtype, what);
   if (!include_initial) return r;
   Shape shape = r.shape();
   shape[ax] += 1;
@@ -198,7 +209,7 @@ Array running(const Array& a, Op op, int64_t axis, std::string_view what) {
     throw DTypeError("[" + std::string(what) + "] vkarray does not support " +
                      std::string(name(a.dtype())) + " input yet");
   }
-  return scan(a, op, normalize_axis(what, axis, a.ndim()), what);
+  return scan(a, op, normalize_axis(what, axis, a.ndim()), a.shape(), what);
 }
 
 }  // namespace

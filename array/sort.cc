@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "array/library_node.h"
 #include "array/reduce.h"
 #include "array/sort_radix.h"
 #include "base/errors.h"
@@ -11,18 +12,15 @@
 namespace vka {
 namespace {
 
-// The sorted values (or int64 indices along the axis) of `a` along `axis`.
-Array sorted_along(const Array& a, std::optional<int64_t> axis, bool indices,
-                   std::string_view op) {
-  Array src = axis ? a : reshape(a, {-1});
-  const int ax = normalize_axis(op, axis.value_or(0), src.ndim());
+// The sorted values (or int64 indices along the axis) of `src` along `ax`, computed now.
+Array sorted_now(const Array& src, int ax, bool indices, std::string_view op) {
   Array rows = ascontiguousarray(moveaxis(src, {ax}, {-1}));
   const Shape shape = rows.shape();
   const int64_t rowlen = shape.back();
   if (rows.size() == 0) {
-    Array empty(default_graph().full(
-                    Scalar::of_int(0, indices ? DType::kInt64 : a.dtype()), shape),
-                a.context());
+    Array empty(
+        default_graph().full(Scalar::of_int(0, indices ? DType::kInt64 : src.dtype()), shape),
+        src.context());
     return moveaxis(empty, {-1}, {ax});
   }
   if (!indices && rows.size() == rowlen) {
@@ -37,13 +35,32 @@ Array sorted_along(const Array& a, std::optional<int64_t> axis, bool indices,
   return moveaxis(reshape(out, shape), {-1}, {ax});
 }
 
+// The sorted values (or int64 indices along the axis) of `a` along `axis`, as a library node:
+// lazy, like its input.
+Array sorted_along(const Array& a, std::optional<int64_t> axis, bool indices, std::string_view op) {
+  // The flattened array for axis None, reshaped when the node runs (reshaping a lazy array
+  // would compute it now).
+  const Shape shape = axis ? a.shape() : Shape{a.size()};
+  const int ax = normalize_axis(op, axis.value_or(0), static_cast<int>(shape.size()));
+  const std::string what(op);
+  if (a.size() >= (int64_t{1} << 31)) {
+    throw ShapeError("[" + what + "] sorting 2^31 elements or more is not supported yet (got " +
+                     std::to_string(a.size()) + ")");
+  }
+  return library_node(what, {a}, indices ? DType::kInt64 : a.dtype(), shape,
+                      [ax, indices, what, shape](const std::vector<Array>& in) {
+                        return sorted_now(in[0].shape() == shape ? in[0] : reshape(in[0], shape),
+                                          ax, indices, what);
+                      });
+}
+
 void check_kth(const Array& a, const std::vector<int64_t>& kth, std::optional<int64_t> axis,
                std::string_view op) {
   const int64_t n = axis ? a.shape()[normalize_axis(op, *axis, a.ndim())] : a.size();
   for (int64_t k : kth) {
     if (k < -n || k >= n) {
-      throw ShapeError("[" + std::string(op) + "] kth(=" + std::to_string(k) +
-                       ") out of bounds (" + std::to_string(n) + ")");
+      throw ShapeError("[" + std::string(op) + "] kth(=" + std::to_string(k) + ") out of bounds (" +
+                       std::to_string(n) + ")");
     }
   }
 }
@@ -74,8 +91,7 @@ Array isin(const Array& element, const Array& test_elements, bool invert) {
   }
   const int64_t m = test_elements.size();
   if (m == 0) {
-    return Array(default_graph().full(Scalar::of_bool(invert), element.shape()),
-                 element.context());
+    return Array(default_graph().full(Scalar::of_bool(invert), element.shape()), element.context());
   }
   if (is_complex(element.dtype()) || is_complex(test_elements.dtype())) {
     // searchsorted has no complex order: compare every pair instead. The comparison fuses

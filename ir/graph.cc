@@ -17,8 +17,9 @@ void mix(std::size_t& h, std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h <<
 
 std::size_t structural_hash(Op op, DType dtype, const Shape& shape,
                             const std::vector<NodePtr>& inputs, const std::vector<Scalar>& params,
-                            const BufferRef* buf, const View& view) {
+                            const BufferRef* buf, const View& view, const Primitive* primitive) {
   std::size_t h = static_cast<std::size_t>(op) * 131 + static_cast<std::size_t>(dtype);
+  if (primitive) mix(h, std::hash<const Primitive*>()(primitive));
   for (int64_t d : shape) mix(h, std::hash<int64_t>()(d));
   // Inputs are interned, so their identity is their structure: hash the pointer's node hash
   // and rely on pointer equality in same_structure().
@@ -91,7 +92,7 @@ bool BufferRef::has_live_reader() const {
 bool Node::same_structure(const Node& o) const {
   if (op_ != o.op_ || dtype_ != o.dtype_ || shape_ != o.shape_ || params_ != o.params_ ||
       inputs_.size() != o.inputs_.size() || buffer_ != o.buffer_ || view_ != o.view_ ||
-      version_ != o.version_) {
+      version_ != o.version_ || primitive_ != o.primitive_) {
     return false;
   }
   for (std::size_t i = 0; i < inputs_.size(); ++i) {
@@ -103,6 +104,7 @@ bool Node::same_structure(const Node& o) const {
 std::string Node::to_string() const {
   std::string s = "%" + std::to_string(id_) + " = " + std::string(name(op_)) + " " +
                   std::string(name(dtype_)) + " " + vka::to_string(shape_);
+  if (primitive_) s += " " + primitive_->name();
   for (const NodePtr& in : inputs_) s += " %" + std::to_string(in->id());
   for (const Scalar& p : params_) s += " " + p.to_string();
   if (buffer_) s += " buffer#" + std::to_string(buffer_->id()) + " " + view_.to_string();
@@ -140,7 +142,7 @@ NodePtr Graph::find_source(std::size_t hash, Op op, DType dtype, const Shape& sh
 
 NodePtr Graph::intern(std::shared_ptr<Node> n) {
   n->hash_ = structural_hash(n->op_, n->dtype_, n->shape_, n->inputs_, n->params_, n->buffer_.get(),
-                             n->view_);
+                             n->view_, n->primitive_.get());
   std::lock_guard<std::mutex> lock(mu_);
   if (NodePtr existing =
           find_live(table_, n->hash_, [&](const Node& e) { return e.same_structure(*n); })) {
@@ -181,7 +183,7 @@ NodePtr Graph::source(Op op, DType dtype, Shape shape, std::vector<Scalar> param
   for (std::size_t i = 0; i < params.size(); ++i) params[i] = params[i].astype(want[i]);
   size(shape);  // validates extents
   // Constants are remade on every call that names one (x * 2.0): found before allocating.
-  const std::size_t h = structural_hash(op, dtype, shape, {}, params, nullptr, View());
+  const std::size_t h = structural_hash(op, dtype, shape, {}, params, nullptr, View(), nullptr);
   if (NodePtr existing = find_source(h, op, dtype, shape, params)) return existing;
   std::shared_ptr<Node> n = new_node();
   n->op_ = op;
@@ -249,6 +251,7 @@ NodePtr Graph::with_inputs(const Node& o, std::vector<NodePtr> inputs) {
   n->dtype_ = o.dtype_;
   n->shape_ = o.shape_;
   n->params_ = o.params_;
+  n->primitive_ = o.primitive_;
   n->inputs_ = std::move(inputs);
   return intern(std::move(n));
 }

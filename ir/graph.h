@@ -61,6 +61,21 @@ class BufferRef {
   std::size_t purge_readers_at_ = 64;
 };
 
+// A library operation (a sort, a scan) as a graph node's computation: evaluation
+// (runtime/realize.h) computes the node's inputs, then asks the Primitive for its value. The
+// layers that know the library kernels define Primitives (array/library_node.h); the graph
+// and the scheduler see an opaque op. Nodes with different Primitive objects are different
+// nodes.
+class Primitive {
+ public:
+  virtual ~Primitive() = default;
+  // The operation's name, for debug printing: "cumsum".
+  virtual std::string name() const = 0;
+  // The node's value from its inputs' values (leaves, in the order of the node's inputs): a
+  // buffer holding the node's shape and dtype in C order from its start.
+  virtual std::shared_ptr<BufferRef> evaluate(const std::vector<NodePtr>& inputs) const = 0;
+};
+
 class Node {
  public:
   Op op() const { return op_; }
@@ -74,6 +89,8 @@ class Node {
   const View& view() const { return view_; }
   // Leaves only: the buffer's version when the leaf was made (BufferRef::version).
   uint64_t version() const { return version_; }
+  // Library nodes only (Op::kLibrary): what computes the value.
+  const std::shared_ptr<const Primitive>& primitive() const { return primitive_; }
   // A leaf made before the latest write into its buffer.
   bool is_stale_leaf() const { return buffer_ && buffer_->version() != version_; }
   // A process-unique number, for debug printing ("%17").
@@ -117,6 +134,7 @@ class Node {
   std::vector<Scalar> params_;
   std::shared_ptr<BufferRef> buffer_;
   View view_;
+  std::shared_ptr<const Primitive> primitive_;
   uint64_t version_ = 0;
   uint64_t id_ = 0;
   std::size_t hash_ = 0;
@@ -195,7 +213,11 @@ class Graph {
   // of one dtype, whose stride-1 axes `layout` names; the result has `shape`, whose elements
   // in C order are the (batch, m, n) products in C order.
   NodePtr matmul(const NodePtr& a, const NodePtr& b, Shape shape, MatmulInfo layout);
-  // A node like `n` (op, dtype, shape, params) over other inputs.
+  // A library operation's node (kLibrary): `primitive` computes its value, of `dtype` and
+  // `shape`, from the values of `inputs`. Each Primitive object makes one node.
+  NodePtr library(std::shared_ptr<const Primitive> primitive, DType dtype, Shape shape,
+                  std::vector<NodePtr> inputs);
+  // A node like `n` (op, dtype, shape, params, primitive) over other inputs.
   NodePtr with_inputs(const Node& n, std::vector<NodePtr> inputs);
 
   // Every live node (for writes, which look for expressions that read a storage buffer).

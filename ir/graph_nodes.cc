@@ -1,5 +1,5 @@
-// The graph's nodes with structured parameters: gathers, reductions and matrix products, and
-// the readers of their parameters (gather_info, reduce_info, matmul_info).
+// The graph's nodes with structured parameters: gathers, reductions, matrix products and library
+// operations, and the readers of their parameters (gather_info, reduce_info, matmul_info).
 #include <algorithm>
 
 #include "base/errors.h"
@@ -124,6 +124,18 @@ MatmulInfo matmul_info(const Node& p) {
   VKA_ASSERT(p.op() == Op::kMatmul && p.params().size() == 3);
   return MatmulInfo{p.params()[0].as_int() != 0, p.params()[1].as_int() != 0,
                     p.params()[2].as_int()};
+}
+
+NodePtr Graph::library(std::shared_ptr<const Primitive> primitive, DType dtype, Shape shape,
+                       std::vector<NodePtr> inputs) {
+  VKA_ASSERT(primitive != nullptr);
+  std::shared_ptr<Node> n = new_node();
+  n->op_ = Op::kLibrary;
+  n->dtype_ = dtype;
+  n->shape_ = std::move(shape);
+  n->inputs_ = std::move(inputs);
+  n->primitive_ = std::move(primitive);
+  return intern(std::move(n));
 }
 
 }  // namespace vka

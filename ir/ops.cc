@@ -11,14 +11,15 @@ namespace vka {
 namespace {
 
 constexpr std::array<OpInfo, kNumOps> kTable = {{
-#define VKA_OP(e, name, arity, kind, kinds, rule, real, complex, glsl, numpy, aliases, identity) \
-  {                                                                                              \
-      Op::e,          #name,                                                                     \
-      arity,          OpKind::kind,                                                              \
-      kinds,          ResultRule::rule,                                                          \
-      EmitForm::real, EmitForm::complex,                                                         \
-      glsl,           numpy,                                                                     \
-      aliases,        identity},
+#define VKA_OP(e, name, arity, kind, kinds, rule, real, complex, glsl, numpy, aliases, identity, \
+               cost)                                                                             \
+  {Op::e,          #name,                                                                        \
+   arity,          OpKind::kind,                                                                 \
+   kinds,          ResultRule::rule,                                                             \
+   EmitForm::real, EmitForm::complex,                                                            \
+   glsl,           numpy,                                                                        \
+   aliases,        identity,                                                                     \
+   Cost::cost},
 #include "ir/ops.def"
 #undef VKA_OP
 }};
@@ -60,6 +61,8 @@ std::string_view name(OpKind k) {
       return "movement";
     case OpKind::kContract:
       return "contract";
+    case OpKind::kLibrary:
+      return "library";
   }
   return "?";
 }

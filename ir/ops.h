@@ -31,6 +31,7 @@ enum class OpKind : uint8_t {
   kReduce,
   kMovement,
   kContract,  // matrix products: a GEMM kernel (array/matmul.h)
+  kLibrary,   // sorts, scans: library kernels run by the node's Primitive (ir/graph.h)
 };
 
 // How a row's expression is written, for real or complex operands (ops.def: real, complex).
@@ -74,6 +75,15 @@ enum class ResultRule : uint8_t {
   kExplicit,    // the dtype is a parameter of the node (astype, sources, buffers)
 };
 
+// What an elementwise op costs a kernel beyond plain arithmetic (ops.def: cost). The
+// scheduler's limit on transcendental functions per kernel weighs it: compile time and
+// registers grow with these routines, most on llvmpipe (schedule/schedule.h).
+enum class Cost : uint8_t {
+  kCheap,  // arithmetic, comparisons, bit operations, conversions
+  kLibm,   // a math library routine (exp, log, tanh, power): weight 1, 4 for complex operands
+  kTrig,   // one whose float64 form is long too (sin, arctan): weight 4 for float64 and complex
+};
+
 struct OpInfo {
   Op op;
   std::string_view name;  // vkarray's name: "floor_divide"
@@ -87,6 +97,7 @@ struct OpInfo {
   std::string_view numpy;     // numpy's name: "absolute"
   std::string_view aliases;   // more Python names, space-separated: "acos"
   std::string_view identity;  // numpy's ufunc identity ("0", "True"), "reorder" or ""
+  Cost cost;
 };
 
 const OpInfo& info(Op op);

@@ -13,9 +13,9 @@
 
 #include "base/debug.h"
 #include "base/errors.h"
-#include "base/pointer_index.h"
 #include "runtime/debug_schedule.h"
 #include "runtime/gemm.h"
+#include "runtime/held_values.h"
 #include "runtime/launch.h"
 #include "schedule/plan_cache.h"
 
@@ -123,48 +123,6 @@ bool has_value(const Node& n) {
 
 namespace {
 
-// Small values a program still holds, computed along the way: a computed node of one element
-// that something outside this graph references (an array, another expression), under a chain
-// of at least kHeldDepth computations. Such values are kept like targets: a scalar recurrence
-// (beta = (1 - alpha * alpha) * beta in a loop, read through later writes) otherwise makes
-// every evaluation recompute the whole recurrence, a longer kernel, compiled anew, each time.
-// A value of one element adds no traffic worth counting to the kernel that writes it.
-constexpr int kHeldDepth = 8;
-
-std::vector<NodePtr> held_values(const std::vector<NodePtr>& order,
-                                 const std::vector<NodePtr>& roots) {
-  if (order.size() <= kHeldDepth) return {};  // no chain that long (a write, a small step)
-  PointerIndex position(order.size());
-  for (const NodePtr& n : order) position.insert(n.get());
-  std::vector<int> depth(order.size(), 0), parents(order.size(), 0);
-  std::vector<bool> root(order.size(), false);
-  for (const NodePtr& r : roots) {
-    const uint32_t p = position.find(r.get());
-    if (p != PointerIndex::kAbsent) root[p] = true;
-  }
-  for (size_t i = 0; i < order.size(); ++i) {
-    const Node& n = *order[i];
-    const bool computed = !n.is_leaf() && !n.is_constant();
-    for (const NodePtr& in : n.inputs()) {
-      const uint32_t p = position.find(in.get());
-      if (p == PointerIndex::kAbsent) continue;  // under a value computed earlier: not walked
-      ++parents[p];
-      if (computed) depth[i] = std::max(depth[i], depth[p] + 1);
-    }
-  }
-  std::vector<NodePtr> held;
-  for (size_t i = 0; i < order.size(); ++i) {
-    const NodePtr& n = order[i];
-    if (root[i] || n->is_leaf() || n->is_constant() || n->was_realized() || depth[i] < kHeldDepth ||
-        size(n->shape()) != 1) {
-      continue;
-    }
-    // References: `order`'s, one per input list here, and any from outside.
-    if (n.use_count() > 1 + parents[i]) held.push_back(n);
-  }
-  return held;
-}
-
 // substitute_realized, except for nodes computed into one of `filling`: buffers this
 // evaluation writes, as when a buffer made on one replica is computed on another.
 // `result_order`, when given, receives the topological order of the result.
@@ -230,6 +188,49 @@ void mark_made_on(const std::shared_ptr<Context>& context, const NodePtr& root,
   device_buffer(*buf)->set_valid_only({only}, fill);
 }
 
+// Library nodes (sorts, scans) under `roots` without a value yet, in waves: the inputs of
+// every node whose inputs hold no library node still to compute are evaluated together (one
+// schedule: their expressions fused as any are), then each node's Primitive runs its library
+// kernels, on every replica. Afterwards substitution reads them as buffers, so the scheduler
+// never sees one. Returns their values, which the caller holds until its kernels have read
+// them (as any intermediate's, they are not kept after).
+std::vector<std::shared_ptr<BufferRef>> evaluate_library_nodes(
+    const std::shared_ptr<Context>& context, const std::vector<NodePtr>& roots) {
+  const std::vector<NodePtr> order =
+      topological_order(roots, [](const Node& n) { return has_value(n); });
+  // A node's wave: how many library nodes to compute lie on its deepest path of inputs.
+  std::unordered_map<const Node*, int> wave;
+  std::vector<std::vector<NodePtr>> waves;
+  for (const NodePtr& n : order) {
+    int w = 0;
+    for (const NodePtr& in : n->inputs()) {
+      auto it = wave.find(in.get());
+      if (it != wave.end()) w = std::max(w, it->second);
+    }
+    if (n->op() == Op::kLibrary && !has_value(*n)) {
+      if (static_cast<int>(waves.size()) <= w) waves.resize(w + 1);
+      waves[w].push_back(n);
+      ++w;
+    }
+    if (w > 0) wave[n.get()] = w;
+  }
+  std::vector<std::shared_ptr<BufferRef>> values;
+  for (const std::vector<NodePtr>& nodes : waves) {
+    std::vector<NodePtr> inputs;
+    for (const NodePtr& n : nodes)
+      inputs.insert(inputs.end(), n->inputs().begin(), n->inputs().end());
+    const std::vector<NodePtr> leaves = realize(context, inputs);
+    size_t at = 0;
+    for (const NodePtr& n : nodes) {
+      const std::vector<NodePtr> own(leaves.begin() + at, leaves.begin() + at + n->inputs().size());
+      at += n->inputs().size();
+      values.push_back(n->primitive()->evaluate(own));
+      realized().add(n, values.back());
+    }
+  }
+  return values;
+}
+
 }  // namespace
 
 std::vector<NodePtr> substitute_realized(const std::vector<NodePtr>& roots) {
@@ -288,6 +289,13 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
   std::vector<std::pair<NodePtr, NodePtr>> held;
   const bool keep_held = !replica || context->num_replicas() == 1;
   std::vector<NodePtr> roots = substitute(targets, filling, &order, keep_held ? &held : nullptr);
+  std::vector<std::shared_ptr<BufferRef>> library_values;
+  if (std::any_of(order.begin(), order.end(),
+                  [](const NodePtr& n) { return n->op() == Op::kLibrary; })) {
+    library_values = evaluate_library_nodes(context, targets);
+    held.clear();
+    roots = substitute(targets, filling, &order, keep_held ? &held : nullptr);
+  }
   // A destination is always written by a kernel, even when its value is a buffer already.
   std::unordered_map<const Node*, NodePtr> dests;
   for (size_t i = 0; i < destinations.size(); ++i) {

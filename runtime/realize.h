@@ -29,6 +29,8 @@ std::shared_ptr<BufferRef> allocate_for(const std::shared_ptr<Context>& context,
 // `destinations` (empty, or one per target, null for none) names leaves the targets are
 // written into instead of fresh buffers: a storage buffer seen through a view of the
 // target's shape and dtype (array/write.h decides when that is safe).
+// Library nodes (sorts, scans: Op::kLibrary) under the targets are computed first, on every
+// replica, each after its inputs.
 std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
                              const std::vector<NodePtr>& targets,
                              std::optional<int> replica = std::nullopt,

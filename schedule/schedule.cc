@@ -344,33 +344,15 @@ Schedule schedule(const std::vector<NodePtr>& targets, const Limits& limits,
 
 int transcendental_weight(const TapeEntry& e) {
   const bool wide = e.dtype == DType::kFloat64 || is_complex(e.dtype);
-  switch (e.op) {
-    case Op::kSin:
-    case Op::kCos:
-    case Op::kTan:
-    case Op::kArcsin:
-    case Op::kArccos:
-    case Op::kArctan:
-    case Op::kArctan2:
-      return wide ? 4 : 1;
-    case Op::kExp:
-    case Op::kExp2:
-    case Op::kExpm1:
-    case Op::kLog:
-    case Op::kLog2:
-    case Op::kLog10:
-    case Op::kLog1p:
-    case Op::kSinh:
-    case Op::kCosh:
-    case Op::kTanh:
-    case Op::kArcsinh:
-    case Op::kArccosh:
-    case Op::kArctanh:
-    case Op::kPower:
-      return is_complex(e.dtype) ? 4 : 1;
-    default:
+  switch (info(e.op).cost) {
+    case Cost::kCheap:
       return 0;
+    case Cost::kLibm:
+      return is_complex(e.dtype) ? 4 : 1;
+    case Cost::kTrig:
+      return wide ? 4 : 1;
   }
+  return 0;
 }
 
 }  // namespace vka

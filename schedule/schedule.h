@@ -57,10 +57,10 @@ struct Limits {
   static constexpr int kMaxCpuTranscendental = 16;
 };
 
-// A tape entry's weight against Limits::max_transcendental: 0 for arithmetic, 1 for an
-// exponential, logarithm or hyperbolic function, 4 for a trigonometric one in float64 or any
-// transcendental function of a complex value (a float64 sine reduces its argument with
-// Payne-Hanek).
+// A tape entry's weight against Limits::max_transcendental, from its op's cost (ops.def): 0 for
+// arithmetic, 1 for an exponential, logarithm or hyperbolic function, 4 for a trigonometric one
+// in float64 or any transcendental function of a complex value (a float64 sine reduces its
+// argument with Payne-Hanek).
 int transcendental_weight(const TapeEntry& e);
 
 struct ScheduledKernel {

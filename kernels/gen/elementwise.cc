@@ -247,7 +247,8 @@ void Emitter::emit_entry(int i, GlslWriter& w) {
       expr = "gemm_value";
       break;
     case OpKind::kReduce:
-      internal_error("elementwise tape holds a reduce op", __FILE__, __LINE__);
+    case OpKind::kLibrary:
+      internal_error("elementwise tape holds a reduce or library op", __FILE__, __LINE__);
   }
   // precise: each op rounds on its own, as numpy's do; a driver may not fuse a*b+c into an
   // fma, which would round once and differ from numpy in the last bit.

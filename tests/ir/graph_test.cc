@@ -1,4 +1,5 @@
-// Graph hash-consing, weak interning, scalars, and numpy 2 dtype resolution of apply().
+// Graph hash-consing, weak interning, library nodes, scalars, and numpy 2 dtype resolution of
+// apply().
 #include "ir/graph.h"
 
 #include <gtest/gtest.h>
@@ -59,6 +60,36 @@ TEST(Graph, DeepChainsDoNotRecurse) {
   }
   // The leaf, the two interned constants, and a multiply and an add per step.
   EXPECT_EQ(topological_order({x}).size(), 1u + 2u + 2u * 5000u);
+}
+
+// A Primitive the graph only holds (evaluation is runtime/realize.h's).
+class NamedPrimitive final : public Primitive {
+ public:
+  std::string name() const override { return "scan"; }
+  std::shared_ptr<BufferRef> evaluate(const std::vector<NodePtr>&) const override {
+    return nullptr;
+  }
+};
+
+TEST(Graph, LibraryNodesAreOnePerPrimitive) {
+  Graph g;
+  NodePtr a = leaf(g, DType::kFloat32, {4}), b = leaf(g, DType::kFloat32, {4});
+  auto p = std::make_shared<NamedPrimitive>();
+  NodePtr x = g.library(p, DType::kFloat32, {4}, {a});
+  EXPECT_EQ(x->op(), Op::kLibrary);
+  EXPECT_EQ(kind(x->op()), OpKind::kLibrary);
+  EXPECT_EQ(x->primitive(), p);
+  EXPECT_EQ(g.library(p, DType::kFloat32, {4}, {a}), x);
+  // Another Primitive object is another computation, however alike.
+  EXPECT_NE(g.library(std::make_shared<NamedPrimitive>(), DType::kFloat32, {4}, {a}), x);
+  // Over other inputs it keeps its Primitive (substitution rebuilds nodes this way).
+  NodePtr y = g.with_inputs(*x, {b});
+  EXPECT_NE(y, x);
+  EXPECT_EQ(y->primitive(), p);
+  EXPECT_EQ(y->inputs()[0], b);
+  EXPECT_NE(x->to_string().find("library float32 (4,) scan %" + std::to_string(a->id())),
+            std::string::npos)
+      << x->to_string();
 }
 
 TEST(Apply, WeakScalarsFollowNep50) {

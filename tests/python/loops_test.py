@@ -170,7 +170,7 @@ np.testing.assert_allclose(y.get(), want, rtol=1e-9, atol=1e-12)  # durbin.py's
 
 def test_scalar_recurrence_compiles_a_bounded_set_of_kernels():
     """Durbin's recursion keeps beta = (1 - alpha**2) * beta as a lazy 0-d value read through
-    later writes. Held small values are kept when computed (runtime/realize.cc: held_values), so
+    later writes. Held small values are kept when computed (runtime/held_values.h), so
     the recurrence does not grow into a longer kernel, compiled anew, every iteration: twice the
     iterations compile no more kernels (cold kernel cache), and the result matches numpy."""
     import os

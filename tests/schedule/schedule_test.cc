@@ -178,6 +178,19 @@ TEST(Schedule, RunningSumOfTranscendentalTermsIsCutAlongItsSpine) {
   }
 }
 
+TEST(Schedule, TranscendentalWeightFollowsTheOpTable) {
+  auto weight = [](Op op, DType t) { return transcendental_weight(TapeEntry{op, t}); };
+  EXPECT_EQ(weight(Op::kAdd, DType::kFloat64), 0);
+  EXPECT_EQ(weight(Op::kHypot, DType::kFloat64), 0);
+  EXPECT_EQ(weight(Op::kExp, DType::kFloat32), 1);
+  EXPECT_EQ(weight(Op::kTanh, DType::kFloat64), 1);
+  EXPECT_EQ(weight(Op::kPower, DType::kFloat32), 1);
+  EXPECT_EQ(weight(Op::kLog, DType::kComplex64), 4);
+  EXPECT_EQ(weight(Op::kSin, DType::kFloat32), 1);
+  EXPECT_EQ(weight(Op::kArctan2, DType::kFloat64), 4);
+  EXPECT_EQ(weight(Op::kCos, DType::kComplex128), 4);
+}
+
 TEST(Schedule, ImpossibleLimitIsAClearError) {
   Graph g;
   NodePtr w = apply(
