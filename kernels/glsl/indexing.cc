@@ -86,8 +86,8 @@ bool uses_rows(const KernelSpec& spec) {
 }
 
 bool unrolls(const KernelSpec& spec) {
-  if (spec.kind != KernelKind::kElementwise || spec.rank < 2 || !any_strided(spec) ||
-      uses_rows(spec) || spec.vector_width != 1) {
+  if (spec.kind != KernelKind::kElementwise || spec.rank < 1 || uses_rows(spec) ||
+      spec.vector_width != 1) {
     return false;
   }
   for (const Accessor& a : spec.outputs) {

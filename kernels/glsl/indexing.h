@@ -53,8 +53,8 @@ bool uses_rows(const KernelSpec& spec);
 // adjacent columns; otherwise 4 columns `workgroup size × grid` apart, so every load stays
 // coalesced (independent loads in flight per invocation; 1 for large tapes).
 int row_unroll(const KernelSpec& spec);
-// True for the flat strided kernels that may unroll: elementwise, rank >= 2, not in row mode,
-// one element at a time, no scalar (broadcast) output.
+// True for the flat kernels that may unroll: elementwise, rank >= 1, not in row mode, one
+// element at a time, no scalar (broadcast) output.
 bool unrolls(const KernelSpec& spec);
 // Elements each invocation of such a kernel computes per step of the grid loop (spec.unroll),
 // 1 for every other kernel.

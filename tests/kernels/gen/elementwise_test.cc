@@ -46,6 +46,24 @@ TEST(Elementwise, ContiguousFastPathHasNoNdIndex) {
   EXPECT_EQ(compile_error(s, "fast path"), "");
 }
 
+TEST(Elementwise, ContiguousKernelsUnrollWithoutNdIndex) {
+  Graph g;
+  NodePtr a = leaf(g, DType::kFloat64, {1000}), b = leaf(g, DType::kFloat64, {1000});
+  Schedule sched = schedule({apply(g, Op::kAdd, {apply(g, Op::kMultiply, {a, b}), a})},
+                            Limits{64, 256, 512});
+  ASSERT_EQ(sched.kernels.size(), 1u);
+  KernelSpec spec = sched.kernels[0].spec;
+  spec.unroll = 4;  // what a CPU device's launch chooses (runtime/launch.cc)
+  ASSERT_TRUE(unrolls(spec));
+  EXPECT_EQ(flat_unroll(spec), 4);
+  const std::string s = emit_elementwise(spec);
+  EXPECT_TRUE(has(s, "i0 < pc.n; i0 += grid * int(4))")) << s;
+  EXPECT_TRUE(has(s, "double o0[4];")) << s;
+  EXPECT_TRUE(has(s, "x0[3] = (pc.off2 + i);")) << s;
+  EXPECT_FALSE(has(s, "rest")) << s;  // contiguous: no index math
+  EXPECT_EQ(compile_error(s, "unrolled contiguous"), "");
+}
+
 TEST(Elementwise, StridedBoolAndExtensions) {
   Graph g;
   NodePtr a =
