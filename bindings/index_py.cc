@@ -17,42 +17,6 @@
 namespace vka {
 namespace {
 
-constexpr const char* kBadIndex =
-    "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
-    "boolean arrays are valid indices";
-
-std::optional<int64_t> slice_bound(py::handle h) {
-  if (h.is_none()) return std::nullopt;
-  if (!py::hasattr(h, "__index__")) {
-    throw py::type_error("slice indices must be integers or None or have an __index__ method");
-  }
-  py::object i = h.attr("__index__")();
-  return i.cast<int64_t>();
-}
-
-IndexItem to_item(py::handle h) {
-  if (h.is_none()) return NewAxis{};
-  if (h.is(py::ellipsis())) return Ellipsis{};
-  if (py::isinstance<py::slice>(h)) {
-    SliceSpec s;
-    s.start = slice_bound(h.attr("start"));
-    s.stop = slice_bound(h.attr("stop"));
-    std::optional<int64_t> step = slice_bound(h.attr("step"));
-    s.step = step.value_or(1);
-    if (s.step == 0) throw ShapeError("[index] slice step cannot be zero");
-    return s;
-  }
-  if (is_python_integer(h)) {
-    py::object i = h.attr("__index__")();
-    try {
-      return i.cast<int64_t>();
-    } catch (const py::cast_error&) {
-      throw IndexError("[index] index " + std::string(py::str(i)) + " is out of bounds");
-    }
-  }
-  throw IndexError(std::string("[index] ") + kBadIndex);
-}
-
 // True when `obj` is an ndarray that nothing but this call can reach: a temporary of the
 // statement (`x[k] = y * 2`, `x[x < 0] = 0`). Its value may then be moved into the write, so
 // that a value reading the elements it writes stays one kernel (write.h). CPython 3.11 passes
@@ -287,6 +251,7 @@ std::optional<BoolScalars> split_bool_scalars(py::handle key) {
 }
 
 py::object getitem(const Array& a, py::handle key) {
+  if (std::optional<Index> basic = basic_index(key)) return py::cast(a[*basic]);
   if (std::optional<BoolScalars> b = split_bool_scalars(key)) {
     return getitem(a[to_index(b->first)], b->second);
   }
@@ -331,27 +296,31 @@ bool setitem_mask(const Array& a, py::handle key, py::handle value) {
 }
 
 void setitem(const Array& a, py::handle key, py::handle value) {
-  if (std::optional<BoolScalars> b = split_bool_scalars(key)) {
-    setitem(a[to_index(b->first)], b->second, value);
-    return;
-  }
-  if (setitem_mask(a, key, value)) return;
-  if (std::optional<Advanced> adv = split_advanced(key, a.ndim())) {
-    Array view = a[adv->basic];
-    check_masks(*adv, view);
-    std::vector<Array> idx;
-    bool all_checked = true;
-    for (size_t k = 0; k < adv->arrays.size(); ++k) {
-      bool checked = true;
-      idx.push_back(index_array(adv->arrays[k], view.shape()[adv->axes[k]], adv->axes[k],
-                                a.context(), &checked));
-      all_checked = all_checked && checked;
+  std::optional<Index> basic = basic_index(key);
+  if (!basic) {
+    if (std::optional<BoolScalars> b = split_bool_scalars(key)) {
+      setitem(a[to_index(b->first)], b->second, value);
+      return;
     }
-    scatter(view, idx, adv->axes, adv->at, as_array(value, "setitem", a.dtype(), a.context()),
-            all_checked, "setitem");
-    return;
+    if (setitem_mask(a, key, value)) return;
+    if (std::optional<Advanced> adv = split_advanced(key, a.ndim())) {
+      Array view = a[adv->basic];
+      check_masks(*adv, view);
+      std::vector<Array> idx;
+      bool all_checked = true;
+      for (size_t k = 0; k < adv->arrays.size(); ++k) {
+        bool checked = true;
+        idx.push_back(index_array(adv->arrays[k], view.shape()[adv->axes[k]], adv->axes[k],
+                                  a.context(), &checked));
+        all_checked = all_checked && checked;
+      }
+      scatter(view, idx, adv->axes, adv->at, as_array(value, "setitem", a.dtype(), a.context()),
+              all_checked, "setitem");
+      return;
+    }
+    basic = to_index(key);
   }
-  Index index = to_index(key);
+  const Index& index = *basic;
   if (py::isinstance<Array>(value)) {
     if (is_temporary(value)) {
       a.set(index, take_or_share(value));

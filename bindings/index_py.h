@@ -14,6 +14,19 @@ namespace vka {
 
 namespace py = pybind11;
 
+inline constexpr const char* kBadIndex =
+    "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
+    "boolean arrays are valid indices";
+
+// One item of an index key: an integer (anything with __index__ that numpy takes), a slice,
+// None (a new axis) or Ellipsis; IndexError with kBadIndex for anything else.
+IndexItem to_item(py::handle h);
+
+// A key of exact Python ints, slices, None and Ellipsis (x[i, j], x[1:-1], x[:, None]): basic
+// indexing, read without the general path's checks for arrays, masks and numpy scalars (a loop
+// over elements makes this the common key). Nullopt for any other key.
+std::optional<Index> basic_index(py::handle key);
+
 // A Python bool or numpy.bool_.
 bool is_bool_scalar(py::handle h);
 

@@ -49,8 +49,8 @@ TEST(Elementwise, ContiguousFastPathHasNoNdIndex) {
 TEST(Elementwise, ContiguousKernelsUnrollWithoutNdIndex) {
   Graph g;
   NodePtr a = leaf(g, DType::kFloat64, {1000}), b = leaf(g, DType::kFloat64, {1000});
-  Schedule sched = schedule({apply(g, Op::kAdd, {apply(g, Op::kMultiply, {a, b}), a})},
-                            Limits{64, 256, 512});
+  Schedule sched =
+      schedule({apply(g, Op::kAdd, {apply(g, Op::kMultiply, {a, b}), a})}, Limits{64, 256, 512});
   ASSERT_EQ(sched.kernels.size(), 1u);
   KernelSpec spec = sched.kernels[0].spec;
   spec.unroll = 4;  // what a CPU device's launch chooses (runtime/launch.cc)
