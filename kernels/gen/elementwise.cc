@@ -213,8 +213,14 @@ void Emitter::emit_entry(int i, GlslWriter& w) {
     case OpKind::kUnary:
     case OpKind::kBinary:
     case OpKind::kTernary: {
-      std::vector<std::string> args;
       DType operand = s_.tape[e.args[e.op == Op::kWhere ? 1 : 0]].dtype;
+      if (e.op == Op::kAstype && operand == e.dtype) {
+        // A copy keeps the bits: float16 through float and back loses a NaN's sign and payload
+        // on NVIDIA (every NaN becomes 0x7fff), and numpy's copies keep them.
+        expr = v(e.args[0]);
+        break;
+      }
+      std::vector<std::string> args;
       for (int32_t a : e.args) {
         if (a >= 0) args.push_back(to_compute(s_.tape[a].dtype, v(a)));
       }

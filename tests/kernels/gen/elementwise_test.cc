@@ -64,6 +64,18 @@ TEST(Elementwise, ContiguousKernelsUnrollWithoutNdIndex) {
   EXPECT_EQ(compile_error(s, "unrolled contiguous"), "");
 }
 
+TEST(Elementwise, CopiesKeepTheBits) {
+  Graph g;
+  for (DType t : {DType::kFloat16, DType::kFloat32, DType::kFloat64}) {
+    NodePtr a = leaf(g, t, {9});
+    const std::string s = glsl_for({g.convert(a, t, {9})});
+    // No conversion through float (NVIDIA makes every float16 NaN 0x7fff on the way back).
+    EXPECT_FALSE(has(s, "vka_f16(")) << s;
+    EXPECT_FALSE(has(s, "float(v0)")) << s;
+    EXPECT_EQ(compile_error(s, "copy"), "");
+  }
+}
+
 TEST(Elementwise, StridedBoolAndExtensions) {
   Graph g;
   NodePtr a =
