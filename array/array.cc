@@ -45,6 +45,16 @@ Array::Array(NodePtr node, std::shared_ptr<Context> context)
   }
 }
 
+namespace {
+
+// A leaf whose buffer holds its values on every replica (false while writes recorded into it
+// wait, array/write.h).
+bool is_valid_everywhere(const NodePtr& n) {
+  return !n->is_leaf() || device_buffer(*n->buffer())->valid_everywhere();
+}
+
+}  // namespace
+
 Array Array::reading(NodePtr leaf, std::shared_ptr<Context> context) {
   VKA_ASSERT(leaf && leaf->is_leaf() && context);
   return Array(std::make_shared<State>(State{std::move(leaf), std::move(context), false, false}));
@@ -234,7 +244,8 @@ Array& Array::eval(std::optional<int> replica) {
   if (!replica) replica = current_replica();
   if (replica) context()->replica(*replica);  // IndexError before any work
   // realize() also makes an evaluated buffer valid where it was computed on other replicas.
-  if (is_lazy() || context()->num_replicas() > 1) {
+  // A storage leaf may hold recorded writes (array/write.h): evaluating runs them.
+  if (is_lazy() || context()->num_replicas() > 1 || !is_valid_everywhere(node())) {
     state_->node = realize(context(), {node()}, replica)[0];
   }
   return *this;
@@ -248,7 +259,9 @@ void eval_on(const std::vector<Array*>& arrays, std::optional<int> replica) {
   std::vector<Array*> owners;
   for (Array* a : arrays) {
     if (replica) a->context()->replica(*replica);  // IndexError before any work
-    if (!a->is_lazy() && a->context()->num_replicas() == 1) continue;
+    if (!a->is_lazy() && a->context()->num_replicas() == 1 && is_valid_everywhere(a->node())) {
+      continue;
+    }
     if (!owners.empty() && a->context() != owners[0]->context()) {
       throw ShapeError("[eval] arrays live on different contexts");
     }

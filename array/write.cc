@@ -7,11 +7,11 @@
 #include <unordered_set>
 #include <vector>
 
+#include "array/write_record.h"
 #include "base/errors.h"
 #include "runtime/realize.h"
 
 namespace vka {
-namespace {
 
 // The same elements in the same order: offsets equal and equal strides on every axis longer
 // than 1 (an axis of extent 1 may carry any stride).
@@ -24,6 +24,8 @@ bool same_elements(const View& a, const View& b) {
   }
   return true;
 }
+
+namespace {
 
 // A view with every stride positive (reversed axes turned around) and extent-1 axes dropped:
 // the same set of elements.
@@ -78,14 +80,14 @@ bool lattice_disjoint(const View& va, const View& vb) {
   return rem != 0;
 }
 
+}  // namespace
+
 bool disjoint(const View& a, const View& b) {
   if (a.size() == 0 || b.size() == 0) return true;
   auto [alo, ahi] = a.extent();
   auto [blo, bhi] = b.extent();
   return ahi <= blo || bhi <= alo || lattice_disjoint(a, b);
 }
-
-}  // namespace
 
 bool reads_other_elements(const NodePtr& value, const NodePtr& dest) {
   const BufferRef* target = dest->buffer().get();
@@ -109,14 +111,24 @@ bool reads_other_elements(const NodePtr& value, const NodePtr& dest) {
   return false;
 }
 
-void pin_readers(const std::shared_ptr<Context>& context, const BufferRef& buffer,
-                 const NodePtr& keep, const View* written) {
+namespace {
+
+void pin_readers_now(const std::shared_ptr<Context>& context, const BufferRef& buffer,
+                     const NodePtr& keep, const View* written) {
   // Nothing made from a leaf over this buffer lives: no lazy expression can read it.
   if (!buffer.has_live_reader()) return;
   auto affected = [&](const NodePtr& in) {
     return in->is_leaf() && in->buffer().get() == &buffer &&
            (!written || !disjoint(in->view(), *written));
   };
+  // Every expression that reads written elements does so through a node made with such a
+  // leaf as an input: with none alive, there is nothing to pin (and no walk of the whole
+  // live graph, which a loop of writes would otherwise pay at every write).
+  bool any = false;
+  for (const NodePtr& n : buffer.live_readers()) {
+    for (const NodePtr& in : n->inputs()) any = any || affected(in);
+  }
+  if (!any) return;
   std::vector<NodePtr> live = default_graph().live();  // one reference each (counted below)
   // Node ids grow with creation and inputs exist before their users: id order is a
   // topological order of the live graph.
@@ -146,12 +158,23 @@ void pin_readers(const std::shared_ptr<Context>& context, const BufferRef& buffe
     if (!readers.count(n.get())) continue;
     long own = 1 + (n == keep ? 1 : 0);
     long outside = static_cast<long>(n.use_count()) - edges[n.get()] - own;
-    if (outside > 0) targets.push_back(n);
+    // A value recorded into this buffer (step 3) is held by its record alone (record_write
+    // takes no value anything else holds): it runs with the record, which this write runs
+    // first where they may meet, before anything changes what it reads.
+    if (outside > 0 && !is_recorded_value(n.get())) targets.push_back(n);
   }
   live.clear();
   if (targets.empty()) return;
   std::vector<NodePtr> values = realize(context, targets);
   for (size_t i = 0; i < targets.size(); ++i) targets[i]->pin(values[i]->buffer());
+}
+
+}  // namespace
+
+void pin_readers(const std::shared_ptr<Context>& context, const BufferRef& buffer,
+                 const NodePtr& keep, const View* written) {
+  run_recorded_writes(buffer);  // a writer changes the buffer after them
+  pin_readers_now(context, buffer, keep, written);
 }
 
 void write_into(const std::shared_ptr<Context>& context, const NodePtr& dest, NodePtr value,
@@ -169,9 +192,16 @@ void write_into(const std::shared_ptr<Context>& context, const NodePtr& dest, No
     same = same->inputs()[0].get();
   }
   if (same == dest.get()) return;
-  pin_readers(context, *dest->buffer(), value, &dest->view());
+  pin_readers_now(context, *dest->buffer(), value, &dest->view());
   NodePtr v = substitute_realized({value})[0];
   value.reset();
+  // Recorded only when nothing else holds the value (an array, another expression): what a
+  // record holds is computed by its run alone.
+  if (!replica && v.use_count() == 1 && record_write(context, dest, v)) {
+    dest->buffer()->bump_version();
+    return;
+  }
+  run_recorded_writes(*dest->buffer());
   if (reads_other_elements(v, dest)) v = realize(context, {v})[0];  // staged through a temporary
   realize(context, {v}, replica, {dest});
   dest->buffer()->bump_version();

@@ -13,6 +13,16 @@
 //     every read of B inside it is the element being written (x[::2] += 1) or lies outside
 //     the written range (a[:n] = a[n:]); otherwise it is staged through a temporary first
 //     (a[1:] = a[:-1], a[:] = a.T), which gives numpy's answer for overlapping operands.
+//  3. A small write (at most 4096 elements, one replica) whose value nothing else holds is
+//     recorded instead of run, when the writes recorded into B before it can run together
+//     with it: its reads of B are exactly the elements of a recorded write (then they read
+//     that write's value) or elements no recorded write touches, and the elements it writes
+//     are neither read by the recorded values nor written by them (unless exactly those of one
+//     earlier write, which it then replaces). Whatever reads B next (a kernel, an evaluation,
+//     the host) runs the recorded writes first, in one evaluation: a loop of element writes
+//     `v[i] = v[i - 1] * 0.5 + 1` is one kernel per 64 writes. Every other writer of B runs
+//     them before it writes. Where runs keep ending after fewer than 4 writes (the next
+//     statement reads part of what was written), writes run at once for a while.
 #pragma once
 
 #include <memory>
@@ -29,9 +39,15 @@ namespace vka {
 void write_into(const std::shared_ptr<Context>& context, const NodePtr& dest, NodePtr value,
                 std::optional<int> replica = std::nullopt);
 
-// Computes and pins every live expression that reads elements of `buffer` that `written`
-// (a view of it; null: all of it) may change, and is held from outside `keep` (step 1 above);
-// the host writes of array/array.cc call it before uploading.
+// Runs the writes recorded into `buffer` (step 3), if any; with no buffer, every recorded
+// write, and recording starts afresh (synchronize does).
+void run_recorded_writes(const BufferRef& buffer);
+void run_recorded_writes();
+
+// Runs the writes recorded into `buffer` (step 3), then computes and pins every live
+// expression that reads elements of `buffer` that `written` (a view of it; null: all of it)
+// may change, and is held from outside `keep` (step 1 above): every writer of a storage
+// buffer other than write_into calls it before writing.
 void pin_readers(const std::shared_ptr<Context>& context, const BufferRef& buffer,
                  const NodePtr& keep = nullptr, const View* written = nullptr);
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "base/errors.h"
+#include "array/write.h"
 #include "base/errors.h"
 #include "bindings/convert.h"
 #include "bindings/registry.h"
@@ -48,10 +48,10 @@ std::optional<uint64_t> to_byte_size(py::handle value, const std::string& what) 
     return parse_byte_size(value.cast<std::string>(), what);
   }
   if (py::isinstance<py::bool_>(value) || !py::hasattr(value, "__index__")) {
-    throw DTypeError(
-        "[Context] " + what + " must be an int (bytes), a size string such as "
-        "'512M', or None, got " +
-        std::string(py::repr(value)));
+    throw DTypeError("[Context] " + what +
+                     " must be an int (bytes), a size string such as "
+                     "'512M', or None, got " +
+                     std::string(py::repr(value)));
   }
   py::int_ v = py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));
   if (!v) throw py::error_already_set();
@@ -221,7 +221,13 @@ take the paths of operands larger than a binding.
                              "Which queue HostArray transfers use: \"dedicated family N\", "
                              "\"shared\" or \"none\" (the replica's own queue).")
       .def("describe", &Context::describe, "One line per replica: device, driver, API version.")
-      .def("synchronize", &Context::synchronize, "Wait for all work on every replica.")
+      .def(
+          "synchronize",
+          [](Context& c) {
+            run_recorded_writes();
+            c.synchronize();
+          },
+          "Run every recorded write and wait for all work on every replica.")
       .def("memory_info", &memory_info,
            "One dict per memory heap of each device: device, heap, size, budget, used, free, "
            "device_used (this device's allocations) and source (\"VK_EXT_memory_budget\", "
@@ -254,8 +260,12 @@ take the paths of operands larger than a binding.
       },
       "The Vulkan physical devices: dicts with index, name and type.");
   m.def(
-      "synchronize", [] { Context::default_context()->synchronize(); },
-      "Wait for all work on every replica of the default context.");
+      "synchronize",
+      [] {
+        run_recorded_writes();
+        Context::default_context()->synchronize();
+      },
+      "Run every recorded write and wait for all work on every replica of the default context.");
   m.def(
       "_finish_default",
       [] {

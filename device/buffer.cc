@@ -27,7 +27,10 @@ ReplicatedBuffer::ReplicatedBuffer(std::shared_ptr<Context> context, uint64_t nb
 
 ReplicatedBuffer::ReplicatedBuffer(std::shared_ptr<Context> context, uint64_t nbytes,
                                    std::vector<Allocation> replicas)
-    : context_(std::move(context)), nbytes_(nbytes), replicas_(std::move(replicas)) {
+    : context_(std::move(context)),
+      nbytes_(nbytes),
+      replicas_(std::move(replicas)),
+      adopted_(true) {
   VKA_ASSERT(context_ != nullptr && num_replicas() == context_->num_replicas());
   for (const Allocation& a : replicas_) VKA_ASSERT(a.capacity >= nbytes_);
   valid_.assign(replicas_.size(), 1);

@@ -44,6 +44,9 @@ class ReplicatedBuffer {
     return want;
   }
   uint64_t device_address(int replica) const { return replicas_.at(replica).device_address; }
+  // Allocations adopted from elsewhere (mapped arrays, whose memory the host reads and writes
+  // through its own pointers).
+  bool is_adopted() const { return adopted_; }
   // Whether host writes go straight into device memory on this replica.
   bool is_mapped(int replica) const { return replicas_.at(replica).mapped != nullptr; }
   // Whether host reads come straight from device memory (mapped and host-cached); otherwise
@@ -80,8 +83,9 @@ class ReplicatedBuffer {
   std::shared_ptr<Context> context_;
   uint64_t nbytes_;
   std::vector<Allocation> replicas_;
-  mutable std::vector<char> valid_;         // per replica
+  mutable std::vector<char> valid_;        // per replica
   mutable std::function<void(int)> fill_;  // set while some replica is not valid
+  bool adopted_ = false;
 };
 
 }  // namespace vka

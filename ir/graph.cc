@@ -89,6 +89,15 @@ bool BufferRef::has_live_reader() const {
   return !readers_.empty();
 }
 
+std::vector<NodePtr> BufferRef::live_readers() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<NodePtr> out;
+  for (const std::weak_ptr<const Node>& w : readers_) {
+    if (NodePtr n = w.lock()) out.push_back(std::move(n));
+  }
+  return out;
+}
+
 bool Node::same_structure(const Node& o) const {
   if (op_ != o.op_ || dtype_ != o.dtype_ || shape_ != o.shape_ || params_ != o.params_ ||
       inputs_.size() != o.inputs_.size() || buffer_ != o.buffer_ || view_ != o.view_ ||

@@ -49,6 +49,8 @@ class BufferRef {
   // write into the buffer has lazy readers to look after only while one of them lives.
   void add_reader(const NodePtr& n);
   bool has_live_reader() const;
+  // Those of them still alive.
+  std::vector<NodePtr> live_readers() const;
 
  private:
   uint64_t id_;

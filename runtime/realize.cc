@@ -17,6 +17,7 @@
 #include "runtime/gemm.h"
 #include "runtime/held_values.h"
 #include "runtime/launch.h"
+#include "runtime/valid_leaves.h"
 #include "schedule/plan_cache.h"
 
 namespace vka {
@@ -296,6 +297,10 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
     held.clear();
     roots = substitute(targets, filling, &order, keep_held ? &held : nullptr);
   }
+  if (make_leaves_valid(context, order, filling, replica)) {
+    held.clear();
+    roots = substitute(targets, filling, &order, keep_held ? &held : nullptr);
+  }
   // A destination is always written by a kernel, even when its value is a buffer already.
   std::unordered_map<const Node*, NodePtr> dests;
   for (size_t i = 0; i < destinations.size(); ++i) {
@@ -343,7 +348,12 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
       return gemm_tiling(context, t, layout.a_m_fast, layout.b_n_fast);
     };
     reused = schedule(roots, limits, dests);
-    if (reuse && plans.missed_before(key)) plans.add(key, *reused);
+    // A kernel reading a value another one wrote into a destination reads it through that
+    // destination's view, which the plan's free values do not rewrite: such plans are made
+    // each time.
+    if (reuse && !reads_a_destination(*reused, dests) && plans.missed_before(key)) {
+      plans.add(key, *reused);
+    }
   }
   Schedule plan = std::move(*reused);
   timer.mark(was_reused ? "schedule (reused)" : "schedule", nodes);

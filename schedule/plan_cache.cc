@@ -234,4 +234,15 @@ void PlanCache::add(const PlanKey& key, const Schedule& plan) {
   entries_.pop_back();
 }
 
+bool reads_a_destination(const Schedule& plan,
+                         const std::unordered_map<const Node*, NodePtr>& dests) {
+  if (dests.size() < 2) return false;
+  for (const ScheduledKernel& k : plan.kernels) {
+    for (const NodePtr& in : k.inputs) {
+      if (dests.count(in.get())) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace vka

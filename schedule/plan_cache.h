@@ -96,4 +96,10 @@ class PlanCache {
   uint64_t hits_ = 0;
 };
 
+// True when a kernel of `plan` reads a value another one wrote into one of `dests`: it reads
+// it through that destination's view, which a plan's free values do not rewrite, so such
+// plans are not kept.
+bool reads_a_destination(const Schedule& plan,
+                         const std::unordered_map<const Node*, NodePtr>& dests);
+
 }  // namespace vka

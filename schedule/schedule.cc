@@ -216,8 +216,9 @@ class Scheduler {
     if (!reduction) {
       for (const NodePtr& o : g.outputs) in_group.insert(o.get());
     }
-    Tape t = walk_tape(roots, in_group,
-                       [this, &in_group](const Node* n) { return is_input(n, in_group); });
+    Tape t = walk_tape(
+        roots, in_group, [this, &in_group](const Node* n) { return is_input(n, in_group); },
+        destinations_);
     b.k = std::move(t.k);
     b.interior = std::move(t.interior);
     b.tape_index = std::move(t.tape_index);

@@ -22,7 +22,13 @@ void add_slots(const Scalar& v, KernelSpec& spec, std::vector<Scalar>& values) {
 }
 
 Tape walk_tape(const std::vector<NodePtr>& roots, const std::unordered_set<const Node*>& in_group,
-               const std::function<bool(const Node*)>& is_input) {
+               const std::function<bool(const Node*)>& is_input,
+               const std::unordered_map<const Node*, NodePtr>& destinations) {
+  auto view_of = [&destinations](const NodePtr& n) {
+    if (n->is_leaf()) return n->view();
+    auto d = destinations.find(n.get());
+    return d == destinations.end() ? View::contiguous(n->shape()) : d->second->view();
+  };
   Tape t;
   ScheduledKernel& k = t.k;
   KernelSpec& spec = k.spec;
@@ -62,7 +68,7 @@ Tape walk_tape(const std::vector<NodePtr>& roots, const std::unordered_set<const
         spec.inputs.push_back(Accessor{node->dtype(), Layout::kStrided});
         k.inputs.push_back(node);
         bind(node);
-        t.in_views.push_back(node->is_leaf() ? node->view() : View::contiguous(node->shape()));
+        t.in_views.push_back(view_of(node));
         t.gathered.push_back(false);
       } else if (node->op() == Op::kGather) {
         const NodePtr& x = node->inputs()[0];

@@ -29,9 +29,11 @@ struct Tape {
 
 // The tape computing `roots` (post-order, iterative: chains can be long), each node once.
 // `is_input(n)`: n is read from a buffer (a leaf, or a materialized node computed elsewhere).
-// Nodes outside `in_group` that are computed here are the split points.
+// Nodes outside `in_group` that are computed here are the split points. A materialized node
+// with one of `destinations` is read through its destination's view; others are contiguous.
 Tape walk_tape(const std::vector<NodePtr>& roots, const std::unordered_set<const Node*>& in_group,
-               const std::function<bool(const Node*)>& is_input);
+               const std::function<bool(const Node*)>& is_input,
+               const std::unordered_map<const Node*, NodePtr>& destinations);
 
 // Appends v's push-constant slots to spec and its value to values.
 void add_slots(const Scalar& v, KernelSpec& spec, std::vector<Scalar>& values);

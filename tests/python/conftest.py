@@ -96,3 +96,11 @@ def assert_same_bits(got, want):
     assert got.dtype == want.dtype, (got.dtype, want.dtype)
     assert got.shape == want.shape, (got.shape, want.shape)
     assert np.ascontiguousarray(got).tobytes() == np.ascontiguousarray(want).tobytes()
+
+
+@pytest.fixture(autouse=True)
+def _recorded_writes_run_between_tests():
+    """Writes a test records and never reads (array/write.h, step 3) run after it: kernel
+    counts and submissions of the next test are its own."""
+    yield
+    vk.synchronize()

@@ -15,10 +15,10 @@ def submits():
     return vk.replicas.stream_stats()[0]["submits"]
 
 
-def test_element_recurrence_one_kernel_per_write_and_batched_submissions():
-    """v[i] = v[i - 1] * 0.5 + 1.0: the multiply and add fuse into the write (one kernel per
-    iteration), and the writes reach the device in batches: more than one submission over a
-    long loop (the device starts before the read), far fewer than one per write."""
+def test_element_recurrence_is_one_kernel_per_64_writes():
+    """v[i] = v[i - 1] * 0.5 + 1.0: each write is recorded (write.h, step 3), reading the value
+    the write before it recorded; a run of 64 becomes one kernel (the recurrence computed in
+    one invocation), and the last run is one more when v is read."""
     n = 600
     ref = np.random.default_rng(3).uniform(-1, 1, n + 1)
     v = vk.asarray(ref)
@@ -27,12 +27,11 @@ def test_element_recurrence_one_kernel_per_write_and_batched_submissions():
     for i in range(1, n + 1):
         v[i] = v[i - 1] * 0.5 + 1.0
         ref[i] = ref[i - 1] * 0.5 + 1.0
-    kernels, batches = vk.kernel_count() - k0, submits() - s0
-    assert kernels == n
-    # Stream's policy: a submission when the device has run dry and 8 dispatches wait, or
-    # whenever 256 do (device/stream.cc).
-    assert n // 256 <= batches <= n // 8 + 1, batches
+    kernels = vk.kernel_count() - k0
+    assert kernels == n // 64, kernels  # the full runs, each when the next write found it full
     np.testing.assert_array_equal(v.get(), ref)
+    assert vk.kernel_count() - k0 == n // 64 + 1
+    assert 1 <= submits() - s0 <= n // 64 + 2
 
 
 def test_scalar_reads_inside_the_loop():
@@ -57,7 +56,7 @@ def test_scalar_reads_inside_the_loop():
 @pytest.mark.parametrize("dtype", [np.float64, np.int32, np.complex64])
 def test_inplace_element_update_is_one_kernel(dtype):
     """x[i, j] += v ends with Python's x[i, j] = <the view just updated>, which writes nothing
-    again: one kernel per update."""
+    again; the updates are recorded, and run as one kernel when x is read."""
     ref = random_data(np.random.default_rng(4), (5, 6), dtype, 0, 9)
     x = vk.asarray(ref)
     x.get()
@@ -65,13 +64,16 @@ def test_inplace_element_update_is_one_kernel(dtype):
     for i in range(5):
         x[i, (i * 2) % 6] += 3
         ref[i, (i * 2) % 6] += 3
-    assert vk.kernel_count() - before == 5
+    assert vk.kernel_count() == before
     np.testing.assert_array_equal(x.get(), ref)
+    assert vk.kernel_count() - before == 1
 
 
 def test_lu_inner_step():
-    """B[i, j] -= B[i, :j] @ B[:j, j] over a lower triangle (LU's inner step, Doolittle):
-    two kernels per step, the dot product's reduction and the fused subtract-and-write."""
+    """B[i, j] -= B[i, :j] @ B[:j, j] over a lower triangle (LU's inner step, Doolittle): at
+    most two kernels per step, the dot product's reduction and the fused subtract-and-write
+    (a row's first step may be recorded; the next reads part of what it wrote, which runs
+    it)."""
     n = 12
     ref = np.random.default_rng(5).uniform(-1, 1, (n, n)) + n * np.eye(n)
     B = vk.asarray(ref)
@@ -82,8 +84,8 @@ def test_lu_inner_step():
             B[i, j] -= B[i, :j] @ B[:j, j]
             ref[i, j] -= ref[i, :j] @ ref[:j, j]
             steps += 1
-    assert vk.kernel_count() - before == 2 * steps
     np.testing.assert_allclose(B.get(), ref, rtol=1e-14, atol=1e-14)
+    assert vk.kernel_count() - before <= 2 * steps
 
 
 def test_zero_d_accumulation_is_one_kernel():

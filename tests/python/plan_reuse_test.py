@@ -83,12 +83,14 @@ def test_debug_reports_the_reuse():
         "float(v[0])\n"
         "for i in range(1, 5):\n"
         "    v[i] = v[i - 1] * 0.5 + 1.0\n"
+        "    float(v[i])\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=dict(os.environ, VKA_DEBUG="2"), check=True)
     lines = [l for l in run.stderr.splitlines() if "realize 1 kernel" in l]
     # Four evaluations of one expression with other constants, the zeros, four writes at
-    # other positions: a structure's plan is kept at its second miss, reused from the third.
+    # other positions (each run by the read after it): a structure's plan is kept at its
+    # second miss, reused from the third.
     assert len(lines) == 9, run.stderr
     reused = ["schedule (reused)" in l for l in lines]
     assert reused == [False, False, True, True, False, False, False, True, True], run.stderr

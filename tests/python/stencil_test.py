@@ -18,14 +18,15 @@ def no_check():
 
 
 class OneKernelPerStatement:
-    """The per-statement hook of a vkarray run: asserts that the statement just executed
-    dispatched exactly one kernel."""
+    """The per-statement hook of a vkarray run: asserts that the statement just executed, once
+    run (array/write.h records small writes), dispatched exactly one kernel."""
 
     def __init__(self):
         self.last = vk.kernel_count()
         self.statements = 0
 
     def __call__(self):
+        vk.synchronize()  # a statement's write may be recorded until something reads it
         now = vk.kernel_count()
         assert now - self.last == 1, f"statement {self.statements}: {now - self.last} kernels"
         self.last = now

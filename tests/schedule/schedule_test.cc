@@ -191,6 +191,22 @@ TEST(Schedule, TranscendentalWeightFollowsTheOpTable) {
   EXPECT_EQ(weight(Op::kCos, DType::kComplex128), 4);
 }
 
+TEST(Schedule, AValueWrittenIntoADestinationIsReadThroughIt) {
+  // t1 goes into elements 8..11 of a buffer; the sum reading it, a kernel of its own, must read
+  // them there (not from the start of the buffer, as a fresh buffer would be).
+  Graph g;
+  NodePtr a = leaf(g, DType::kFloat32, {4});
+  NodePtr t1 = apply(g, Op::kMultiply, {a, WeakScalar::of_float(2.0)});
+  NodePtr t2 = g.reduce(Op::kSum, t1, {0}, false, DType::kFloat32);
+  NodePtr dest = g.buffer(std::make_shared<BufferRef>(), DType::kFloat32, View::contiguous({4}, 8));
+  Schedule s = schedule({t1, t2}, Limits(), {{t1.get(), dest}});
+  ASSERT_EQ(s.kernels.size(), 2u) << s.to_string();
+  const ScheduledKernel& sum = s.kernels[1];
+  ASSERT_EQ(sum.inputs.size(), 1u);
+  EXPECT_EQ(sum.inputs[0], t1);
+  EXPECT_EQ(sum.params.inputs[0].offset, 8) << s.to_string();
+}
+
 TEST(Schedule, ImpossibleLimitIsAClearError) {
   Graph g;
   NodePtr w = apply(
