@@ -350,7 +350,8 @@ void register_indexing(py::module_& m) {
           "buffer, with no copy and no device work.");
   cls.def("__setitem__", &setitem,
           "numpy's assignment: the value is broadcast to the selection and converted to this "
-          "dtype; runs at once, and every view of the buffer sees it.");
+          "dtype; every view of the buffer sees it (a small write is recorded and runs when "
+          "something next reads or writes the buffer).");
   cls.def("fill", [](const Array& a, py::handle value) { setitem(a, py::ellipsis(), value); });
 }
 
