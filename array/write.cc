@@ -115,15 +115,14 @@ namespace {
 
 void pin_readers_now(const std::shared_ptr<Context>& context, const BufferRef& buffer,
                      const NodePtr& keep, const View* written) {
-  // Nothing made from a leaf over this buffer lives: no lazy expression can read it.
-  if (!buffer.has_live_reader()) return;
   auto affected = [&](const NodePtr& in) {
     return in->is_leaf() && in->buffer().get() == &buffer &&
            (!written || !disjoint(in->view(), *written));
   };
   // Every expression that reads written elements does so through a node made with such a
-  // leaf as an input: with none alive, there is nothing to pin (and no walk of the whole
-  // live graph, which a loop of writes would otherwise pay at every write).
+  // leaf as an input (the buffer's live readers): with none alive, there is nothing to pin,
+  // and no walk of the whole live graph, which a loop of writes would otherwise pay at every
+  // write.
   bool any = false;
   for (const NodePtr& n : buffer.live_readers()) {
     for (const NodePtr& in : n->inputs()) any = any || affected(in);

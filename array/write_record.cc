@@ -171,13 +171,7 @@ NodePtr rewritten(const NodePtr& value, const Recorded* r, std::vector<Read>* re
         return nullptr;
       }
     } else if (!n->is_constant()) {
-      std::vector<NodePtr> inputs;
-      bool changed = false;
-      for (const NodePtr& in : n->inputs()) {
-        inputs.push_back(done.at(in.get()));
-        changed = changed || inputs.back() != in;
-      }
-      if (changed) out = default_graph().with_inputs(*n, std::move(inputs));
+      out = with_replaced_inputs(n, done);
     }
     done[n.get()] = out;
   }

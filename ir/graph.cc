@@ -81,20 +81,18 @@ void BufferRef::add_reader(const NodePtr& n) {
   readers_.push_back(n);
 }
 
-bool BufferRef::has_live_reader() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  readers_.erase(std::remove_if(readers_.begin(), readers_.end(),
-                                [](const std::weak_ptr<const Node>& w) { return w.expired(); }),
-                 readers_.end());
-  return !readers_.empty();
-}
-
 std::vector<NodePtr> BufferRef::live_readers() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<NodePtr> out;
-  for (const std::weak_ptr<const Node>& w : readers_) {
-    if (NodePtr n = w.lock()) out.push_back(std::move(n));
+  auto kept = readers_.begin();
+  for (auto it = readers_.begin(); it != readers_.end(); ++it) {
+    NodePtr n = it->lock();
+    if (!n) continue;
+    out.push_back(std::move(n));
+    if (kept != it) *kept = std::move(*it);
+    ++kept;
   }
+  readers_.erase(kept, readers_.end());
   return out;
 }
 
@@ -263,6 +261,18 @@ NodePtr Graph::with_inputs(const Node& o, std::vector<NodePtr> inputs) {
   n->primitive_ = o.primitive_;
   n->inputs_ = std::move(inputs);
   return intern(std::move(n));
+}
+
+NodePtr with_replaced_inputs(const NodePtr& n,
+                             const std::unordered_map<const Node*, NodePtr>& replaced) {
+  std::vector<NodePtr> inputs;
+  inputs.reserve(n->inputs().size());
+  bool changed = false;
+  for (const NodePtr& in : n->inputs()) {
+    inputs.push_back(replaced.at(in.get()));
+    changed = changed || inputs.back() != in;
+  }
+  return changed ? default_graph().with_inputs(*n, std::move(inputs)) : n;
 }
 
 std::vector<NodePtr> Graph::live() {

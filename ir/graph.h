@@ -48,8 +48,7 @@ class BufferRef {
   // The nodes made with a leaf over this buffer as an input (the graph records them): a
   // write into the buffer has lazy readers to look after only while one of them lives.
   void add_reader(const NodePtr& n);
-  bool has_live_reader() const;
-  // Those of them still alive.
+  // Those of them still alive (the others are dropped).
   std::vector<NodePtr> live_readers() const;
 
  private:
@@ -242,6 +241,12 @@ class Graph {
 
 // The process-wide factory arrays use.
 Graph& default_graph();
+
+// `n` over the replacements of its inputs in `replaced` (every input has one, itself where
+// unchanged): `n` when none changed, else a node like it (Graph::with_inputs). Graph walks that
+// substitute nodes (evaluation's values computed earlier, recorded writes) rebuild with it.
+NodePtr with_replaced_inputs(const NodePtr& n,
+                             const std::unordered_map<const Node*, NodePtr>& replaced);
 
 // Every node reachable from `roots`, inputs before users, each once. With `stop`, a node for
 // which it returns true (asked once per node) is listed but its inputs are not walked through

@@ -158,13 +158,7 @@ std::vector<NodePtr> substitute(const std::vector<NodePtr>& roots,
     if (v != values.end()) {
       out = leaf_for(*n, v->second);
     } else if (!n->is_leaf() && !n->is_constant()) {
-      std::vector<NodePtr> inputs;
-      bool changed = false;
-      for (const NodePtr& in : n->inputs()) {
-        inputs.push_back(done.at(in.get()));
-        changed = changed || inputs.back() != in;
-      }
-      if (changed) out = default_graph().with_inputs(*n, std::move(inputs));
+      out = with_replaced_inputs(n, done);
     }
     done[n.get()] = out;
   }
