@@ -41,6 +41,52 @@ std::string exp_horner(int n, const char* lit) {
   return s;
 }
 
+// num/den as a literal of the type, correctly rounded. A series written as a loop of
+// T(1) / T(i) leaves the divisions to the device, where they need not fold: NVIDIA's compiler
+// kept them, and a float64 tanh cost about 1 us a lane, 32x that in a full subgroup.
+std::string quotient(int num, int den, const char* lit) {
+  char buf[40];
+  if (*lit == '\0') {
+    float q = static_cast<float>(num) / static_cast<float>(den);
+    std::snprintf(buf, sizeof buf, "%.9e", static_cast<double>(q));
+  } else {
+    std::snprintf(buf, sizeof buf, "%.17e%s", static_cast<double>(num) / den, lit);
+  }
+  return buf;
+}
+
+// Horner's form c(lo) op v * (c(lo + 1) op v * (... op v * c(hi))) of a series in v with
+// c(i) = num / (2i + 1) (atanh's and atan's odd series in v = t^2), innermost term first.
+std::string odd_series(int num, int lo, int hi, const char* op, const char* v, const char* lit) {
+  std::string s = quotient(num, 2 * hi + 1, lit);
+  for (int i = hi - 1; i >= lo; --i) {
+    s = quotient(num, 2 * i + 1, lit) + " " + op + " " + v + " * (" + s + ")";
+  }
+  return s;
+}
+
+// expm1(x) / x = 1 + x/2 * (1 + x/3 * (...(1 + x/n))) as the recurrence p = 1 + p * x * (1/i),
+// i = n .. 2, from p = 1.
+std::string expm1_series(int n, const char* lit) {
+  std::string one = std::string("1.0") + lit;
+  std::string s = one;
+  for (int i = n; i >= 2; --i) s = one + " + (" + s + ") * x * " + quotient(1, i, lit);
+  return s;
+}
+
+// sin's and cos's inner series 1 - z/((2i)(2i+1)) * (...) (sin, i = n .. 2) or
+// 1 - z/((2i-1)(2i)) * (...) (cos, i = n .. 3), from 1, as the recurrence
+// inner = 1 - inner * z * (1/d).
+std::string sincos_series(bool sine, int n, const char* lit) {
+  std::string one = std::string("1.0") + lit;
+  std::string s = one;
+  for (int i = n; i >= (sine ? 2 : 3); --i) {
+    int d = sine ? (2 * i) * (2 * i + 1) : (2 * i - 1) * (2 * i);
+    s = one + " - (" + s + ") * z * " + quotient(1, d, lit);
+  }
+  return s;
+}
+
 // Constants split for exact products (Cody-Waite): a part with n significant bits times an
 // integer k of m bits is exact when n + m <= the type's 24 or 53 bits.
 const Precision& precision(DType t) {
@@ -64,8 +110,9 @@ const Precision& precision(DType t) {
                               {"SCALE_KMIN", "-126"},
                               {"SCALE_KMAX", "127"},
                               {"POW2I", "uintBitsToFloat(uint(k + 127) << 23)"},
-                              {"EXPM1_TERMS", "8"},
-                              {"LOG_TERMS", "5"},
+                              {"EXPM1_SERIES", expm1_series(8, "")},
+                              {"LOG_SERIES", odd_series(1, 0, 5, "+", "z", "")},
+                              {"LOGX_SERIES", odd_series(2, 2, 5, "+", "zh", "")},
                               {"MIN_NORMAL", "1.1754943508222875e-38"},
                               {"SUBNORMAL_SCALE", "16777216.0"},
                               {"SUBNORMAL_EXP", "24"},
@@ -89,9 +136,9 @@ const Precision& precision(DType t) {
                               {"PH_WORDS", "4"},
                               {"RH_M0", "0xFFFFFF00u"},
                               {"RH_M1", "0x0u"},
-                              {"SIN_TERMS", "5"},
-                              {"COS_TERMS", "6"},
-                              {"ATAN_TERMS", "9"},
+                              {"SIN_SERIES", sincos_series(true, 5, "")},
+                              {"COS_SERIES", sincos_series(false, 6, "")},
+                              {"ATAN_SERIES", odd_series(1, 0, 9, "-", "z", "")},
                               {"FMOD_STEPS", "300"},
                               {"HYP_BIG", "9.0"},
                               {"TANH_BIG", "12.0"},
@@ -119,8 +166,9 @@ const Precision& precision(DType t) {
                               {"SCALE_KMIN", "-1022"},
                               {"SCALE_KMAX", "1023"},
                               {"POW2I", "packDouble2x32(uvec2(0u, uint(k + 1023) << 20))"},
-                              {"EXPM1_TERMS", "15"},
-                              {"LOG_TERMS", "10"},
+                              {"EXPM1_SERIES", expm1_series(15, "LF")},
+                              {"LOG_SERIES", odd_series(1, 0, 10, "+", "z", "LF")},
+                              {"LOGX_SERIES", odd_series(2, 2, 10, "+", "zh", "LF")},
                               {"MIN_NORMAL", "2.2250738585072014e-308"},
                               {"SUBNORMAL_SCALE", "18014398509481984.0"},
                               {"SUBNORMAL_EXP", "54"},
@@ -143,9 +191,9 @@ const Precision& precision(DType t) {
                               {"PH_WORDS", "7"},
                               {"RH_M0", "0xFFFFFFFFu"},
                               {"RH_M1", "0xFFFFF800u"},
-                              {"SIN_TERMS", "8"},
-                              {"COS_TERMS", "9"},
-                              {"ATAN_TERMS", "20"},
+                              {"SIN_SERIES", sincos_series(true, 8, "LF")},
+                              {"COS_SERIES", sincos_series(false, 9, "LF")},
+                              {"ATAN_SERIES", odd_series(1, 0, 20, "-", "z", "LF")},
                               {"FMOD_STEPS", "2100"},
                               {"HYP_BIG", "22.0"},
                               {"TANH_BIG", "22.0"},
@@ -162,8 +210,19 @@ void add_basic_templates(Templates* m) {
       {"inf", {"", "T vka_inf_F() { return INF; }\n"}},
       {"nan", {"", "T vka_nan_F() { return NAN; }\n"}},
       {"signbit", {"", "bool vka_signbit_F(T x) { return (@BITS_HI@ >> 31) != 0u; }\n"}},
+      // On the bits: a select between -abs(x) and abs(x) is one an optimizer that ignores the
+      // sign of zero may fold (NVIDIA's gave ldexp(1, -400) = -0.0 in float32 that way).
       {"copysign",
-       {"signbit", "T vka_copysign_F(T x, T y) { return vka_signbit_F(y) ? -abs(x) : abs(x); }\n"}},
+       {"", R"(T vka_copysign_F(T x, T y) {
+  return uintBitsToFloat((floatBitsToUint(x) & 0x7fffffffu) | (floatBitsToUint(y) & 0x80000000u));
+}
+)",
+        false, R"(T vka_copysign_F(T x, T y) {
+  uvec2 b = unpackDouble2x32(x);
+  b.y = (b.y & 0x7fffffffu) | (unpackDouble2x32(y).y & 0x80000000u);
+  return packDouble2x32(b);
+}
+)"}},
       // Rounding to integers without GLSL's roundEven/trunc/floor/ceil, whose lowering is the
       // driver's and may depend on the host CPU: lavapipe (Mesa 22.3) rounds float64 vectors of
       // 512 bits with the CPU's round instruction only when it has AVX-512, and otherwise through

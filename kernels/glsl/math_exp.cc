@@ -43,8 +43,7 @@ T vka_scale_F(T p, int k) {
       {"expm1", {"exp", R"(T vka_expm1_F(T x) {
   if (abs(x) >= 0.35$ || isnan(x)) return x > T(40) ? vka_exp_F(x) : vka_exp_F(x) - T(1);
   // Series without the leading 1: no cancellation near 0.
-  T p = T(1);
-  for (int i = @EXPM1_TERMS@; i >= 2; --i) p = T(1) + p * x * (T(1) / T(i));
+  T p = @EXPM1_SERIES@;
   return x * p;
 }
 )"}},
@@ -85,8 +84,7 @@ T vka_logcore_F(T x, out int e) {
   T f = m - T(1);
   T s = f / (T(2) + f);
   T z = s * s;
-  T q = T(1) / T(2 * @LOG_TERMS@ + 1);
-  for (int i = @LOG_TERMS@ - 1; i >= 0; --i) q = T(1) / T(2 * i + 1) + z * q;
+  T q = @LOG_SERIES@;
   return 2.0$ * s * q;
 }
 )"}},
@@ -120,8 +118,7 @@ T vka_logcore_F(T x, out int e) {
   T bl;
   T bh = vka_twoprod_F(ch, @TT_HI@$, bl);
   bl += ch * @TT_LO@$ + cl * @TT_HI@$;
-  T q = T(2) / T(2 * @LOG_TERMS@ + 1);
-  for (int i = @LOG_TERMS@ - 1; i >= 2; --i) q = T(2) / T(2 * i + 1) + zh * q;
+  T q = @LOGX_SERIES@;
   T rest = ch * zh * q;
   T ah = T(2) * sh;
   T al = T(2) * sl;

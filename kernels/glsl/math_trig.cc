@@ -164,16 +164,14 @@ int vka_ph_core(uint mh, uint ml, int E, int n, out uint f0, out uint f1, out ui
 // summed last, so the result has one rounding of a value near 1 (cos) or r (sin).
 T vka_sink_F(T r, T t) {
   T z = r * r;
-  T inner = T(1);
-  for (int i = @SIN_TERMS@; i >= 2; --i) inner = T(1) - inner * z / T((2 * i) * (2 * i + 1));
+  T inner = @SIN_SERIES@;
   T tail = -(r * z / T(6)) * inner;
   T s = r + (tail + t * (T(1) - 0.5$ * z));
   return s;
 }
 T vka_cosk_F(T r, T t) {
   T z = r * r;
-  T inner = T(1);
-  for (int i = @COS_TERMS@; i >= 3; --i) inner = T(1) - inner * z / T((2 * i - 1) * (2 * i));
+  T inner = @COS_SERIES@;
   T hz = 0.5$ * z;
   T w = T(1) - hz;
   T c = w + ((((T(1) - w) - hz) + z * z / T(24) * inner) - r * t);
@@ -246,13 +244,12 @@ T vka_cosk_F(T r, T t) {
     t = a;
   }
   T z = t * t;
-  T p = T(1) / T(2 * @ATAN_TERMS@ + 1);
-  for (int i = @ATAN_TERMS@ - 1; i >= 0; --i) p = T(1) / T(2 * i + 1) - z * p;
+  T p = @ATAN_SERIES@;
   T r = base + (t * p + lo);
   return x < T(0) ? -r : (x == T(0) ? x : r);
 }
 )"}},
-      {"arctan2", {"arctan copysign div", R"(T vka_arctan2_F(T y, T x) {
+      {"arctan2", {"arctan copysign signbit div", R"(T vka_arctan2_F(T y, T x) {
   const T PI = @PI_HI@$;
   if (isnan(x) || isnan(y)) return NAN;
   if (y == T(0)) return vka_signbit_F(x) ? vka_copysign_F(PI, y) : y;
