@@ -80,7 +80,16 @@ bool held_only_by_graph(const NodePtr& leaf) {
 
 void Array::refresh() const {
   const NodePtr& n = state_->node;
-  state_->node = default_graph().buffer(n->buffer(), n->dtype(), n->view());
+  if (n->is_leaf()) {
+    state_->node = default_graph().buffer(n->buffer(), n->dtype(), n->view());
+    return;
+  }
+  // A pinned value made on some replicas only is completed from the node on the others.
+  std::shared_ptr<BufferRef> value = n->pinned();
+  if (value && device_buffer(*value)->valid_everywhere()) {
+    state_->node =
+        default_graph().buffer(std::move(value), n->dtype(), View::contiguous(n->shape()));
+  }
 }
 
 bool Array::is_storage() const {

@@ -48,9 +48,13 @@ class Array {
   uint64_t nbytes() const { return static_cast<uint64_t>(size()) * itemsize(); }
   const std::shared_ptr<Context>& context() const { return state_->context; }
   // The value's node. A view made before a write into its buffer gets a fresh leaf (the
-  // buffer's new version), so new expressions see the write.
+  // buffer's new version), so new expressions see the write. A computed node that keeps its
+  // value (pinned before a write changed what it reads) is replaced by a leaf of that value,
+  // so new expressions do not hold its inputs: a recurrence (`beta = f(alpha, beta)` in a
+  // loop) would otherwise keep every earlier step alive, and writes walk what is alive.
   const NodePtr& node() const {
-    if (state_->node->is_stale_leaf()) refresh();
+    const Node& n = *state_->node;
+    if (n.is_stale_leaf() || (n.was_realized() && !n.is_leaf())) refresh();
     return state_->node;
   }
   // True until the value has been computed (or when it was uploaded, false from the start).
@@ -246,8 +250,8 @@ Array eye(int64_t n, std::optional<int64_t> m = std::nullopt, int64_t k = 0,
 }  // namespace vka
 
 #include "array/cumulative.h"  // cumsum, cumprod, cummax, diff, ...
-#include "array/functions.h"  // the operators and numpy-named functions
-#include "array/gather.h"     // integer-array indexing, take, take_along_axis
+#include "array/functions.h"   // the operators and numpy-named functions
+#include "array/gather.h"      // integer-array indexing, take, take_along_axis
 #include "array/matmul.h"      // matmul and the GEMM tiling
-#include "array/nonzero.h"    // nonzero, boolean-mask reads, compress, extract
-#include "array/views.h"      // reshape, transpose, broadcast_to, ... as views
+#include "array/nonzero.h"     // nonzero, boolean-mask reads, compress, extract
+#include "array/views.h"       // reshape, transpose, broadcast_to, ... as views

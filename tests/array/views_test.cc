@@ -7,6 +7,7 @@
 
 #include "array/array.h"
 #include "array/gather.h"
+#include "array/reduce.h"
 #include "base/errors.h"
 #include "runtime/realize.h"
 #include "tests/array/array_testing.h"
@@ -29,6 +30,21 @@ TEST(ViewsTest, SlicesReadWithoutKernels) {
   const uint64_t k0 = kernels();
   EXPECT_EQ((v * 2 + 1).to_vector<double>(), (std::vector<double>{19, 23, 11, 15, 3, 7}));
   EXPECT_EQ(kernels() - k0, 1u);
+}
+
+TEST(ViewsTest, APinnedValueIsReadAsALeafAndItsInputsAreReleased) {
+  // A recurrence over a buffer it writes (Durbin's alpha and beta): the write pins the lazy
+  // reader, and the array then reads that value as a leaf, so the expressions it made the
+  // value from are released and the next step does not hold every earlier one.
+  Array a = iota(4);
+  Array total = sum(a * 2);  // lazy, reads a
+  std::weak_ptr<const Node> made = total.node();
+  a.set({0}, 100.0);  // pins total's node with the old value
+  EXPECT_TRUE(total.node()->is_leaf());
+  EXPECT_TRUE(made.expired());
+  EXPECT_EQ(total.to_vector<double>(), (std::vector<double>{12}));
+  Array next = total * 0.5 + sum(a);  // reads the pinned value and the new a
+  EXPECT_EQ(next.to_vector<double>(), (std::vector<double>{6 + 100 + 1 + 2 + 3}));
 }
 
 TEST(ViewsTest, WritesAreSeenByEveryView) {
