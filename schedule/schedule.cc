@@ -60,7 +60,7 @@ class Scheduler {
       bool split = false;
       for (const Group& g : make_groups()) {
         Built b = build(g);
-        std::string why = over_limit(b.k.spec);
+        std::string why = over_limit(b.k.spec, launch_elements(g));
         if (!why.empty()) {
           split_one(g, b, why);
           split = true;
@@ -254,7 +254,22 @@ class Scheduler {
     return b;
   }
 
-  std::string over_limit(const KernelSpec& spec) const {
+  // The elements one launch of a group's kernel computes: a reduction's input, else its shape.
+  static int64_t launch_elements(const Group& g) {
+    const Node* o = g.outputs[0].get();
+    return is_reduce(o) ? size(o->inputs()[0]->shape()) : size(o->shape());
+  }
+
+  // Limits::max_transcendental, or for a kernel of one element the lower
+  // max_scalar_transcendental (schedule.h says why).
+  int transcendental_limit(int64_t elements) const {
+    return elements <= 1 ? std::min(limits_.max_transcendental, limits_.max_scalar_transcendental)
+                         : limits_.max_transcendental;
+  }
+
+  // Why `spec` exceeds a limit, or "". `elements`: its launch's, -1 when not known (an
+  // epilogue's, over a product's shape).
+  std::string over_limit(const KernelSpec& spec, int64_t elements = -1) const {
     if (spec.kind == KernelKind::kGemm) {
       const int bindings = spec.num_operand_bindings() + (static_cast<int>(push_layout(spec).size) >
                                                           limits_.max_push_constant_bytes);
@@ -274,9 +289,12 @@ class Scheduler {
              std::to_string(limits_.max_tape);
     }
     const int heavy = total_weight(spec.tape);
-    if (heavy > limits_.max_transcendental) {
-      return "has transcendental functions of weight " + std::to_string(heavy) +
-             " > max_transcendental " + std::to_string(limits_.max_transcendental);
+    const int limit = transcendental_limit(elements);
+    if (heavy > limit) {
+      return "has transcendental functions of weight " + std::to_string(heavy) + " > " +
+             (limit == limits_.max_transcendental ? "max_transcendental "
+                                                  : "max_scalar_transcendental ") +
+             std::to_string(limit);
     }
     return "";
   }
@@ -309,7 +327,9 @@ class Scheduler {
       reasons_[c.get()] = from + "; materialized %" + std::to_string(c->id()) + " (" +
                           std::string(name(c->op())) + ") as its own kernel";
     };
-    for (const NodePtr& c : split_points(b.k.spec.tape, b.interior, b.tape_index, limits_)) {
+    Limits limits = limits_;
+    limits.max_transcendental = transcendental_limit(launch_elements(g));
+    for (const NodePtr& c : split_points(b.k.spec.tape, b.interior, b.tape_index, limits)) {
       materialize(c);
     }
   }

@@ -49,12 +49,18 @@ struct Limits {
   // is a routine of tens of lines, and compilers' time grows faster than linearly with them
   // (docs/DESIGN.md, "Fusion limits"). Lower on CPU devices (limits_of).
   int max_transcendental = kMaxTranscendental;
+  // The same for a kernel of one element (a 0-d value), which one invocation runs: its code is
+  // fetched once, by one subgroup, and past a size it is fetched at the instruction cache's
+  // miss rate. Measured on NVIDIA H100 and H200: 12 float64 tanh in a 0-d kernel 11.5 us of
+  // GPU time, 16 in 17, 24 in 22.5, 32 in 118, 48 in 135-163 (docs/DESIGN.md, "Fusion limits").
+  int max_scalar_transcendental = kMaxScalarTranscendental;
   // The tiling of a product of dtype t whose operands' stride-1 axes are `layout`: the
   // device's (runtime/gemm.h: gemm_tiling; realize sets it). Needed only to schedule a product.
   std::function<GemmSpec(DType t, MatmulInfo layout)> gemm_tiling;
   static constexpr int kMaxTape = 4096;
   static constexpr int kMaxTranscendental = 64;
   static constexpr int kMaxCpuTranscendental = 16;
+  static constexpr int kMaxScalarTranscendental = 16;
 };
 
 // A tape entry's weight against Limits::max_transcendental, from its op's cost (ops.def): 0 for

@@ -178,6 +178,43 @@ TEST(Schedule, RunningSumOfTranscendentalTermsIsCutAlongItsSpine) {
   }
 }
 
+TEST(Schedule, OneElementKernelsTakeTheScalarTranscendentalLimit) {
+  // The same running sum of 40 tanh terms: over 0-d views it is cut into kernels of weight at
+  // most max_scalar_transcendental; over views of 64 elements, or summing a 64-element
+  // expression into a 0-d total, it stays one kernel (weight 40 <= max_transcendental).
+  auto running_sum = [](Graph& g, const std::shared_ptr<BufferRef>& buf, Shape shape) {
+    std::vector<int64_t> strides(shape.size(), 1);
+    NodePtr t;
+    for (int k = 0; k < 40; ++k) {
+      NodePtr term = apply(g, Op::kTanh, {g.buffer(buf, DType::kFloat64, View{k, shape, strides})});
+      t = t ? apply(g, Op::kAdd, {t, term}) : term;
+    }
+    return t;
+  };
+  Limits lim;
+  lim.max_transcendental = 64;
+  lim.max_scalar_transcendental = 16;
+  auto buf = std::make_shared<BufferRef>();
+  Graph g0;
+  Schedule s0 = schedule({running_sum(g0, buf, {})}, lim);
+  // Cut every 12 terms (3/4 of 16): 12, 12 and the last 16.
+  EXPECT_EQ(s0.kernels.size(), 3u) << s0.to_string();
+  for (const ScheduledKernel& k : s0.kernels) {
+    int weight = 0;
+    for (const TapeEntry& e : k.spec.tape) weight += transcendental_weight(e);
+    EXPECT_LE(weight, lim.max_scalar_transcendental) << s0.to_string();
+  }
+  EXPECT_NE(s0.to_string().find("> max_scalar_transcendental 16"), std::string::npos)
+      << s0.to_string();
+  Graph g1;
+  Schedule s1 = schedule({running_sum(g1, buf, {64})}, lim);
+  EXPECT_EQ(s1.kernels.size(), 1u) << s1.to_string();
+  Graph g2;
+  NodePtr total = g2.reduce(Op::kSum, running_sum(g2, buf, {64}), {0}, false, DType::kFloat64);
+  Schedule s2 = schedule({total}, lim);
+  EXPECT_EQ(s2.kernels.size(), 1u) << s2.to_string();
+}
+
 TEST(Schedule, TranscendentalWeightFollowsTheOpTable) {
   auto weight = [](Op op, DType t) { return transcendental_weight(TapeEntry{op, t}); };
   EXPECT_EQ(weight(Op::kAdd, DType::kFloat64), 0);
