@@ -9,6 +9,7 @@
 #include "base/errors.h"
 #include "device/stream.h"
 #include "ir/promotion.h"
+#include "ir/value_range.h"
 #include "runtime/device_support.h"
 #include "runtime/realize.h"
 
@@ -121,6 +122,7 @@ const NodePtr& Array::storage() const {
   ref->mark_storage();
   NodePtr dest = default_graph().buffer(ref, dtype(), View::contiguous(shape()));
   realize(context(), {n}, std::nullopt, {dest});
+  note_values(*n, *ref);
   n = std::move(dest);
   return n;
 }

@@ -70,6 +70,17 @@ bool BufferRef::has_live_producer() const {
   return false;
 }
 
+void BufferRef::set_known_values(const KnownValues& k) {
+  std::lock_guard<std::mutex> lock(mu_);
+  known_ = k;
+}
+
+std::optional<BufferRef::KnownValues> BufferRef::known_values() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!known_ || known_->version != version()) return std::nullopt;
+  return known_;
+}
+
 void BufferRef::add_reader(const NodePtr& n) {
   std::lock_guard<std::mutex> lock(mu_);
   if (readers_.size() >= purge_readers_at_) {

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -51,6 +52,19 @@ class BufferRef {
   // Those of them still alive (the others are dropped).
   std::vector<NodePtr> live_readers() const;
 
+  // What is known about the values the buffer holds (ir/value_range.h), recorded with the
+  // version it holds for and the dtype it was computed in: a later write, or a view in
+  // another dtype, knows nothing.
+  struct KnownValues {
+    uint64_t version = 0;
+    DType dtype = DType::kInt64;
+    int64_t lo = 0, hi = 0;
+    bool affine = false;
+    int64_t a = 0, b = 0;
+  };
+  void set_known_values(const KnownValues& k);
+  std::optional<KnownValues> known_values() const;
+
  private:
   uint64_t id_;
   std::shared_ptr<void> payload_;
@@ -60,6 +74,7 @@ class BufferRef {
   std::vector<std::weak_ptr<const Node>> producers_;
   mutable std::vector<std::weak_ptr<const Node>> readers_;
   std::size_t purge_readers_at_ = 64;
+  std::optional<KnownValues> known_;
 };
 
 // A library operation (a sort, a scan) as a graph node's computation: evaluation

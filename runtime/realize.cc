@@ -13,6 +13,7 @@
 
 #include "base/debug.h"
 #include "base/errors.h"
+#include "ir/value_range.h"
 #include "runtime/debug_schedule.h"
 #include "runtime/gemm.h"
 #include "runtime/held_values.h"
@@ -381,6 +382,7 @@ std::vector<NodePtr> realize(const std::shared_ptr<Context>& context,
     if (replica && context->num_replicas() > 1) mark_made_on(context, r, buf, *replica);
     realized().add(targets[i], buf);
     realized().add(r, buf);
+    note_values(*r, *buf);  // an index array's bounds, known without reading it
     leaves.push_back(leaf_for(*r, buf));
   }
   return leaves;

@@ -191,6 +191,33 @@ def test_mask_assignment_is_one_select(value):
     np.testing.assert_array_equal(x.get(), ref)
 
 
+def test_index_arrays_from_arange_are_checked_without_the_device():
+    # Nussinov's diagonal: i = idx[:n - d], j = i + d. Their bounds are known on the host
+    # (ir/value_range.h), so the gathers launch nothing at the call; an index the host cannot
+    # prove in range, or one read after a write, is still checked on the device and raises.
+    n, d = 10, 3
+    ref = np.arange(n * n).reshape(n, n)
+    t = vk.asarray(ref)
+    idx = vk.arange(n)
+    i = idx[:n - d]
+    j = i + d
+    k = i[:, None] + idx[1:d][None, :]
+    column = j[:, None]  # a view of a lazy array: j is computed here (its bounds noted)
+    before = vk.kernel_count()
+    picked = t[i, j]
+    split = t[i[:, None], k] + t[k + 1, column]
+    assert vk.kernel_count() == before
+    ri = np.arange(n - d)
+    rk = ri[:, None] + np.arange(1, d)[None, :]
+    np.testing.assert_array_equal(picked.get(), ref[ri, ri + d])
+    np.testing.assert_array_equal(split.get(), ref[ri[:, None], rk] + ref[rk + 1, (ri + d)[:, None]])
+    with pytest.raises(IndexError, match="out of range"):
+        t[i, i + d + 1]  # reaches n
+    idx[0] = 50  # a write: the values known before no longer hold
+    with pytest.raises(IndexError, match="out of range"):
+        t[idx[:2]]
+
+
 def test_errors_match_numpy():
     ref = np.arange(12).reshape(3, 4)
     x = vk.asarray(ref)

@@ -1,0 +1,36 @@
+// Bounds on the values of integer expressions, known on the host without computing them: an
+// index array made from arange by shifts, scalings and slices provably lies within an axis, and
+// its bounds check (array/gather.h) needs no kernel and no wait for the device.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "ir/graph.h"
+
+namespace vka {
+
+// Every value lies in [lo, hi]. `affine`: moreover, the value at flat C-order position p of
+// the node's result is a + b * p (an arange and what shifts and scales it elementwise): a
+// buffer computed from it knows the value of each element, so a slice of it knows its own
+// bounds, not only the whole buffer's.
+struct ValueRange {
+  int64_t lo = 0;
+  int64_t hi = 0;
+  bool affine = false;
+  int64_t a = 0;
+  int64_t b = 0;
+};
+
+// The bounds of `n`'s values, when its dtype is an integer one and its graph is made (within a
+// few levels) of aranges, integer constants, leaves of buffers with known values (below),
+// +, -, *, negation, maximum, minimum and conversions between integer dtypes that keep the
+// values. nullopt otherwise, and wherever an intermediate could leave its dtype's range.
+std::optional<ValueRange> value_range(const Node& n);
+
+// Records on `buffer` (its current version) that it holds `value`'s values, contiguous from
+// its start: leaves of it made at this version know their bounds. Nothing when value_range
+// does not know them. A write into the buffer (a new version) forgets them.
+void note_values(const Node& value, BufferRef& buffer);
+
+}  // namespace vka
