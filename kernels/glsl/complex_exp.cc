@@ -11,10 +11,10 @@ void add_complex_exp_templates(Templates* m) {
   m->insert({
       // e^x (cos y, sin y); e^x split in two halves where it alone would overflow.
       // exp(+-inf + i(inf or NaN)) is (0, +-0) for -inf and (inf, NaN) for +inf.
-      {"cexp", {"exp sincos copysign", R"(C vka_cexp_F(C z) {
+      {"cexp", {"exp sincos copysign signed_zero", R"(C vka_cexp_F(C z) {
   if (z.y == T(0)) return C(vka_exp_F(z.x), z.y);
   if (isinf(z.x) && (isinf(z.y) || isnan(z.y))) {
-    return z.x < T(0) ? C(T(0), vka_copysign_F(T(0), z.y)) : C(INF, NAN);
+    return z.x < T(0) ? C(T(0), vka_signed_zero_F(z.y)) : C(INF, NAN);
   }
   T s;
   T c;
@@ -49,8 +49,8 @@ void add_complex_exp_templates(Templates* m) {
       // array API; C99 and numpy sign it as sin 2y for a finite y), Annex G otherwise:
       // tanh(+-0 + i(inf or NaN)) = +-0 + NaN i, tanh(NaN + 0i) = NaN + 0i, any other
       // finite or NaN x with an infinite or NaN y: NaN + NaN i.
-      {"ctanh", {"exp sinh cosh sincos copysign", R"(C vka_ctanh_F(C z) {
-  if (isinf(z.x)) return C(vka_copysign_F(T(1), z.x), vka_copysign_F(T(0), z.y));
+      {"ctanh", {"exp sinh cosh sincos copysign signed_zero", R"(C vka_ctanh_F(C z) {
+  if (isinf(z.x)) return C(vka_copysign_F(T(1), z.x), vka_signed_zero_F(z.y));
   if (z.x == T(0) && (isinf(z.y) || isnan(z.y))) return C(z.x, NAN);
   if (isnan(z.x) && z.y == T(0)) return z;
   if (isinf(z.y) || isnan(z.y)) return C(NAN, NAN);  // before the large-|x| branch
@@ -73,7 +73,7 @@ void add_complex_exp_templates(Templates* m) {
       // and the other zero or NaN: an imaginary zero stays a zero (cosh: signed as x * y),
       // sinh(+-0 + i(inf or NaN)) = +-0 + NaN i, cosh(+-0 + i(inf or NaN)) = NaN + 0i, and an
       // infinite x with an infinite or NaN y gives (inf, NaN) (the sign numpy gives).
-      {"ctrig", {"sincos sinh cosh copysign", R"(C vka_csinh_F(C z) {
+      {"ctrig", {"sincos sinh cosh copysign signed_zero", R"(C vka_csinh_F(C z) {
   if (z.y == T(0)) return C(vka_sinh_F(z.x), z.y);
   if (isinf(z.y) || isnan(z.y)) {
     if (z.x == T(0)) return C(z.x, NAN);
@@ -87,7 +87,7 @@ void add_complex_exp_templates(Templates* m) {
   return w;
 }
 C vka_ccosh_F(C z) {
-  if (z.y == T(0)) return C(vka_cosh_F(z.x), vka_copysign_F(T(0), z.x) * z.y);
+  if (z.y == T(0)) return C(vka_cosh_F(z.x), vka_signed_zero_F(z.x) * z.y);
   if (isinf(z.y) || isnan(z.y)) {
     if (z.x == T(0)) return C(NAN, T(0));
     if (isinf(z.x)) return C(INF, NAN);

@@ -210,19 +210,18 @@ void add_basic_templates(Templates* m) {
       {"inf", {"", "T vka_inf_F() { return INF; }\n"}},
       {"nan", {"", "T vka_nan_F() { return NAN; }\n"}},
       {"signbit", {"", "bool vka_signbit_F(T x) { return (@BITS_HI@ >> 31) != 0u; }\n"}},
-      // On the bits: a select between -abs(x) and abs(x) is one an optimizer that ignores the
-      // sign of zero may fold (NVIDIA's gave ldexp(1, -400) = -0.0 in float32 that way).
       {"copysign",
-       {"", R"(T vka_copysign_F(T x, T y) {
-  return uintBitsToFloat((floatBitsToUint(x) & 0x7fffffffu) | (floatBitsToUint(y) & 0x80000000u));
-}
-)",
-        false, R"(T vka_copysign_F(T x, T y) {
-  uvec2 b = unpackDouble2x32(x);
-  b.y = (b.y & 0x7fffffffu) | (unpackDouble2x32(y).y & 0x80000000u);
-  return packDouble2x32(b);
-}
-)"}},
+       {"signbit", "T vka_copysign_F(T x, T y) { return vka_signbit_F(y) ? -abs(x) : abs(x); }\n"}},
+      // copysign(0, y) on the bits: the select copysign makes between -0.0 and +0.0 is one an
+      // optimizer that ignores the sign of zero folds (NVIDIA's gave ldexp(1, -400) = -0.0 in
+      // float32 that way). copysign itself stays a select: llvmpipe (LLVM 15) miscompiled the
+      // bitwise form where a select chose between it and the same infinity.
+      {"signed_zero",
+       {"",
+        "T vka_signed_zero_F(T y) { return uintBitsToFloat(floatBitsToUint(y) & 0x80000000u); }\n",
+        false,
+        "T vka_signed_zero_F(T y) {\n  return packDouble2x32(uvec2(0u, unpackDouble2x32(y).y & "
+        "0x80000000u));\n}\n"}},
       // Rounding to integers without GLSL's roundEven/trunc/floor/ceil, whose lowering is the
       // driver's and may depend on the host CPU: lavapipe (Mesa 22.3) rounds float64 vectors of
       // 512 bits with the CPU's round instruction only when it has AVX-512, and otherwise through

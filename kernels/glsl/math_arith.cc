@@ -130,24 +130,24 @@ T vka_hypot_F(T x, T y) {
 }
 )"}},
       // numpy's npy_divmod (npymath): the quotient is rounded from (a - fmod(a, b)) / b.
-      {"floordiv", {"fmod copysign div floor", R"(T vka_floordiv_F(T a, T b) {
+      {"floordiv", {"fmod copysign div floor signed_zero", R"(T vka_floordiv_F(T a, T b) {
   if (b == T(0)) return a / b;
   T mod = vka_fmod_F(a, b);
   T div = vka_div_F(a - mod, b);
   if (mod != T(0) && ((b < T(0)) != (mod < T(0)))) div -= T(1);
-  if (div == T(0)) return vka_copysign_F(T(0), a / b);
+  if (div == T(0)) return vka_signed_zero_F(a / b);
   T fl = vka_floor_F(div);
   if (div - fl > 0.5$) fl += T(1);
   return fl;
 }
 )"}},
-      {"remainder", {"fmod copysign", R"(T vka_remainder_F(T a, T b) {
+      {"remainder", {"fmod copysign signed_zero", R"(T vka_remainder_F(T a, T b) {
   T mod = vka_fmod_F(a, b);
   if (b == T(0)) return mod;
   if (mod != T(0)) {
     if ((b < T(0)) != (mod < T(0))) mod += b;
   } else {
-    mod = vka_copysign_F(T(0), b);
+    mod = vka_signed_zero_F(b);
   }
   return mod;
 }

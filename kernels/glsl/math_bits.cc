@@ -38,7 +38,7 @@ void add_bits_templates(Templates* m) {
       // A normal result is exact; a subnormal one is x * 2^(k + P), exact and normal, times
       // 2^-P: one rounding, as C's ldexp (P = 64 or 128 keeps both factors normal).
       {"ldexp",
-       {"pow2mul copysign", R"(T vka_ldexp_F(T x, T e) {
+       {"pow2mul copysign signed_zero", R"(T vka_ldexp_F(T x, T e) {
   if (isnan(x) || isinf(x) || x == T(0)) return x;
   int k = int(clamp(e, -400.0, 400.0));
   T y = x;
@@ -49,7 +49,7 @@ void add_bits_templates(Templates* m) {
   int r = int((floatBitsToUint(y) >> 23) & 0xffu) - 127 + k;
   if (r > 127) return vka_copysign_F(INF, x);
   if (r >= -126) return vka_pow2mul_F(y, k);
-  if (r < -150) return vka_copysign_F(T(0), x);
+  if (r < -150) return vka_signed_zero_F(x);
   T a = vka_pow2mul_F(y, k + 64);
   T b = a * 5.421010862427522e-20;
   return b;
@@ -66,7 +66,7 @@ void add_bits_templates(Templates* m) {
   int r = int((unpackDouble2x32(y).y >> 20) & 0x7ffu) - 1023 + k;
   if (r > 1023) return vka_copysign_F(INF, x);
   if (r >= -1022) return vka_pow2mul_F(y, k);
-  if (r < -1075) return vka_copysign_F(T(0), x);
+  if (r < -1075) return vka_signed_zero_F(x);
   T a = vka_pow2mul_F(y, k + 128);
   T b = a * 2.938735877055719e-39LF;
   return b;

@@ -249,14 +249,14 @@ T vka_cosk_F(T r, T t) {
   return x < T(0) ? -r : (x == T(0) ? x : r);
 }
 )"}},
-      {"arctan2", {"arctan copysign signbit div", R"(T vka_arctan2_F(T y, T x) {
+      {"arctan2", {"arctan copysign signbit div signed_zero", R"(T vka_arctan2_F(T y, T x) {
   const T PI = @PI_HI@$;
   if (isnan(x) || isnan(y)) return NAN;
   if (y == T(0)) return vka_signbit_F(x) ? vka_copysign_F(PI, y) : y;
   if (x == T(0)) return vka_copysign_F(PI * 0.5$, y);
   if (isinf(x)) {
     if (isinf(y)) return vka_copysign_F(x > T(0) ? PI * 0.25$ : PI * 0.75$, y);
-    return x > T(0) ? vka_copysign_F(T(0), y) : vka_copysign_F(PI, y);
+    return x > T(0) ? vka_signed_zero_F(y) : vka_copysign_F(PI, y);
   }
   if (isinf(y)) return vka_copysign_F(PI * 0.5$, y);
   T a = vka_arctan_F(abs(vka_div_F(y, x)));
