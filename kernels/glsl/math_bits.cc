@@ -39,11 +39,17 @@ void add_bits_templates(Templates* m) {
       // 2^-P: one rounding, as C's ldexp (P = 64 or 128 keeps both factors normal).
       {"ldexp",
        {"pow2mul copysign signed_zero", R"(T vka_ldexp_F(T x, T e) {
-  if (isnan(x) || isinf(x) || x == T(0)) return x;
+  // Zeros, infinities, NaN and the subnormal scaling on the bits: a device that flushes
+  // float32 subnormals (NVIDIA's) compares them equal to 0, and would flush x * 2^24.
+  uint bits = floatBitsToUint(x);
+  uint mag = bits & 0x7fffffffu;
+  if (mag == 0u || mag >= 0x7f800000u) return x;
   int k = int(clamp(e, -400.0, 400.0));
   T y = x;
-  if (abs(y) < 1.1754943508222875e-38) {
-    y = y * 16777216.0;
+  if (mag < 0x00800000u) {
+    int shift = 23 - findMSB(mag);
+    y = uintBitsToFloat((bits & 0x80000000u) | (uint(25 - shift) << 23) |
+                        ((mag << uint(shift)) & 0x007fffffu));
     k -= 24;
   }
   int r = int((floatBitsToUint(y) >> 23) & 0xffu) - 127 + k;
@@ -75,14 +81,11 @@ void add_bits_templates(Templates* m) {
       // The e of x = m * 2^e with 0.5 <= |m| < 1 (C's frexp); 0 for 0, inf and NaN.
       {"frexp_exponent",
        {"", R"(T vka_frexp_exponent_F(T x) {
-  if (isnan(x) || isinf(x) || x == T(0)) return T(0);
-  T y = abs(x);
-  int adj = 0;
-  if (y < 1.1754943508222875e-38) {
-    y = y * 16777216.0;
-    adj = 24;
-  }
-  return T(int((floatBitsToUint(y) >> 23) & 0xffu) - 126 - adj);
+  // On the bits, subnormals included (see ldexp).
+  uint mag = floatBitsToUint(x) & 0x7fffffffu;
+  if (mag == 0u || mag >= 0x7f800000u) return T(0);
+  if (mag < 0x00800000u) return T(findMSB(mag) - 148);
+  return T(int(mag >> 23) - 126);
 }
 )",
         false, R"(T vka_frexp_exponent_F(T x) {

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import vkarray as vk
-from parity import DTYPES, accepts, edge_values, op_table, random_values, ulp_error
+from parity import (DTYPES, accepts, edge_values, flush_subnormals, flushed_matches,
+                    may_flush_subnormals, op_table, random_values, ulp_error)
 
 OPS = op_table()
 UNARY = [(n, k, npn) for n, a, k, npn in OPS if a == 1]
@@ -122,44 +123,6 @@ def binary_inputs(dtype, name, rng):
         y = np.concatenate([edges, rng.integers(-1100, 1100, x.size - edges.size)])
         y = y.astype(np.int32 if dt.itemsize <= 4 else np.int64)
     return x, y
-
-
-def may_flush_subnormals(dtype):
-    """True when the default device does not promise to keep subnormal results of this float
-    dtype (NVIDIA's float32 flushes them; its float64 keeps them without promising to). lavapipe
-    keeps them: then this is False."""
-    dt = np.dtype(dtype)
-    if dt.kind not in "fc":
-        return False
-    bits = (dt.itemsize * 8) // (2 if dt.kind == "c" else 1)
-    info = vk.context().devices[0]
-    if info["is_cpu"]:
-        return False  # a CPU device computes with the host's IEEE arithmetic
-    return not info.get(f"denorm_preserve_float{bits}", True)
-
-
-def flush_subnormals(ref, dtype):
-    """numpy's result as a flushing device gives it: subnormal values become signed zeros."""
-    real = np.dtype(dtype).char.lower() if np.dtype(dtype).kind == "c" else dtype
-    tiny = np.finfo(real).tiny
-
-    def flush(x):
-        with np.errstate(invalid="ignore"):
-            return np.where(np.abs(x) < tiny, np.copysign(0, x), x).astype(x.dtype)
-    out = np.array(ref, copy=True)
-    if np.iscomplexobj(out):
-        out.real = flush(out.real)
-        out.imag = flush(out.imag)
-        return out
-    return flush(out)
-
-
-def flushed_matches(got, flushed):
-    """Elements where the device gave exactly the flushed value (signed zeros included)."""
-    if np.iscomplexobj(got):
-        return flushed_matches(got.real, flushed.real) & flushed_matches(got.imag, flushed.imag)
-    same = (got == flushed) & (np.signbit(got) == np.signbit(flushed))
-    return same | (np.isnan(got) & np.isnan(flushed))
 
 
 def check(name, numpy_name, args, got):

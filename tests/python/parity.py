@@ -1,11 +1,14 @@
 """Shared machinery of the numpy-parity tests: the op table read from ir/ops.def (so that
 every op in the table is covered without a second list to keep), input values with the edge
-cases of each dtype, and comparison in units in the last place (ulp)."""
+cases of each dtype, comparison in units in the last place (ulp), and the flushed form of
+subnormal results that a device flushing them may give."""
 
 import pathlib
 import re
 
 import numpy as np
+
+import vkarray as vk
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -85,3 +88,41 @@ def ulp_error(got, ref, dtype):
     err[same] = 0.0
     err[np.isnan(err)] = np.inf  # one side NaN, or infinities that differ
     return err
+
+
+def may_flush_subnormals(dtype):
+    """True when the default device does not promise to keep subnormal results of this float
+    dtype (NVIDIA's float32 flushes them; its float64 keeps them without promising to). lavapipe
+    keeps them: then this is False."""
+    dt = np.dtype(dtype)
+    if dt.kind not in "fc":
+        return False
+    bits = (dt.itemsize * 8) // (2 if dt.kind == "c" else 1)
+    info = vk.context().devices[0]
+    if info["is_cpu"]:
+        return False  # a CPU device computes with the host's IEEE arithmetic
+    return not info.get(f"denorm_preserve_float{bits}", True)
+
+
+def flush_subnormals(ref, dtype):
+    """numpy's result as a flushing device gives it: subnormal values become signed zeros."""
+    real = np.dtype(dtype).char.lower() if np.dtype(dtype).kind == "c" else dtype
+    tiny = np.finfo(real).tiny
+
+    def flush(x):
+        with np.errstate(invalid="ignore"):
+            return np.where(np.abs(x) < tiny, np.copysign(0, x), x).astype(x.dtype)
+    out = np.array(ref, copy=True)
+    if np.iscomplexobj(out):
+        out.real = flush(out.real)
+        out.imag = flush(out.imag)
+        return out
+    return flush(out)
+
+
+def flushed_matches(got, flushed):
+    """Elements where the device gave exactly the flushed value (signed zeros included)."""
+    if np.iscomplexobj(got):
+        return flushed_matches(got.real, flushed.real) & flushed_matches(got.imag, flushed.imag)
+    same = (got == flushed) & (np.signbit(got) == np.signbit(flushed))
+    return same | (np.isnan(got) & np.isnan(flushed))
