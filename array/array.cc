@@ -85,12 +85,9 @@ void Array::refresh() const {
     state_->node = default_graph().buffer(n->buffer(), n->dtype(), n->view());
     return;
   }
-  // A pinned value made on some replicas only is completed from the node on the others.
-  std::shared_ptr<BufferRef> value = n->pinned();
-  if (value && device_buffer(*value)->valid_everywhere()) {
-    state_->node =
-        default_graph().buffer(std::move(value), n->dtype(), View::contiguous(n->shape()));
-  }
+  // A computed value (pinned, or kept by evaluation) becomes the array's leaf, as eval() makes
+  // it; one made on some replicas only is completed from the node on the others.
+  if (has_value(*n)) state_->node = substitute_realized({n})[0];
 }
 
 bool Array::is_storage() const {

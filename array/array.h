@@ -48,10 +48,11 @@ class Array {
   uint64_t nbytes() const { return static_cast<uint64_t>(size()) * itemsize(); }
   const std::shared_ptr<Context>& context() const { return state_->context; }
   // The value's node. A view made before a write into its buffer gets a fresh leaf (the
-  // buffer's new version), so new expressions see the write. A computed node that keeps its
-  // value (pinned before a write changed what it reads) is replaced by a leaf of that value,
-  // so new expressions do not hold its inputs: a recurrence (`beta = f(alpha, beta)` in a
-  // loop) would otherwise keep every earlier step alive, and writes walk what is alive.
+  // buffer's new version), so new expressions see the write. A computed node whose value is
+  // known (pinned before a write changed what it reads, or kept by an evaluation) is replaced
+  // by a leaf of that value, so new expressions do not hold its inputs: a recurrence
+  // (`beta = f(alpha, beta)` in a loop) would otherwise keep every earlier step alive, and
+  // writes walk what is alive.
   const NodePtr& node() const {
     const Node& n = *state_->node;
     if (n.is_stale_leaf() || (n.was_realized() && !n.is_leaf())) refresh();
