@@ -251,8 +251,8 @@ Array eye(int64_t n, std::optional<int64_t> m = std::nullopt, int64_t k = 0,
 }  // namespace vka
 
 #include "array/cumulative.h"  // cumsum, cumprod, cummax, diff, ...
-#include "array/functions.h"   // the operators and numpy-named functions
-#include "array/gather.h"      // integer-array indexing, take, take_along_axis
+#include "array/functions.h"  // the operators and numpy-named functions
+#include "array/gather.h"     // integer-array indexing, take, take_along_axis
 #include "array/matmul.h"      // matmul and the GEMM tiling
-#include "array/nonzero.h"     // nonzero, boolean-mask reads, compress, extract
-#include "array/views.h"       // reshape, transpose, broadcast_to, ... as views
+#include "array/nonzero.h"    // nonzero, boolean-mask reads, compress, extract
+#include "array/views.h"      // reshape, transpose, broadcast_to, ... as views

@@ -15,10 +15,8 @@ namespace {
 
 void require_integer(const Array& i, std::string_view op) {
   if (!is_integer(i.dtype())) {
-    throw IndexError("[" + std::string(op) +
-                     "] arrays used as indices must be of integer (or "
-                     "boolean) type, got " +
-                     std::string(name(i.dtype())));
+    throw IndexError("[" + std::string(op) + "] arrays used as indices must be of integer (or "
+                     "boolean) type, got " + std::string(name(i.dtype())));
   }
 }
 
@@ -34,10 +32,8 @@ Shape index_shape(const std::vector<Array>& indices, std::string_view op) {
   } catch (const ShapeError&) {
     std::string list;
     for (const Shape& s : shapes) list += " " + to_string(s);
-    throw IndexError("[" + std::string(op) +
-                     "] shape mismatch: indexing arrays could not be "
-                     "broadcast together with shapes" +
-                     list);
+    throw IndexError("[" + std::string(op) + "] shape mismatch: indexing arrays could not be "
+                     "broadcast together with shapes" + list);
   }
 }
 
@@ -77,8 +73,8 @@ void check_index_bounds(const Array& indices, int64_t n, int64_t axis, std::stri
   auto flag = allocate_for(ctx, DType::kBool, {1});
   const uint8_t zero = 0;
   device_buffer(*flag)->write(&zero, 0, 1, std::nullopt);
-  NodePtr dest = default_graph().buffer(flag, DType::kBool,
-                                        View{0, bad.shape(), std::vector<int64_t>(bad.ndim(), 0)});
+  NodePtr dest = default_graph().buffer(
+      flag, DType::kBool, View{0, bad.shape(), std::vector<int64_t>(bad.ndim(), 0)});
   realize(ctx, {bad.node()}, std::nullopt, {dest});
   for (int r = 0; r < ctx->num_replicas(); ++r) {
     uint8_t hit = 0;
@@ -100,8 +96,7 @@ Array gather(const Array& x, const std::vector<Array>& indices, const std::vecto
   }
   const Shape ishape = index_shape(indices, op);
   // Trailing extent-1 axes place the index axes in front of x's axes after `at`.
-  const int64_t trailing =
-      at == Graph::kAlong ? 0 : x.ndim() - static_cast<int64_t>(axes.size()) - at;
+  const int64_t trailing = at == Graph::kAlong ? 0 : x.ndim() - static_cast<int64_t>(axes.size()) - at;
   std::vector<NodePtr> nodes;
   for (size_t k = 0; k < indices.size(); ++k) {
     const Array& i = indices[k];
@@ -145,16 +140,14 @@ void scatter(const Array& x, const std::vector<Array>& indices, const std::vecto
   const int nd = static_cast<int>(shape.size());
   if (!can_broadcast_to(value.shape(), shape)) {
     throw ShapeError("[" + std::string(op) + "] shape mismatch: value array of shape " +
-                     to_string(value.shape()) +
-                     " could not be broadcast to indexing result of "
-                     "shape " +
-                     to_string(shape));
+                     to_string(value.shape()) + " could not be broadcast to indexing result of "
+                     "shape " + to_string(shape));
   }
   Graph& g = default_graph();
   Array addr(g.full(Scalar::of_int(v.offset, DType::kInt64), {}), ctx);
   for (size_t r = 0; r < rest.size(); ++r) {
-    const int pos =
-        static_cast<int>(r) < at ? static_cast<int>(r) : static_cast<int>(r + ishape.size());
+    const int pos = static_cast<int>(r) < at ? static_cast<int>(r)
+                                               : static_cast<int>(r + ishape.size());
     Shape s(nd - pos, 1);  // this axis, then trailing extent-1 axes: broadcasts into place
     s[0] = v.shape[rest[r]];
     addr = addr + Array(g.source(Op::kArange, DType::kInt64, s,
@@ -176,13 +169,11 @@ void scatter(const Array& x, const std::vector<Array>& indices, const std::vecto
   if (count == 0) return;
   auto [lo, hi] = v.extent();
   if (hi - lo >= (int64_t{1} << 31) || count >= (int64_t{1} << 31)) {
-    throw ShapeError("[" + std::string(op) +
-                     "] scatters over 2^31 elements or more are not "
+    throw ShapeError("[" + std::string(op) + "] scatters over 2^31 elements or more are not "
                      "supported yet");
   }
   NodePtr a = addr.node(), w = vals.node();
-  VKA_ASSERT(a->is_leaf() && w->is_leaf() && a->view().is_contiguous() &&
-             w->view().is_contiguous());
+  VKA_ASSERT(a->is_leaf() && w->is_leaf() && a->view().is_contiguous() && w->view().is_contiguous());
   auto claims = device_buffer(*allocate_for(ctx, DType::kInt32, {hi - lo}));
   zero_fill(ctx, *claims);
   pin_readers(ctx, *base->buffer(), nullptr, &v);
@@ -222,9 +213,9 @@ void put(const Array& a, const Array& indices, const Array& values, IndexMode mo
   if (m == 0) return;
   if (vals.size() == 0) return;  // numpy puts nothing
   if (vals.size() != m) {
-    Array pos(default_graph().source(
-                  Op::kArange, DType::kInt64, {m},
-                  {Scalar::of_int(0, DType::kInt64), Scalar::of_int(1, DType::kInt64)}),
+    Array pos(default_graph().source(Op::kArange, DType::kInt64, {m},
+                                     {Scalar::of_int(0, DType::kInt64),
+                                      Scalar::of_int(1, DType::kInt64)}),
               a.context());
     vals = gather(vals, {remainder(pos, Arg(vals.size()))}, {0}, 0, /*checked=*/true, "put");
   }
@@ -276,12 +267,12 @@ Array searchsorted(const Array& a, const Array& values, bool right) {
   auto out = allocate_for(ctx, DType::kInt64, {std::max<int64_t>(values.size(), 1)});
   const int64_t n = values.size();
   if (n > 0) {
-    dispatch_library(
-        ctx, searchsorted_spec(t),
-        {device_buffer(*sa.node()->buffer()), device_buffer(*sv.node()->buffer()),
-         device_buffer(*out)},
-        n, std::min<int64_t>((n + kScanThreads - 1) / kScanThreads, 65535),
-        {Scalar::of_int(right ? 1 : 0, DType::kInt64), Scalar::of_int(a.size(), DType::kInt64)});
+    dispatch_library(ctx, searchsorted_spec(t),
+                     {device_buffer(*sa.node()->buffer()), device_buffer(*sv.node()->buffer()),
+                      device_buffer(*out)},
+                     n, std::min<int64_t>((n + kScanThreads - 1) / kScanThreads, 65535),
+                     {Scalar::of_int(right ? 1 : 0, DType::kInt64),
+                      Scalar::of_int(a.size(), DType::kInt64)});
   }
   return Array(default_graph().buffer(out, DType::kInt64, View::contiguous(values.shape())), ctx);
 }
@@ -299,10 +290,9 @@ Array take(const Array& x, const Array& indices, std::optional<int64_t> axis, In
 Array take_along_axis(const Array& x, const Array& indices, int64_t axis) {
   require_integer(indices, "take_along_axis");
   if (indices.ndim() != x.ndim()) {
-    throw ShapeError(
-        "[take_along_axis] `indices` and `arr` must have the same number of "
-        "dimensions, got " +
-        std::to_string(indices.ndim()) + " and " + std::to_string(x.ndim()));
+    throw ShapeError("[take_along_axis] `indices` and `arr` must have the same number of "
+                     "dimensions, got " + std::to_string(indices.ndim()) + " and " +
+                     std::to_string(x.ndim()));
   }
   const int a = normalize_axis("take_along_axis", axis, x.ndim());
   Shape xs = x.shape(), is = indices.shape();

@@ -26,6 +26,18 @@ namespace vka {
 class Node;
 using NodePtr = std::shared_ptr<const Node>;
 
+// Bounds of integer values (ir/value_range.h computes them): every value lies in [lo, hi].
+// `affine`: moreover, the value at flat C-order position p is a + b * p (an arange and what
+// shifts and scales it elementwise), so a slice of a buffer holding them knows its own bounds,
+// not only the whole buffer's.
+struct ValueRange {
+  int64_t lo = 0;
+  int64_t hi = 0;
+  bool affine = false;
+  int64_t a = 0;
+  int64_t b = 0;
+};
+
 class BufferRef {
  public:
   explicit BufferRef(std::shared_ptr<void> payload = nullptr);
@@ -58,9 +70,7 @@ class BufferRef {
   struct KnownValues {
     uint64_t version = 0;
     DType dtype = DType::kInt64;
-    int64_t lo = 0, hi = 0;
-    bool affine = false;
-    int64_t a = 0, b = 0;
+    ValueRange range;
   };
   void set_known_values(const KnownValues& k);
   std::optional<KnownValues> known_values() const;

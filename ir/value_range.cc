@@ -56,18 +56,19 @@ std::optional<ValueRange> leaf_range(const Node& n) {
   if (!k || k->dtype != n.dtype()) return std::nullopt;
   const View& v = n.view();
   if (v.size() == 0) return std::nullopt;
-  if (!k->affine) return ValueRange{k->lo, k->hi};
+  const ValueRange& known = k->range;
+  if (!known.affine) return ValueRange{known.lo, known.hi};
   Wide lo = v.offset, hi = v.offset;
   for (int d = 0; d < v.ndim(); ++d) {
     const Wide span = Wide(v.shape[d] - 1) * v.strides[d];
     (span < 0 ? lo : hi) += span;
   }
-  const Wide x = Wide(k->a) + Wide(k->b) * lo, y = Wide(k->a) + Wide(k->b) * hi;
+  const Wide x = Wide(known.a) + Wide(known.b) * lo, y = Wide(known.a) + Wide(known.b) * hi;
   std::optional<ValueRange> r = make(std::min(x, y), std::max(x, y), n.dtype());
   // A rank-1 view reads position offset + stride * p: affine again.
   if (r && v.ndim() == 1) {
-    if (auto f = affine(Wide(k->a) + Wide(k->b) * v.offset, Wide(k->b) * v.strides[0], v.shape[0],
-                        n.dtype())) {
+    if (auto f = affine(Wide(known.a) + Wide(known.b) * v.offset, Wide(known.b) * v.strides[0],
+                        v.shape[0], n.dtype())) {
       return f;
     }
   }
@@ -145,7 +146,7 @@ void note_values(const Node& value, BufferRef& buffer) {
   if (!is_integer(value.dtype())) return;
   std::optional<ValueRange> r = value_range(value);
   if (!r) return;
-  buffer.set_known_values({buffer.version(), value.dtype(), r->lo, r->hi, r->affine, r->a, r->b});
+  buffer.set_known_values({buffer.version(), value.dtype(), *r});
 }
 
 }  // namespace vka

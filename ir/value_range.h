@@ -10,18 +10,6 @@
 
 namespace vka {
 
-// Every value lies in [lo, hi]. `affine`: moreover, the value at flat C-order position p of
-// the node's result is a + b * p (an arange and what shifts and scales it elementwise): a
-// buffer computed from it knows the value of each element, so a slice of it knows its own
-// bounds, not only the whole buffer's.
-struct ValueRange {
-  int64_t lo = 0;
-  int64_t hi = 0;
-  bool affine = false;
-  int64_t a = 0;
-  int64_t b = 0;
-};
-
 // The bounds of `n`'s values, when its dtype is an integer one and its graph is made (within a
 // few levels) of aranges, integer constants, leaves of buffers with known values (below),
 // +, -, *, negation, maximum, minimum and conversions between integer dtypes that keep the

@@ -1,6 +1,7 @@
-"""Advanced indexing against numpy: integer-array gathers with numpy's broadcasting and
-axis-placement rules, take and take_along_axis, boolean masks (reads through a device count
-and compaction, writes as one fused select), nonzero and its family, and their errors."""
+"""Advanced indexing reads against numpy: integer-array gathers with numpy's broadcasting and
+axis-placement rules, take and take_along_axis, boolean masks (read through a device count and
+compaction), nonzero and its family, searchsorted, index bounds known on the host, and their
+errors. Writes through the same indices: index_writes_test.py."""
 
 import random
 
@@ -8,49 +9,7 @@ import numpy as np
 import pytest
 
 import vkarray as vk
-
-DTYPES = [np.float32, np.float64, np.int8, np.int32, np.uint8, np.int64, np.bool_, np.complex64]
-
-
-def data(rng, shape, dtype):
-    if dtype == np.bool_:
-        return rng.integers(0, 2, shape).astype(bool)
-    if np.issubdtype(dtype, np.complexfloating):
-        return (rng.integers(-8, 8, shape) + 1j * rng.integers(-8, 8, shape)).astype(dtype)
-    if np.issubdtype(dtype, np.unsignedinteger):
-        return rng.integers(0, 100, shape).astype(dtype)
-    return rng.integers(-50, 50, shape).astype(dtype)
-
-
-def random_advanced_index(r, rng, shape):
-    """An index tuple with 1 to 3 integer arrays (broadcastable together, negative values
-    included) mixed with slices, ints, None and an ellipsis."""
-    nd = len(shape)
-    n_arrays = r.randint(1, min(3, nd))
-    axes = sorted(r.sample(range(nd), n_arrays))
-    bshape = tuple(r.randint(1, 3) for _ in range(r.randint(0, 2)))
-    items = []
-    for d in range(nd):
-        if d in axes:
-            ishape = tuple(1 if r.random() < 0.3 else b for b in bshape)
-            idx = rng.integers(-shape[d], shape[d], ishape)
-            items.append(idx if r.random() < 0.7 else idx.tolist() if idx.ndim else int(idx))
-        else:
-            c = r.random()
-            if c < 0.5:
-                items.append(slice(None))
-            elif c < 0.8:
-                items.append(slice(r.randint(-shape[d], shape[d]), None, r.choice([1, 2, -1])))
-            else:
-                items.append(r.randrange(shape[d]))
-    if r.random() < 0.3:
-        items.insert(r.randint(0, len(items)), None)
-    if r.random() < 0.3 and all(not isinstance(i, slice) for i in items[-1:]):
-        pass
-    # A trailing run of full slices may become an ellipsis.
-    if r.random() < 0.3 and items and isinstance(items[-1], slice) and items[-1] == slice(None):
-        items[-1] = Ellipsis
-    return tuple(items)
+from indexing_testing import DTYPES, data, random_advanced_index
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -159,38 +118,6 @@ def test_masks_of_leading_axes_and_mixed_with_other_indices():
         x[[0, 3], :, [True] * 6]
 
 
-@pytest.mark.parametrize("value", [0, -7.5, np.float32(3)])
-def test_mask_assignment_is_one_select(value):
-    rng = np.random.default_rng(5)
-    ref = rng.standard_normal((6, 7))
-    x = vk.asarray(ref)
-    x[0].eval()  # storage before counting
-    m = ref > 0
-    before = vk.kernel_count()
-    x[vk.asarray(m)] = value
-    x.eval()
-    assert vk.kernel_count() - before == 1
-    ref[m] = value
-    np.testing.assert_array_equal(x.get(), ref)
-    x[ref[:, 0] > 0] = 5  # a mask of the leading axis, from the host
-    ref[ref[:, 0] > 0] = 5
-    np.testing.assert_array_equal(x.get(), ref)
-    before = vk.kernel_count()
-    x[x < 0] = 0  # a temporary lazy mask of x itself fuses into the select
-    x.eval()
-    assert vk.kernel_count() - before == 1
-    ref[ref < 0] = 0
-    np.testing.assert_array_equal(x.get(), ref)
-    m = x > 0.5  # a named mask keeps its value: computed first, then the select
-    before = vk.kernel_count()
-    x[m] = 2.0
-    x.eval()
-    assert vk.kernel_count() - before == 2
-    np.testing.assert_array_equal(m.get(), ref > 0.5)
-    ref[ref > 0.5] = 2.0
-    np.testing.assert_array_equal(x.get(), ref)
-
-
 def test_index_arrays_from_arange_are_checked_without_the_device():
     # Nussinov's diagonal: i = idx[:n - d], j = i + d. Their bounds are known on the host
     # (ir/value_range.h), so the gathers launch nothing at the call; an index the host cannot
@@ -236,97 +163,6 @@ def test_errors_match_numpy():
         vk.take(x, vk.asarray(np.array([-13])))
     with pytest.raises(ValueError):
         vk.take(x, [0], mode="bogus")
-    np.testing.assert_array_equal(x.get(), ref)
-
-
-@pytest.mark.parametrize("seed", range(30))
-def test_random_scatters_match_numpy(seed):
-    """Assignment through random advanced indices, repeated indices included (the last
-    assignment wins, as numpy's), mirrored on numpy over several steps; a view and a lazy
-    expression made before each write are checked too."""
-    r = random.Random(1000 + seed)
-    rng = np.random.default_rng(1000 + seed)
-    shape = tuple(r.randint(1, 5) for _ in range(r.randint(1, 4)))
-    dtype = DTYPES[seed % len(DTYPES)]
-    ref = data(rng, shape, dtype)
-    x = vk.asarray(ref)
-    for _ in range(3):
-        index = random_advanced_index(r, rng, shape)
-        target = ref[index].shape
-        value = data(rng, target[r.randint(0, len(target)):], dtype)  # broadcasts
-        view = x[(0,) * (len(shape) - 1)] if len(shape) > 1 else x[:]
-        before = ref.copy()
-        lazy = x * 1
-        ref[index] = value
-        x[index] = value if r.random() < 0.5 else vk.asarray(value)
-        np.testing.assert_array_equal(x.get(), ref, err_msg=repr(index))
-        np.testing.assert_array_equal(view.get(), ref[(0,) * (len(shape) - 1)] if len(shape) > 1
-                                      else ref)
-        np.testing.assert_array_equal(lazy.get(), before * 1)
-
-
-def test_scatter_with_repeated_indices_keeps_the_last():
-    ref = np.zeros(5)
-    x = vk.asarray(ref)
-    idx = [1, 3, 1, 1, 0, 3]
-    vals = np.arange(6.0) + 1
-    ref[idx] = vals
-    x[idx] = vals
-    np.testing.assert_array_equal(x.get(), ref)  # [5, 4, 0, 6, 0]
-    x[vk.asarray(np.array(idx))] = vk.asarray(vals[::-1].copy())
-    ref[idx] = vals[::-1]
-    np.testing.assert_array_equal(x.get(), ref)
-
-
-def test_mask_assignment_with_an_array_value():
-    rng = np.random.default_rng(7)
-    ref = rng.standard_normal((5, 4))
-    x = vk.asarray(ref)
-    m = ref > 0
-    vals = np.arange(m.sum(), dtype=float)
-    ref[m] = vals
-    x[vk.asarray(m)] = vals
-    np.testing.assert_array_equal(x.get(), ref)
-
-
-@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
-def test_put(mode):
-    ref = np.arange(12.0).reshape(3, 4)
-    x = vk.asarray(ref)
-    ind = [0, 5, -1, 5] if mode == "raise" else [0, 17, -20, 5]
-    np.put(ref, ind, [10, 20, 30], mode=mode)
-    vk.put(x, ind, [10, 20, 30], mode=mode)
-    np.testing.assert_array_equal(x.get(), ref)
-    np.put(ref, ind, [], mode=mode)  # no values: nothing changes
-    vk.put(x, ind, vk.asarray(np.zeros(0)), mode=mode)
-    np.testing.assert_array_equal(x.get(), ref)
-
-
-@pytest.mark.parametrize("view", [lambda a: a[:, ::2], lambda a: a.T, lambda a: a[1:, 1:3]])
-def test_put_and_fill_diagonal_write_through_strided_views(view):
-    ref = np.arange(12.0).reshape(3, 4)
-    x = vk.asarray(ref)
-    np.put(view(ref), [0, 3, -1], [-1, -2, -3], mode="wrap")
-    vk.put(view(x), [0, 3, -1], [-1, -2, -3], mode="wrap")
-    np.testing.assert_array_equal(x.get(), ref)
-    np.fill_diagonal(view(ref), 50, wrap=True)
-    vk.fill_diagonal(view(x), 50, wrap=True)
-    np.testing.assert_array_equal(x.get(), ref)
-
-
-def test_scatter_errors_change_nothing():
-    ref = np.arange(12.0).reshape(3, 4)
-    x = vk.asarray(ref)
-    with pytest.raises(IndexError):
-        x[[0, 3]] = 1
-    with pytest.raises(IndexError):
-        x[vk.asarray(np.array([0, -4]))] = 1
-    with pytest.raises(ValueError):
-        x[[0, 1]] = np.ones(3)  # (3,) into (2, 4)
-    with pytest.raises(ValueError):
-        vk.broadcast_to(x[0], (2, 4))[[0]] = 1  # read-only
-    with pytest.raises(IndexError):
-        vk.put(x, [12], [1.0])
     np.testing.assert_array_equal(x.get(), ref)
 
 
