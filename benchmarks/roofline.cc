@@ -16,9 +16,15 @@
 namespace vka {
 namespace {
 
+enum class Mode { kCopy, kAxpb, kFill };
+
 // T: float or vec4. `n` counts elements of T. Grid-stride so any size fits the dispatch limits.
-std::string kernel(const char* type, bool axpb) {
-  std::string body = axpb ? "c[i] = 2.0 * a[i] + b[i];" : "c[i] = a[i];";
+// kFill writes c[i] = T(i) and reads nothing: the write roofline (random numbers' limit).
+std::string kernel(const char* type, Mode mode) {
+  const bool axpb = mode == Mode::kAxpb;
+  std::string body = axpb                  ? "c[i] = 2.0 * a[i] + b[i];"
+                     : mode == Mode::kFill ? std::string("c[i] = ") + type + "(float(i));"
+                                           : "c[i] = a[i];";
   return std::string("#version 450\nlayout(local_size_x = 256) in;\n") +
          "layout(set = 0, binding = 0) readonly buffer A { " + type + " a[]; };\n" +
          (axpb ? std::string("layout(set = 0, binding = 1) readonly buffer B { ") + type +
@@ -74,7 +80,7 @@ int main(int argc, char** argv) {
   const uint32_t max_groups = dev.caps().max_compute_work_group_count[0];
 
   {
-    Pipeline warm(dev, compile_glsl(kernel("vec4", false), "warm-up"), 2, 4, "warm-up");
+    Pipeline warm(dev, compile_glsl(kernel("vec4", Mode::kCopy), "warm-up"), 2, 4, "warm-up");
     const uint32_t n = static_cast<uint32_t>(elements / 4);
     const uint32_t groups = static_cast<uint32_t>(std::min<uint64_t>((n + 255) / 256, max_groups));
     bench::warm_up(0.5, [&] {
@@ -89,20 +95,22 @@ int main(int argc, char** argv) {
   struct Case {
     const char* name;
     const char* type;
-    bool axpb;
+    Mode mode;
     int width;
     double bytes_per_element;
   };
-  const Case cases[] = {{"copy c = a (vec4 loads)", "vec4", false, 4, 8},
-                        {"c = 2a + b (vec4 loads)", "vec4", true, 4, 12},
-                        {"c = 2a + b (scalar loads)", "float", true, 1, 12}};
+  const Case cases[] = {{"copy c = a (vec4 loads)", "vec4", Mode::kCopy, 4, 8},
+                        {"c = 2a + b (vec4 loads)", "vec4", Mode::kAxpb, 4, 12},
+                        {"c = 2a + b (scalar loads)", "float", Mode::kAxpb, 1, 12},
+                        {"write c = i (vec4 stores, no reads)", "vec4", Mode::kFill, 4, 4}};
   for (const Case& k : cases) {
-    Pipeline p(dev, compile_glsl(kernel(k.type, k.axpb), k.name), k.axpb ? 3 : 2, 4, k.name);
+    const bool axpb = k.mode == Mode::kAxpb;
+    Pipeline p(dev, compile_glsl(kernel(k.type, k.mode), k.name), axpb ? 3 : 2, 4, k.name);
     const uint32_t n = static_cast<uint32_t>(elements / k.width);
     const uint32_t groups = static_cast<uint32_t>(std::min<uint64_t>((n + 255) / 256, max_groups));
     std::vector<Binding> bind = {{a.vk_buffer(0)}};
     std::vector<bool> writes = {false};
-    if (k.axpb) {
+    if (axpb) {
       bind.push_back({b.vk_buffer(0)});
       writes.push_back(false);
     }
@@ -126,7 +134,10 @@ int main(int argc, char** argv) {
     b.read(hb.data(), bytes - 4096, 4096, 0);
     c.read(hc.data(), bytes - 4096, 4096, 0);
     for (int i = 0; i < 1024; ++i) {
-      float want = k.axpb ? 2.0f * ha[i] + hb[i] : ha[i];
+      const uint64_t vector = (elements - 1024 + i) / k.width;  // kFill's value: its vector's index
+      float want = axpb                    ? 2.0f * ha[i] + hb[i]
+                   : k.mode == Mode::kFill ? static_cast<float>(vector)
+                                           : ha[i];
       if (hc[i] != want) {
         std::fprintf(stderr, "roofline: %s gave %g at %d, expected %g\n", k.name, hc[i], i, want);
         return 1;
