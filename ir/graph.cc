@@ -130,7 +130,7 @@ std::string Node::to_string() const {
 }
 
 std::vector<DType> source_param_dtypes(Op op, DType dtype) {
-  // Not a switch: only 6 of the ops are sources, and a switch over Op must list them all.
+  // Not a switch: only 7 of the ops are sources, and a switch over Op must list them all.
   if (op == Op::kFull) return {dtype};
   if (op == Op::kArange) return {dtype, dtype};
   if (op == Op::kLinspace) {
@@ -138,7 +138,7 @@ std::vector<DType> source_param_dtypes(Op op, DType dtype) {
     return {c, c, c, DType::kInt64};
   }
   if (op == Op::kEye) return {DType::kInt64, DType::kInt64};
-  if (op == Op::kRandomBits || op == Op::kRandomBelow) {
+  if (op == Op::kRandomBits || op == Op::kRandomBelow || op == Op::kRandomNormal) {
     return {DType::kUInt64, DType::kUInt64, DType::kUInt64};
   }
   internal_error("source_param_dtypes of a non-source op", __FILE__, __LINE__);

@@ -161,9 +161,10 @@ struct KernelSpec {
   KernelKind kind = KernelKind::kElementwise;
   int rank = 0;          // dimensions of the (collapsed) iteration space
   bool index64 = false;  // 64-bit index math: some count or offset exceeds 2^31 - 1
-  // 4: each invocation loads and stores whole 4-element vectors (every operand contiguous or
-  // a broadcast scalar in a 1-d iteration space, contiguous offsets divisible by 4); the tape
-  // runs once per lane and a scalar loop does the n % 4 tail. 1: one element at a time.
+  // 4 or 2: each invocation loads and stores whole vectors of that many elements (every operand
+  // contiguous or a broadcast scalar in a 1-d iteration space, contiguous offsets divisible by
+  // the width; 2 where an output has 8-byte elements); the tape runs once per lane and a
+  // scalar loop does the tail. Row mode's vectors (rank >= 2) are 4. 1: one element at a time.
   int vector_width = 1;
   // Flat strided kernels (rank >= 2, not in row mode, vector_width 1): elements each
   // invocation computes per step as independent copies of the tape (kernels/glsl/indexing.h:
@@ -274,7 +275,7 @@ inline constexpr int kMaxVectorTape = 256;
 // Strided kernels of rank >= 2 with tapes longer than this run flat, not in row mode
 // (kernels/glsl/indexing.h: uses_rows).
 inline constexpr int kMaxRowModeTape = 64;
-// The widest vector_width a launch allows (see KernelSpec::vector_width): 4 or 1. Decided per
+// The widest vector_width a launch allows (see KernelSpec::vector_width): 4, 2 or 1. Decided per
 // launch because offsets are launch values; it enters the spec, so both variants are cached.
 int choose_vector_width(const KernelSpec& spec, const LaunchParams& params);
 // The argument block's bytes for `p`; address fields are left 0 (a launch writes each replica's

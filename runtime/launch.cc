@@ -206,7 +206,7 @@ std::vector<Window> windows(const std::shared_ptr<Context>& ctx, const KernelSpe
   std::vector<Window> out(args.size());
   for (size_t b = 0; b < args.size(); ++b) {
     const ReplicatedBuffer& buf = *args[b];
-    const uint64_t whole = spec.vector_width == 4 ? buf.bindable_bytes() : buf.nbytes();
+    const uint64_t whole = spec.vector_width > 1 ? buf.bindable_bytes() : buf.nbytes();
     out[b] = {0, whole};
     if (of[b].empty() || (!addressed && whole <= l.max_range)) continue;
     const uint64_t isz = itemsize(dtype(of[b][0]));
@@ -272,8 +272,8 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
     return;
   }
   spec.vector_width = choose_vector_width(spec, k.params);
-  // Vectors read whole 4-vectors: only where every binding can cover its last partial one.
-  if (spec.vector_width == 4) {
+  // Vectors read whole vectors: only where every binding can cover its last partial one.
+  if (spec.vector_width > 1) {
     for (const ReplicatedBuffer* b : args) {
       if (!binds_whole_vectors(*b)) spec.vector_width = 1;
     }

@@ -11,7 +11,7 @@ namespace {
 // Sources whose values depend on the element's position in a view of their own.
 bool needs_accessor(Op op) {
   return op == Op::kArange || op == Op::kLinspace || op == Op::kEye || op == Op::kRandomBits ||
-         op == Op::kRandomBelow;
+         op == Op::kRandomBelow || op == Op::kRandomNormal;
 }
 
 }  // namespace

@@ -189,11 +189,17 @@ Array Generator::uniform(double low, double high, const Shape& size, DType dtype
 }
 
 Array Generator::normal_with(const Shape& size, DType dtype, uint64_t key, uint64_t counter) const {
-  const DType bits_t = dtype == DType::kFloat32 ? DType::kUInt32 : DType::kUInt64;
+  if (dtype == DType::kFloat32) {
+    // Elements 2j and 2j + 1 are both of Box-Muller's normals, r cos and r sin, from unit j
+    // (kernels/glsl/random.cc, kNormal32).
+    std::vector<Scalar> params = {Scalar::of_uint(key), Scalar::of_uint(counter),
+                                  Scalar::of_uint(1)};
+    return Array(default_graph().source(Op::kRandomNormal, dtype, size, std::move(params)),
+                 context_);
+  }
   auto uniform01 = [&](uint32_t offset) {
-    Array b = bits(size, bits_t, 2, offset, key, counter);
-    return dtype == DType::kFloat32 ? (b >> 8).astype(DType::kFloat32) * Arg(std::ldexp(1.0, -24))
-                                    : (b >> 11).astype(DType::kFloat64) * Arg(std::ldexp(1.0, -53));
+    Array b = bits(size, DType::kUInt64, 2, offset, key, counter);
+    return (b >> 11).astype(DType::kFloat64) * Arg(std::ldexp(1.0, -53));
   };
   Array u1 = uniform01(0), u2 = uniform01(1);
   return sqrt(Arg(-2.0) * log1p(-u1)) * cos(Arg(kTwoPi) * u2);
@@ -201,7 +207,8 @@ Array Generator::normal_with(const Shape& size, DType dtype, uint64_t key, uint6
 
 Array Generator::standard_normal(const Shape& size, DType dtype) {
   check_float_dtype("standard_normal", dtype);
-  const uint64_t words = dtype == DType::kFloat32 ? 2 : 4;
+  // float32: a 64-bit unit per pair of elements; float64: two units per element.
+  const uint64_t words = dtype == DType::kFloat32 ? 1 : 4;
   return draw("standard_normal", size, dtype, blocks_for(vka::size(size), words),
               [&](uint64_t k, uint64_t c) { return normal_with(size, dtype, k, c); });
 }

@@ -22,7 +22,7 @@ std::string Emitter::run() {
              s_.kind == KernelKind::kGemm);
   if (s_.kind == KernelKind::kGemm && s_.tape.empty()) return emit_gemm(s_);
   VKA_ASSERT(s_.results.size() == s_.outputs.size());
-  VKA_ASSERT(s_.vector_width == 1 || s_.vector_width == 4);
+  VKA_ASSERT(s_.vector_width == 1 || s_.vector_width == 2 || s_.vector_width == 4);
   GlslWriter body;
   if (s_.kind == KernelKind::kReduce) {
     Tape tape(*this);
@@ -121,12 +121,13 @@ void Emitter::emit_operand_buffers(GlslWriter& w) const {
 }
 
 std::string Emitter::declared_type(DType t) const {
-  return s_.vector_width == 1 ? std::string(storage_type(t)) : storage_vec4_type(t);
+  return s_.vector_width == 1 ? std::string(storage_type(t)) : storage_vec_type(t, s_.vector_width);
 }
 
 std::string Emitter::element(const std::string& prefix, const std::string& index) const {
   if (s_.vector_width == 1) return prefix + ".v[" + index + "]";
-  return prefix + ".v[" + index + " / 4][" + index + " % 4]";
+  const std::string w = std::to_string(s_.vector_width);
+  return prefix + ".v[" + index + " / " + w + "][" + index + " % " + w + "]";
 }
 
 void Emitter::emit_element(GlslWriter& body) {
@@ -207,9 +208,13 @@ void Emitter::emit_entry(int i, GlslWriter& w) {
       expr = is_bool(e.dtype) ? "(" + load + " != uint8_t(0))" : load;
       break;
     }
-    case OpKind::kSource:
-      expr = from_compute(e.dtype, source_value(s_, e, n_sources_base, &h_), &h_);
+    case OpKind::kSource: {
+      const RandomLane lane{"rq" + std::to_string(i), lane_};
+      const bool quad = mode_ == Mode::kLane && random_quads_.count(i);
+      expr = from_compute(e.dtype, source_value(s_, e, n_sources_base, &h_, quad ? &lane : nullptr),
+                          &h_);
       break;
+    }
     case OpKind::kUnary:
     case OpKind::kBinary:
     case OpKind::kTernary: {

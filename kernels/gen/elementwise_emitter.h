@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <set>
 #include <string>
 
 #include "base/errors.h"
@@ -110,6 +111,7 @@ class Emitter {
   Mode mode_ = Mode::kScalar;
   bool row_vectors_ = false;  // lanes read the shifted row vectors l<a> of strided inputs
   int lane_ = 0;
+  std::set<int> random_quads_;  // tape entries whose lanes read rq<entry>[] (kLane mode)
   HelperSet h_;
   Features f_;
 };

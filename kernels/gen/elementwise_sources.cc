@@ -1,6 +1,7 @@
 // The values of the elementwise tape's source ops (kernels/gen/elementwise_sources.h).
 #include "kernels/gen/elementwise_sources.h"
 
+#include "base/errors.h"
 #include "ir/ops.h"
 #include "kernels/glsl/indexing.h"
 #include "kernels/glsl/ops.h"
@@ -42,14 +43,38 @@ std::string slot_compute(DType t, int slot) {
   return c;
 }
 
+std::string slot_uvec2(int slot) { return "pc.c" + std::to_string(slot); }
+
+// An element's position in the logical array, as (low, high) words.
+std::string random_flat(const KernelSpec& spec, const std::string& f) {
+  return spec.index64 ? "unpack32(uint64_t(" + f + "))" : "uvec2(uint(" + f + "), 0u)";
+}
+
 }  // namespace
+
+bool has_random_quad(const KernelSpec& spec, const TapeEntry& e) {
+  if (e.op != Op::kRandomBits && e.op != Op::kRandomNormal) return false;
+  if (spec.sources[e.accessor] != Layout::kContiguous) return false;
+  if (spec.vector_width == 2) return e.op == Op::kRandomBits && e.dtype == DType::kUInt64;
+  return spec.vector_width == 4;
+}
+
+std::string random_quad(const KernelSpec& spec, const TapeEntry& e, int base,
+                        const std::string& words, HelperSet* h) {
+  VKA_ASSERT(has_random_quad(spec, e));
+  const std::string f = element_offset(spec, base + e.accessor, Layout::kContiguous);
+  return emit_random_quad(e.op, e.dtype, spec.vector_width, slot_uvec2(e.slot),
+                          slot_uvec2(e.slot + 1), slot_uvec2(e.slot + 2), random_flat(spec, f),
+                          words, h);
+}
 
 std::string slot_index(const KernelSpec& spec, int slot) {
   std::string c = "pc.c" + std::to_string(slot);
   return spec.index64 ? "int64_t(pack64(" + c + "))" : "int(" + c + ".x)";
 }
 
-std::string source_value(const KernelSpec& s_, const TapeEntry& e, int base, HelperSet* h) {
+std::string source_value(const KernelSpec& s_, const TapeEntry& e, int base, HelperSet* h,
+                         const RandomLane* lane) {
   DType t = e.dtype;
   std::string ct(compute_type(t));
   if (e.op == Op::kFull) return slot_compute(t, e.slot);
@@ -59,12 +84,9 @@ std::string source_value(const KernelSpec& s_, const TapeEntry& e, int base, Hel
     return "(" + slot_compute(t, e.slot) + " + " + ct + "(" + f + ") * " +
            slot_compute(t, step_slot) + ")";
   }
-  if (e.op == Op::kRandomBits || e.op == Op::kRandomBelow) {
-    // The element's position in the logical array, as (low, high) words.
-    std::string flat =
-        s_.index64 ? "unpack32(uint64_t(" + f + "))" : "uvec2(uint(" + f + "), 0u)";
-    auto slot = [](int k) { return "pc.c" + std::to_string(k); };
-    return emit_random(e.op, t, slot(e.slot), slot(e.slot + 1), slot(e.slot + 2), flat, h);
+  if (e.op == Op::kRandomBits || e.op == Op::kRandomBelow || e.op == Op::kRandomNormal) {
+    return emit_random(e.op, t, slot_uvec2(e.slot), slot_uvec2(e.slot + 1), slot_uvec2(e.slot + 2),
+                       random_flat(s_, f), h, lane);
   }
   if (e.op == Op::kEye) {
     std::string k = slot_index(s_, e.slot), m = slot_index(s_, e.slot + 1);

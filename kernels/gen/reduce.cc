@@ -141,7 +141,7 @@ class ReduceEmitter {
       if (s_.inputs[a].layout != Layout::kContiguous) continue;
       std::string at = "(pc.off" + std::to_string(a) + " + m * pc.rk + k4) / " + I("4");
       if (s_.index64) at = "uint(" + at + ")";
-      w.line(storage_vec4_type(s_.inputs[a].dtype) + " l" + std::to_string(a) + " = in" +
+      w.line(storage_vec_type(s_.inputs[a].dtype, 4) + " l" + std::to_string(a) + " = in" +
              std::to_string(a) + ".v[" + at + "];");
     }
     for (int lane = 0; lane < 4; ++lane) {

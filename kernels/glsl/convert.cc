@@ -2,6 +2,8 @@
 // to and from the compute type, truthiness, and astype with numpy's casts.
 #include "kernels/glsl/ops.h"
 
+#include "base/errors.h"
+
 namespace vka {
 
 DType math_dtype(DType t) {
@@ -44,17 +46,18 @@ std::string_view compute_type(DType t) {
   return "?";
 }
 
-std::string storage_vec4_type(DType t) {
-  const std::string e(storage_type(t));
-  if (e == "float") return "vec4";
-  if (e == "double") return "dvec4";
-  if (e == "int") return "ivec4";
-  if (e == "uint") return "uvec4";
-  if (e == "float16_t") return "f16vec4";
+std::string storage_vec_type(DType t, int width) {
+  VKA_ASSERT(width >= 2 && width <= 4);
+  const std::string e(storage_type(t)), n = std::to_string(width);
+  if (e == "float") return "vec" + n;
+  if (e == "double") return "dvec" + n;
+  if (e == "int") return "ivec" + n;
+  if (e == "uint") return "uvec" + n;
+  if (e == "float16_t") return "f16vec" + n;
   // int8_t → i8vec4, uint8_t → u8vec4, int16_t → i16vec4, ... int64_t → i64vec4.
   const bool is_unsigned = e[0] == 'u';
   const std::string bits = e.substr(is_unsigned ? 4 : 3, e.size() - (is_unsigned ? 6 : 5));
-  return std::string(is_unsigned ? "u" : "i") + bits + "vec4";
+  return std::string(is_unsigned ? "u" : "i") + bits + "vec" + n;
 }
 
 std::string to_compute(DType t, const std::string& v) {

@@ -24,8 +24,9 @@ namespace vka {
 std::string_view storage_type(DType t);
 std::string_view value_type(DType t);
 std::string_view compute_type(DType t);
-// The 4-vector of a storage type (vec4, dvec4, i8vec4, u16vec4, ...; not complex).
-std::string storage_vec4_type(DType t);
+// The `width`-vector (2 to 4) of a storage type (vec4, dvec2, i8vec4, u16vec4, ...; not
+// complex).
+std::string storage_vec_type(DType t, int width);
 std::string to_compute(DType t, const std::string& value);
 std::string from_compute(DType t, const std::string& expr);
 // from_compute for an SSA value that later ops read: float16 goes through vka_f16 (added to

@@ -43,6 +43,46 @@ def test_random_stream_equals_reference(dtype, n):
         y, ref_random(rng.key, (n * words_per + 3) // 4, n, dtype))
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("start", [0, 1, 2, 3, 5])
+def test_lazy_slices_of_a_draw_read_their_own_elements(dtype, start):
+    # A slice of an unevaluated draw starts anywhere in a block: vectorized lanes then read
+    # words of two blocks (or of one block but at an offset), never the block of lane 0.
+    rng = vk.random.default_rng(31)
+    n = 1030
+    x = rng.random(n, dtype=dtype)
+    want = ref_random(rng.key, 0, n, dtype)
+    np.testing.assert_array_equal(np.asarray(x[start:start + 1017]), want[start:start + 1017])
+    np.testing.assert_array_equal(np.asarray(x[start::3]), want[start::3])
+    np.testing.assert_array_equal(np.asarray(x[start:] * 2 + 1), want[start:] * 2 + 1)
+
+
+@pytest.mark.parametrize("start", [1, 2, 3, 6])
+def test_float32_normals_of_lazy_slices_equal_the_whole_draw(start):
+    # Lanes of a vectorized kernel read their units from shared blocks when a slice starts a
+    # block's half, each its own otherwise: the same routine gives the same bits either way.
+    rng = vk.random.default_rng(8)
+    z = rng.standard_normal(1030, dtype=np.float32)
+    whole = np.asarray(z)
+    np.testing.assert_array_equal(np.asarray(z[start:]), whole[start:])
+    np.testing.assert_array_equal(np.asarray(z[start::2]), whole[start::2])
+
+
+def test_float32_normals_are_close_to_the_exact_transform_of_their_uniforms():
+    # kernels/glsl/random.cc (kNormal32): r cos(2 pi u2) and r sin(2 pi u2), r = sqrt(-2 ln(1 -
+    # u1)), within 2.4e-7 times max(1, |z|) of the exact (float64) values on 10^6 pairs.
+    rng = vk.random.default_rng(2)
+    n = 1 << 18
+    z = np.asarray(rng.standard_normal(n, dtype=np.float32)).astype(np.float64)
+    u = (words(rng.key, 0, 0, n) >> 8).astype(np.float64) * 2.0**-24
+    r, t = np.sqrt(-2 * np.log1p(-u[0::2])), 2 * np.pi * u[1::2]
+    exact = np.stack([r * np.cos(t), r * np.sin(t)], axis=1).ravel()
+    assert np.max(np.abs(z - exact) / np.maximum(1, np.abs(exact))) < 3e-7
+    assert rng.counter == n // 4
+    # The law: mean 0, variance 1 within 5 standard errors.
+    assert abs(z.mean()) < 5 / np.sqrt(n) and abs(z.var() - 1) < 5 * np.sqrt(2 / n)
+
+
 @pytest.mark.parametrize("dtype,rtol", [(np.float64, 1e-13), (np.float32, 4e-6)])
 def test_normal_and_exponential_streams_equal_reference(dtype, rtol):
     rng = vk.random.default_rng(77)

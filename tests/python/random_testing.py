@@ -47,13 +47,16 @@ def ref_random(key, counter, n, dtype):
 
 def ref_normal(key, counter, n, dtype):
     if dtype == np.float32:
-        w = words(key, counter, 0, 2 * n)
-        u = (w >> 8).astype(np.float32) * np.float32(2.0**-24)
-    else:
-        u = (units(key, counter, 0, 2 * n) >> np.uint64(11)).astype(np.float64) * 2.0**-53
+        # Both of a pair: elements 2j and 2j + 1 are r cos and r sin of unit j.
+        m = (n + 1) // 2
+        u = (words(key, counter, 0, 2 * m) >> 8).astype(np.float32) * np.float32(2.0**-24)
+        u1, u2 = u[0::2], u[1::2]
+        r = np.sqrt(np.float32(-2.0) * np.log1p(-u1))
+        t = np.float32(2 * np.pi) * u2
+        return np.stack([r * np.cos(t), r * np.sin(t)], axis=1).ravel()[:n]
+    u = (units(key, counter, 0, 2 * n) >> np.uint64(11)).astype(np.float64) * 2.0**-53
     u1, u2 = u[0::2], u[1::2]
-    t = np.dtype(dtype).type
-    return np.sqrt(t(-2.0) * np.log1p(-u1)) * np.cos(t(2 * np.pi) * u2)
+    return np.sqrt(-2.0 * np.log1p(-u1)) * np.cos(2 * np.pi * u2)
 
 
 def ref_integers(key, counter, n, low, r):

@@ -1,5 +1,5 @@
-// The vectorized elementwise variant (vector_width 4): when a launch may use it, and that its
-// GLSL compiles for every real dtype with whole-vector loads and stores.
+// The vectorized elementwise variants (vector_width 4 and 2): when a launch may use them, and
+// that their GLSL compiles for every real dtype with whole-vector loads and stores.
 #include <gtest/gtest.h>
 
 #include "ir/node_ops.h"
@@ -43,6 +43,19 @@ TEST(VectorWidth, ChosenOnlyForAlignedContiguousLaunches) {
   NodePtr s = leaf(g, DType::kFloat32, View::contiguous({}));  // a 0-d operand is a scalar
   k = schedule({apply(g, Op::kMultiply, {a, s})}).kernels.at(0);
   EXPECT_EQ(choose_vector_width(k.spec, k.params), 4);
+
+  // 8-byte outputs: vectors of 2, whose offsets need only be even; 8-byte inputs alone: 4.
+  NodePtr d = leaf(g, DType::kFloat64, View::contiguous({1000}, 2));
+  k = schedule({apply(g, Op::kAdd, {d, d})}).kernels.at(0);
+  EXPECT_EQ(choose_vector_width(k.spec, k.params), 2);
+  k = schedule({g.astype(d, DType::kFloat32)}).kernels.at(0);
+  EXPECT_EQ(choose_vector_width(k.spec, k.params), 1);  // offset 2 is not a float32 vector's
+  NodePtr d4 = leaf(g, DType::kFloat64, View::contiguous({1000}, 4));
+  k = schedule({g.astype(d4, DType::kFloat32)}).kernels.at(0);
+  EXPECT_EQ(choose_vector_width(k.spec, k.params), 4);
+  NodePtr d1 = leaf(g, DType::kInt64, View::contiguous({1000}, 1));
+  k = schedule({apply(g, Op::kAdd, {d1, d1})}).kernels.at(0);
+  EXPECT_EQ(choose_vector_width(k.spec, k.params), 1);
 }
 
 TEST(VectorWidth, RowVectorsCompileForEveryRealDtype) {
@@ -81,10 +94,12 @@ TEST(VectorWidth, EveryRealDtypeCompilesWithVectorLoads) {
                            : apply(g, Op::kMaximum, {a, b});
     ScheduledKernel k = schedule({y, apply(g, Op::kEqual, {a, b})}).kernels.at(0);
     k.spec.vector_width = choose_vector_width(k.spec, k.params);
-    ASSERT_EQ(k.spec.vector_width, 4) << name(t);
+    // 8-byte outputs store 16-byte vectors of 2 (ir/kernel_spec.cc: choose_vector_width).
+    const int width = itemsize(t) == 8 ? 2 : 4;
+    ASSERT_EQ(k.spec.vector_width, width) << name(t);
     const std::string glsl = emit_elementwise(k.spec);
     EXPECT_EQ(compile_error(glsl, k.spec.name()), "") << name(t);
-    EXPECT_NE(glsl.find("vec4 v[]"), std::string::npos) << glsl;
+    EXPECT_NE(glsl.find("vec" + std::to_string(width) + " v[]"), std::string::npos) << glsl;
     EXPECT_NE(glsl.find("q < groups"), std::string::npos) << glsl;  // the vector loop
     EXPECT_NE(glsl.find("i < pc.n"), std::string::npos) << glsl;    // the tail loop
   }

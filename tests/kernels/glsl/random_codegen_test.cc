@@ -1,5 +1,7 @@
 // The random source ops' generated code, GPU-free: Philox-4x32-10 in GLSL that compiles for
 // every random source, index width and fused use; keys and counters only in push constants.
+#include <tuple>
+
 #include <gtest/gtest.h>
 
 #include "ir/node_ops.h"
@@ -83,6 +85,33 @@ TEST(RandomCodegen, AFloat64NormalFusesUnderTheMinimumPushConstantLimit) {
   EXPECT_EQ(compile_error(src, k.spec.name()), "") << src;
   // One Philox block serves both uniforms: the block helper is emitted once.
   EXPECT_EQ(src.find("uvec4 vka_random_block"), src.rfind("uvec4 vka_random_block"));
+}
+
+TEST(RandomCodegen, VectorizedDrawsTakeTheirLanesFromWholeBlocks) {
+  Graph g;
+  for (auto [t, quad, lane3] :
+       {std::tuple{DType::kUInt32, "vka_random_quad32(pc.", "= rq0[0].w;"},
+        std::tuple{DType::kUInt64, "vka_random_quad64(pc.", "= pack64(rq0[1].zw);"}}) {
+    ScheduledKernel k = one_kernel({bits(g, Op::kRandomBits, t, {4099}, 1, 2, 1)});
+    k.spec.vector_width = 4;
+    const std::string src = glsl(k);
+    EXPECT_EQ(compile_error(src, k.spec.name()), "") << src;
+    // Drawn once before the lanes, which read what it drew.
+    EXPECT_NE(src.find(quad), std::string::npos) << src;
+    EXPECT_EQ(src.find(quad), src.rfind(quad)) << src;
+    EXPECT_NE(src.find(lane3), std::string::npos) << src;
+  }
+  // Float32 normals: both of a pair from each 64-bit unit, two pairs from one block.
+  ScheduledKernel n = one_kernel({bits(g, Op::kRandomNormal, DType::kFloat32, {4099}, 1, 2, 1)});
+  n.spec.vector_width = 4;
+  const std::string normal = glsl(n);
+  EXPECT_EQ(compile_error(normal, n.spec.name()), "") << normal;
+  EXPECT_NE(normal.find("vka_random_quad_normal32(pc."), std::string::npos) << normal;
+  EXPECT_NE(normal.find("= uintBitsToFloat(rq0[0].w);"), std::string::npos) << normal;
+  // random_below reads a block per element: no lanes to share.
+  ScheduledKernel k = one_kernel({bits(g, Op::kRandomBelow, DType::kUInt64, {4099}, 1, 2, 10)});
+  k.spec.vector_width = 4;
+  EXPECT_EQ(glsl(k).find("vka_random_quad"), std::string::npos);
 }
 
 TEST(RandomCodegen, AReductionOfADrawIsOneKernel) {
