@@ -67,7 +67,8 @@ int main(int argc, char** argv) {
   });
   std::vector<Row> rows;
   rows.push_back(time_gpu("copy(A), the limit", [&] { copy(A).eval(); }, s, runs, batch));
-  rows.push_back(time_gpu("cumsum(A)", [&] { cumsum(A); }, s, runs, batch));
+  rows.push_back(time_gpu(
+      "cumsum(A)", [&] { cumsum(A).eval(); }, s, runs, batch));
 
   const double bytes = 8.0 * static_cast<double>(n);  // n float32 read + n written
   std::string md = bench::results_header("cumsum of float32 (vka::Array)", *ctx,

@@ -63,7 +63,7 @@ def bench_vkarray():
         return vkarray_ms(fn, RUNS)
     copy = timed(lambda: x.copy().eval())
     report("vkarray", f"copy of {SIZE} float32 (wall clock)", copy, "ms", gbs=gbs(copy))
-    scan = timed(lambda: vk.cumsum(x))
+    scan = timed(lambda: vk.cumsum(x).eval())
     report("vkarray", f"cumsum of {SIZE} float32 (wall clock)", scan, "ms", gbs=gbs(scan))
     got = vk.cumsum(x).get()
     want = np.cumsum(h.astype(np.float64))

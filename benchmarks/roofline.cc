@@ -1,6 +1,7 @@
 // The bandwidth roofline: a plain copy and `c = 2a + b` (vec4 and scalar loads), timed with GPU
 // timestamps. Every other benchmark compares itself to these numbers on the same device.
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <random>
@@ -22,8 +23,9 @@ enum class Mode { kCopy, kAxpb, kFill };
 // kFill writes c[i] = T(i) and reads nothing: the write roofline (random numbers' limit).
 std::string kernel(const char* type, Mode mode) {
   const bool axpb = mode == Mode::kAxpb;
+  const std::string scalar = type[0] == 'd' ? "double" : "float";
   std::string body = axpb                  ? "c[i] = 2.0 * a[i] + b[i];"
-                     : mode == Mode::kFill ? std::string("c[i] = ") + type + "(float(i));"
+                     : mode == Mode::kFill ? std::string("c[i] = ") + type + "(" + scalar + "(i));"
                                            : "c[i] = a[i];";
   return std::string("#version 450\nlayout(local_size_x = 256) in;\n") +
          "layout(set = 0, binding = 0) readonly buffer A { " + type + " a[]; };\n" +
@@ -102,7 +104,11 @@ int main(int argc, char** argv) {
   const Case cases[] = {{"copy c = a (vec4 loads)", "vec4", Mode::kCopy, 4, 8},
                         {"c = 2a + b (vec4 loads)", "vec4", Mode::kAxpb, 4, 12},
                         {"c = 2a + b (scalar loads)", "float", Mode::kAxpb, 1, 12},
-                        {"write c = i (vec4 stores, no reads)", "vec4", Mode::kFill, 4, 4}};
+                        {"write c = i (vec4 stores, no reads)", "vec4", Mode::kFill, 4, 4},
+                        // An invocation's store of 32 bytes covers every other 16 bytes of its
+                        // sectors per instruction (why 8-byte outputs use vectors of 2).
+                        {"write c = i (dvec2 stores, no reads)", "dvec2", Mode::kFill, 4, 4},
+                        {"write c = i (dvec4 stores, no reads)", "dvec4", Mode::kFill, 8, 4}};
   for (const Case& k : cases) {
     const bool axpb = k.mode == Mode::kAxpb;
     Pipeline p(dev, compile_glsl(kernel(k.type, k.mode), k.name), axpb ? 3 : 2, 4, k.name);
@@ -133,13 +139,20 @@ int main(int argc, char** argv) {
     a.read(ha.data(), bytes - 4096, 4096, 0);
     b.read(hb.data(), bytes - 4096, 4096, 0);
     c.read(hc.data(), bytes - 4096, 4096, 0);
-    for (int i = 0; i < 1024; ++i) {
-      const uint64_t vector = (elements - 1024 + i) / k.width;  // kFill's value: its vector's index
-      float want = axpb                    ? 2.0f * ha[i] + hb[i]
-                   : k.mode == Mode::kFill ? static_cast<float>(vector)
-                                           : ha[i];
-      if (hc[i] != want) {
-        std::fprintf(stderr, "roofline: %s gave %g at %d, expected %g\n", k.name, hc[i], i, want);
+    const bool doubles = k.type[0] == 'd';  // kFill of dvec2/dvec4: the last 512 doubles
+    for (int i = 0; i < (doubles ? 512 : 1024); ++i) {
+      // kFill's value: the index of the vector the element is in.
+      const uint64_t vector =
+          doubles ? (elements / 2 - 512 + i) / (k.width / 2) : (elements - 1024 + i) / k.width;
+      double got = hc[i], want = axpb                    ? 2.0f * ha[i] + hb[i]
+                                 : k.mode == Mode::kFill ? static_cast<float>(vector)
+                                                         : ha[i];
+      if (doubles) {
+        std::memcpy(&got, &hc[2 * i], sizeof(double));
+        want = static_cast<double>(vector);
+      }
+      if (got != want) {
+        std::fprintf(stderr, "roofline: %s gave %g at %d, expected %g\n", k.name, got, i, want);
         return 1;
       }
     }

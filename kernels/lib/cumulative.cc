@@ -119,28 +119,82 @@ std::string emit_cumulative(const KernelSpec& spec) {
            "}\n";
   }
   if (spec.kind == KernelKind::kCumulativeRows) {
+    // Whole blocks of 4-byte elements whose first element starts a 16-byte vector move as
+    // 4-vectors between memory and shared memory: scalar loads and stores held this kernel at
+    // 3.06 TB/s on the H200 (2^26 float32), where the copy runs at 4.26.
+    const bool vectors = itemsize(t) == 4 && !is_complex(t);
+    std::string vload = "", vstore = "", vdecl = "";
+    if (vectors) {
+      const std::string V = storage_vec_type(t, 4);
+      vdecl = operand_buffer(spec, 0, "readonly", V, "B0v", "in0v") +
+              operand_buffer(spec, 2, "writeonly", V, "B2v", "out0v");
+      vload =
+          "    bool vec = count == B && ((uint(pc.off0) + start) & 3u) == 0u &&\n"
+          "               ((uint(pc.off2) + start) & 3u) == 0u;\n"
+          "    if (vec) {\n"
+          "      for (uint k = 0u; k < P / 4u; ++k) {\n"
+          "        uint i = t + k * T;\n"
+          "        " +
+          V +
+          " x = in0v.v[(uint(pc.off0) + start) / 4u + i];\n"
+          "        sh[pad(4u * i)] = " +
+          to_compute(t, "x.x") +
+          ";\n"
+          "        sh[pad(4u * i + 1u)] = " +
+          to_compute(t, "x.y") +
+          ";\n"
+          "        sh[pad(4u * i + 2u)] = " +
+          to_compute(t, "x.z") +
+          ";\n"
+          "        sh[pad(4u * i + 3u)] = " +
+          to_compute(t, "x.w") +
+          ";\n"
+          "      }\n"
+          "    } else {\n";
+      vstore =
+          "    if (vec) {\n"
+          "      for (uint k = 0u; k < P / 4u; ++k) {\n"
+          "        uint i = t + k * T;\n"
+          "        out0v.v[(uint(pc.off2) + start) / 4u + i] = " +
+          V + "(" + from_compute(t, "sh[pad(4u * i)]") + ", " +
+          from_compute(t, "sh[pad(4u * i + 1u)]") + ", " + from_compute(t, "sh[pad(4u * i + 2u)]") +
+          ", " + from_compute(t, "sh[pad(4u * i + 3u)]") +
+          ");\n"
+          "      }\n"
+          "    } else {\n";
+    }
+    const std::string close = vectors ? "    }\n" : "";
     return common + operand_buffer(spec, 0, "readonly", storage_type(t), "in0") +
            operand_buffer(spec, 1, "readonly", storage_type(t), "in1") +
-           operand_buffer(spec, 2, "writeonly", storage_type(t), "out0") + push.str() + consts +
-           combine(spec.tape[0].op, t) +
+           operand_buffer(spec, 2, "writeonly", storage_type(t), "out0") + vdecl + push.str() +
+           consts + combine(spec.tape[0].op, t) +
            // One padding slot per 32 values: the threads' runs of P consecutive values
            // then fall in distinct banks.
-           "shared " + C + " sh[B + B / 32u];\n"
+           "shared " + C +
+           " sh[B + B / 32u];\n"
            "uint pad(uint i) { return i + (i >> 5); }\n"
-           "shared " + C + " part[T];\n"
+           "shared " +
+           C +
+           " part[T];\n"
            "void main() {\n"
            "  uint len = pc.c0.x, nb = pc.c1.x, t = gl_LocalInvocationID.x;\n"
            "  for (uint g = gl_WorkGroupID.x; g < uint(pc.n); g += gl_NumWorkGroups.x) {\n" +
            block +
            // Coalesced loads into shared memory; each thread then scans P consecutive ones.
+           vload +
            "    for (uint k = 0u; k < P; ++k) {\n"
            "      uint i = t + k * T;\n"
-           "      if (i < count) sh[pad(i)] = " + load("in0", 0, "start + i") + ";\n"
-           "    }\n"
+           "      if (i < count) sh[pad(i)] = " +
+           load("in0", 0, "start + i") +
+           ";\n"
+           "    }\n" +
+           close +
            "    barrier();\n"
            "    uint first = t * P;\n"
            "    uint m = first < count ? min(P, count - first) : 0u;\n"
-           "    " + C + " run = " + C + "(0);\n"
+           "    " +
+           C + " run = " + C +
+           "(0);\n"
            "    if (m > 0u) {\n"
            "      run = sh[pad(first)];\n"
            "      for (uint k = 1u; k < m; ++k) {\n"
@@ -153,15 +207,21 @@ std::string emit_cumulative(const KernelSpec& spec) {
            // Hillis-Steele inclusive scan of the thread totals. Threads holding data are a
            // prefix of the group, so a live thread only ever combines live totals.
            "    for (uint d = 1u; d < T; d <<= 1) {\n"
-           "      " + C + " before = part[t];\n"
+           "      " +
+           C +
+           " before = part[t];\n"
            "      if (t >= d) before = part[t - d];\n"
            "      barrier();\n"
            "      if (t >= d) part[t] = combine(before, part[t]);\n"
            "      barrier();\n"
            "    }\n"
            "    bool has = blk > 0u;\n"
-           "    " + C + " prefix = " + C + "(0);\n"
-           "    if (has) prefix = " + load("in1", 1, "row * nb + blk - 1u") + ";\n"
+           "    " +
+           C + " prefix = " + C +
+           "(0);\n"
+           "    if (has) prefix = " +
+           load("in1", 1, "row * nb + blk - 1u") +
+           ";\n"
            "    if (t > 0u) {\n"
            "      prefix = has ? combine(prefix, part[t - 1u]) : part[t - 1u];\n"
            "      has = true;\n"
@@ -171,11 +231,15 @@ std::string emit_cumulative(const KernelSpec& spec) {
            "        sh[pad(first + k)] = combine(prefix, sh[pad(first + k)]);\n"
            "      }\n"
            "    }\n"
-           "    barrier();\n"
+           "    barrier();\n" +
+           vstore +
            "    for (uint k = 0u; k < P; ++k) {\n"
            "      uint i = t + k * T;\n"
-           "      if (i < count) " + store(2, "start + i", "sh[pad(i)]") + "\n"
-           "    }\n"
+           "      if (i < count) " +
+           store(2, "start + i", "sh[pad(i)]") +
+           "\n"
+           "    }\n" +
+           close +
            "    barrier();\n"
            "  }\n"
            "}\n";

@@ -113,6 +113,20 @@ def test_multi_level():
     np.testing.assert_array_equal(np.asarray(vk.cumsum(vk.asarray(x))), np.cumsum(x))
 
 
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.float32])
+def test_whole_blocks_move_as_vectors_from_any_start(dtype):
+    # 4-byte dtypes move whole 4096-element blocks as 4-vectors where a block starts a 16-byte
+    # vector (kernels/lib/cumulative.cc): slices starting at 1 and 2 take the scalar path, 0
+    # and 4 the vector one; rows of whole blocks too. Small integers: exact in float32.
+    x = (np.arange(3 * 4096 * 5 + 7) % 97).astype(dtype)
+    for start in (0, 1, 2, 4):
+        np.testing.assert_array_equal(np.asarray(vk.cumsum(vk.asarray(x)[start:])),
+                                      np.cumsum(x[start:], dtype=dtype))
+    m = x[:6 * 4096].reshape(6, 4096)
+    np.testing.assert_array_equal(np.asarray(vk.cumsum(vk.asarray(m), axis=1)),
+                                  np.cumsum(m, axis=1, dtype=dtype))
+
+
 def test_dtype_overrides_and_wrap():
     x = np.array([100, 100, 100, -128, 7], np.int8)
     for dtype in [np.int8, np.uint8, np.int16, np.float32, np.float16, np.bool_, np.complex64]:
