@@ -21,8 +21,10 @@ namespace {
 // Row mode's target workgroup count (measured on an H200: fewer, longer-lived workgroups beat
 // one per row; see benchmarks/results/nvidia-h200/indexing.md).
 constexpr uint64_t kRowModeGroups = 4096;
-// The longest tape a CPU device's flat strided kernels unroll (compile time grows with it).
+// The longest tape a CPU device's flat strided kernels unroll (compile time grows with it), and
+// how many copies of it they run (launch(): measured on lavapipe).
 constexpr int kMaxCpuUnrollTape = 1024;
+constexpr int kCpuUnroll = 6;
 
 std::atomic<uint64_t> kernels_dispatched{0};
 
@@ -280,9 +282,10 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
   }
   // Independent copies of the tape interleave their dependency chains: worth their code size
   // on CPU devices (lavapipe), which have few threads to hide latency with, for tapes up to
-  // kMaxCpuUnrollTape (the equation of state's 400-entry tape over 2^20 contiguous float64
-  // elements: 204 ms one element at a time, 84 ms four); on GPUs, where warps hide it, for
-  // short strided tapes of rank >= 2 only.
+  // kMaxCpuUnrollTape (the equation of state's 420-entry tape over 2^20 float64 elements: 204
+  // ms one element at a time, 84 ms four; then, on 2 cores, medians of 7 calls: 2 copies 119
+  // ms, 3 93, 4 77-81, 5 75, 6 66-69, 8 80-83, its first use 0.67 s with 4 and 0.78 s with
+  // 6); on GPUs, where warps hide it, 4 for short strided tapes of rank >= 2 only.
   // Not where the tape holds transcendental functions: each copies a long routine (float64's
   // sine reduces its argument with Payne-Hanek) into the shader once per unrolled element, and
   // compile time grows faster than the code (lavapipe: a float64 sin chain of 4 took 57 s
@@ -291,8 +294,9 @@ void launch(const std::shared_ptr<Context>& ctx, const ScheduledKernel& k,
     const bool cpu = ctx->device(0).caps().is_cpu;
     const int tape = static_cast<int>(spec.tape.size());
     const bool strided_nd = spec.rank >= 2 && any_strided(spec);
-    spec.unroll =
-        (strided_nd && tape <= kMaxVectorTape) || (cpu && tape <= kMaxCpuUnrollTape) ? 4 : 1;
+    spec.unroll = cpu && tape <= kMaxCpuUnrollTape       ? kCpuUnroll
+                  : strided_nd && tape <= kMaxVectorTape ? 4
+                                                         : 1;
   }
   if (k.params.count() == 0) return;
   choose_interface(ctx, spec, args);
