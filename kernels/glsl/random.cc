@@ -79,9 +79,9 @@ uint vka_random_u32(uvec2 key, uvec2 counter, uvec2 lay, uvec2 f) {
 // those are the four words of one block (p a multiple of 4) or the units of two consecutive
 // blocks (p even): one or two Philox evaluations, no per-lane position, look-up or selection.
 // Otherwise a loop draws lane by lane (the slice of a draw that starts mid-block), without the
-// block cache, whose state would stay live across the vector loop. One copy of
-// each path: with the lane-by-lane code unrolled into every lane, 2^28 uniform float32 took
-// 0.488 ms on an H100, 0.366 ms without it.
+// block cache, whose state would stay live across the vector loop. One copy of each path: with
+// the lane-by-lane code unrolled into every lane, 2^28 uniform float32 took 0.488 ms on an H100,
+// 0.366 ms without it.
 constexpr const char* kQuad32 = R"(#extension GL_EXT_control_flow_attributes : enable
 void vka_random_quad32(uvec2 key, uvec2 counter, uvec2 lay, uvec2 f, out uvec4 w[2]) {
   uvec2 p = vka_random_pos(f, lay);
