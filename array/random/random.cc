@@ -131,17 +131,20 @@ std::vector<Generator> Generator::spawn(int n) {
 Array Generator::bits(const Shape& size, DType dtype, uint32_t stride, uint32_t offset,
                       uint64_t key, uint64_t counter) const {
   VKA_ASSERT(dtype == DType::kUInt32 || dtype == DType::kUInt64);
-  std::vector<Scalar> params = {Scalar::of_uint(key), Scalar::of_uint(counter),
-                                Scalar::of_uint(uint64_t{stride} | uint64_t{offset} << 32)};
-  return Array(default_graph().source(Op::kRandomBits, dtype, size, std::move(params)), context_);
+  return source(Op::kRandomBits, dtype, size, key, counter,
+                uint64_t{stride} | uint64_t{offset} << 32);
 }
 
 Array Generator::below_with(const Shape& size, uint64_t bound, uint64_t key,
                             uint64_t counter) const {
+  return source(Op::kRandomBelow, DType::kUInt64, size, key, counter, bound);
+}
+
+Array Generator::source(Op op, DType dtype, const Shape& size, uint64_t key, uint64_t counter,
+                        uint64_t param) const {
   std::vector<Scalar> params = {Scalar::of_uint(key), Scalar::of_uint(counter),
-                                Scalar::of_uint(bound)};
-  return Array(default_graph().source(Op::kRandomBelow, DType::kUInt64, size, std::move(params)),
-               context_);
+                                Scalar::of_uint(param)};
+  return Array(default_graph().source(op, dtype, size, std::move(params)), context_);
 }
 
 Array Generator::draw(const char* op, const Shape& size, DType dtype, uint64_t blocks,
@@ -191,11 +194,8 @@ Array Generator::uniform(double low, double high, const Shape& size, DType dtype
 Array Generator::normal_with(const Shape& size, DType dtype, uint64_t key, uint64_t counter) const {
   if (dtype == DType::kFloat32) {
     // Elements 2j and 2j + 1 are both of Box-Muller's normals, r cos and r sin, from unit j
-    // (kernels/glsl/random.cc, kNormal32).
-    std::vector<Scalar> params = {Scalar::of_uint(key), Scalar::of_uint(counter),
-                                  Scalar::of_uint(1)};
-    return Array(default_graph().source(Op::kRandomNormal, dtype, size, std::move(params)),
-                 context_);
+    // (kernels/glsl/random.cc, kNormal32): stride 1, offset 0.
+    return source(Op::kRandomNormal, dtype, size, key, counter, 1);
   }
   auto uniform01 = [&](uint32_t offset) {
     Array b = bits(size, DType::kUInt64, 2, offset, key, counter);

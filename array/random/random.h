@@ -196,6 +196,9 @@ class Generator {
   Array random_with(const Shape& size, DType dtype, uint64_t key, uint64_t counter) const;
   Array normal_with(const Shape& size, DType dtype, uint64_t key, uint64_t counter) const;
   Array below_with(const Shape& size, uint64_t bound, uint64_t key, uint64_t counter) const;
+  // The random source op `op` of the stream (key, counter) with its third parameter (ir/ops.def).
+  Array source(Op op, DType dtype, const Shape& size, uint64_t key, uint64_t counter,
+               uint64_t param) const;
   Array sort_keys(int64_t n);  // random uint64 keys for permutations
   // Uniforms of 64-bit units at flat * stride + offset: [0, 1), or (0, 1) when `open`.
   Array uniform_at(const Shape& size, uint64_t key, uint64_t counter, uint32_t stride,

@@ -74,7 +74,7 @@ void Emitter::emit_vector_loops(GlslWriter& body) {
   const int sources_base = static_cast<int>(s_.inputs.size() + s_.outputs.size());
   for (std::size_t t = 0; t < s_.tape.size(); ++t) {
     const TapeEntry& e = s_.tape[t];
-    if (kind(e.op) != OpKind::kSource || !has_random_quad(s_, e)) continue;
+    if (!has_random_quad(s_, e)) continue;
     const std::string R = "rq" + std::to_string(t);
     body.line("uvec4 " + R + "[2];");
     body.open("");

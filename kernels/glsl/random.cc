@@ -33,17 +33,21 @@ uvec2 vka_add64(uvec2 a, uvec2 b) {
   uint lo = uaddCarry(a.x, b.x, carry);
   return uvec2(lo, a.y + b.y + carry);
 }
-// Word or 64-bit unit p of the stream without the cache below: the vector loops' lane-by-lane
-// draws use these, so the cache's state is not kept live across their iterations.
+// a >> s in 64 bits, 0 < s < 32: a position's block (s = 2 for words, 1 for 64-bit units).
+uvec2 vka_shr64(uvec2 a, uint s) { return uvec2((a.x >> s) | (a.y << (32u - s)), a.y >> s); }
+// The block (key, counter + b), computed: the vector loops use these, without the cache below,
+// so the cache's state is not kept live across their iterations.
+uvec4 vka_computed_block(uvec2 key, uvec2 counter, uvec2 b) {
+  return vka_philox4x32_10(uvec4(vka_add64(counter, b), 0u, 0u), key);
+}
+// Word or 64-bit unit p of the stream.
 uint vka_random_word_at(uvec2 key, uvec2 counter, uvec2 p) {
-  uvec4 b = vka_philox4x32_10(uvec4(vka_add64(counter, uvec2((p.x >> 2) | (p.y << 30), p.y >> 2)),
-                                    0u, 0u), key);
+  uvec4 b = vka_computed_block(key, counter, vka_shr64(p, 2u));
   uint w = p.x & 3u;
   return w == 0u ? b.x : w == 1u ? b.y : w == 2u ? b.z : b.w;
 }
 uvec2 vka_random_unit_at(uvec2 key, uvec2 counter, uvec2 p) {
-  uvec4 b = vka_philox4x32_10(uvec4(vka_add64(counter, uvec2((p.x >> 1) | (p.y << 31), p.y >> 1)),
-                                    0u, 0u), key);
+  uvec4 b = vka_computed_block(key, counter, vka_shr64(p, 1u));
   return (p.x & 1u) == 0u ? b.xy : b.zw;
 }
 uvec4 vka_random_block(uvec2 key, uvec2 counter, uvec2 b) {
@@ -69,78 +73,63 @@ uvec2 vka_random_pos(uvec2 f, uvec2 lay) {
 constexpr const char* kBits32 = R"(
 uint vka_random_u32(uvec2 key, uvec2 counter, uvec2 lay, uvec2 f) {
   uvec2 p = vka_random_pos(f, lay);
-  uvec4 b = vka_random_block(key, counter, uvec2((p.x >> 2) | (p.y << 30), p.y >> 2));
+  uvec4 b = vka_random_block(key, counter, vka_shr64(p, 2u));
   uint w = p.x & 3u;
   return w == 0u ? b.x : w == 1u ? b.y : w == 2u ? b.z : b.w;
 }
 )";
 
-// A 4-vector's lanes: elements f .. f + 3 of a draw read units p .. p + 3. When its stride is 1
-// those are the four words of one block (p a multiple of 4) or the units of two consecutive
-// blocks (p even): one or two Philox evaluations, no per-lane position, look-up or selection.
-// Otherwise a loop draws lane by lane (the slice of a draw that starts mid-block), without the
-// block cache, whose state would stay live across the vector loop. One copy of each path: with
-// the lane-by-lane code unrolled into every lane, 2^28 uniform float32 took 0.488 ms on an H100,
-// 0.366 ms without it.
-constexpr const char* kQuad32 = R"(#extension GL_EXT_control_flow_attributes : enable
-void vka_random_quad32(uvec2 key, uvec2 counter, uvec2 lay, uvec2 f, out uvec4 w[2]) {
-  uvec2 p = vka_random_pos(f, lay);
-  if (lay.x == 1u && (p.x & 3u) == 0u) {
-    w[0] = vka_philox4x32_10(uvec4(vka_add64(counter, uvec2((p.x >> 2) | (p.y << 30), p.y >> 2)),
-                                   0u, 0u), key);
-  } else {
-    w[0] = uvec4(0u);
-    [[dont_unroll]] for (uint l = 0u; l < 4u; ++l) {
-      uint u = vka_random_word_at(key, counter, vka_random_pos(vka_add64(f, uvec2(l, 0u)), lay));
-      w[0] = uvec4(l == 0u ? u : w[0].x, l == 1u ? u : w[0].y, l == 2u ? u : w[0].z,
-                   l == 3u ? u : w[0].w);
-    }
-  }
-  w[1] = w[0];
+// A vector's lanes (4, or 2 for 8-byte outputs): elements f .. f + 3 of a draw read units
+// p .. p + 3. When its stride is 1 those are the four words of one block (p a multiple of 4) or
+// the 64-bit units of two consecutive blocks (p even): one or two Philox evaluations, no
+// per-lane position, look-up or selection. Otherwise a loop draws lane by lane (the slice of a
+// draw that starts mid-block). One copy of each path: with the lane-by-lane code unrolled into
+// every lane, 2^28 uniform float32 took 0.488 ms on an H100, 0.366 ms without it.
+// vka_set_word and vka_set_unit set word l (of 4) or unit l (of 4) of w by selects: an index
+// known only at run time would put w in memory.
+constexpr const char* kSetLane = R"(#extension GL_EXT_control_flow_attributes : enable
+void vka_set_word(inout uvec4 w[2], uint l, uint u) {
+  w[0] = uvec4(l == 0u ? u : w[0].x, l == 1u ? u : w[0].y, l == 2u ? u : w[0].z,
+               l == 3u ? u : w[0].w);
+}
+void vka_set_unit(inout uvec4 w[2], uint l, uvec2 u) {
+  w[0] = uvec4(l == 0u ? u : w[0].xy, l == 1u ? u : w[0].zw);
+  w[1] = uvec4(l == 2u ? u : w[1].xy, l == 3u ? u : w[1].zw);
 }
 )";
 
-constexpr const char* kQuad64 = R"(#extension GL_EXT_control_flow_attributes : enable
-void vka_random_quad64(uvec2 key, uvec2 counter, uvec2 lay, uvec2 f, out uvec4 w[2]) {
-  uvec2 p = vka_random_pos(f, lay);
-  if (lay.x == 1u && (p.x & 1u) == 0u) {
-    uvec2 c = vka_add64(counter, uvec2((p.x >> 1) | (p.y << 31), p.y >> 1));
-    w[0] = vka_philox4x32_10(uvec4(c, 0u, 0u), key);
-    w[1] = vka_philox4x32_10(uvec4(vka_add64(c, uvec2(1u, 0u)), 0u, 0u), key);
-  } else {
-    w[0] = uvec4(0u);
-    w[1] = uvec4(0u);
-    [[dont_unroll]] for (uint l = 0u; l < 4u; ++l) {
-      uvec2 u = vka_random_unit_at(key, counter, vka_random_pos(vka_add64(f, uvec2(l, 0u)), lay));
-      w[0] = uvec4(l == 0u ? u : w[0].xy, l == 1u ? u : w[0].zw);
-      w[1] = uvec4(l == 2u ? u : w[1].xy, l == 3u ? u : w[1].zw);
-    }
-  }
+// The GLSL of `name`, drawing a vector of `lanes` words (uint32) or 64-bit units into w.
+std::string bits_vector(const std::string& name, bool words, int lanes) {
+  // A vector's first unit starts a block (words) or a half block (64-bit units).
+  const std::string aligned = words ? "(p.x & 3u) == 0u" : "(p.x & 1u) == 0u";
+  const std::string block = words ? "vka_shr64(p, 2u)" : "vka_shr64(p, 1u)";
+  const std::string second =
+      !words && lanes == 4
+          ? "    w[1] = vka_computed_block(key, counter, vka_add64(b, uvec2(1u, 0u)));\n"
+          : "";
+  const std::string set = words ? "vka_set_word(w, l, vka_random_word_at(key, counter, q));"
+                                : "vka_set_unit(w, l, vka_random_unit_at(key, counter, q));";
+  return "void " + name + "(uvec2 key, uvec2 counter, uvec2 lay, uvec2 f, out uvec4 w[2]) {\n" +
+         "  uvec2 p = vka_random_pos(f, lay);\n"
+         "  w[0] = uvec4(0u);\n"
+         "  w[1] = uvec4(0u);\n"
+         "  if (lay.x == 1u && " +
+         aligned + ") {\n" + "    uvec2 b = " + block + ";\n" +
+         "    w[0] = vka_computed_block(key, counter, b);\n" + second +
+         "  } else {\n"
+         "    [[dont_unroll]] for (uint l = 0u; l < " +
+         std::to_string(lanes) + "u; ++l) {\n" +
+         "      uvec2 q = vka_random_pos(vka_add64(f, uvec2(l, 0u)), lay);\n" + "      " + set +
+         "\n" +
+         "    }\n"
+         "  }\n"
+         "}\n";
 }
-)";
-
-// vector_width 2 (8-byte outputs): units p, p + 1 of one block (p even, stride 1).
-constexpr const char* kPair64 = R"(#extension GL_EXT_control_flow_attributes : enable
-void vka_random_pair64(uvec2 key, uvec2 counter, uvec2 lay, uvec2 f, out uvec4 w[2]) {
-  uvec2 p = vka_random_pos(f, lay);
-  if (lay.x == 1u && (p.x & 1u) == 0u) {
-    w[0] = vka_philox4x32_10(uvec4(vka_add64(counter, uvec2((p.x >> 1) | (p.y << 31), p.y >> 1)),
-                                   0u, 0u), key);
-  } else {
-    w[0] = uvec4(0u);
-    [[dont_unroll]] for (uint l = 0u; l < 2u; ++l) {
-      uvec2 u = vka_random_unit_at(key, counter, vka_random_pos(vka_add64(f, uvec2(l, 0u)), lay));
-      w[0] = uvec4(l == 0u ? u : w[0].xy, l == 1u ? u : w[0].zw);
-    }
-  }
-  w[1] = w[0];
-}
-)";
 
 constexpr const char* kBits64 = R"(
 uvec2 vka_random_u64(uvec2 key, uvec2 counter, uvec2 lay, uvec2 f) {
   uvec2 p = vka_random_pos(f, lay);
-  uvec4 b = vka_random_block(key, counter, uvec2((p.x >> 1) | (p.y << 31), p.y >> 1));
+  uvec4 b = vka_random_block(key, counter, vka_shr64(p, 1u));
   return (p.x & 1u) == 0u ? b.xy : b.zw;
 }
 )";
@@ -187,8 +176,7 @@ uvec2 vka_random_below(uvec2 key, uvec2 counter, uvec2 bound, uvec2 f) {
 // On 10^6 pairs the normals are within 5.3e-7 of the exact transform of the same uniforms,
 // and within 2.3e-7 times max(1, |z|); the transform by float32 library functions is within
 // 1.4e-6. The fused form takes 15 fewer operations a pair than separate products and sums.
-constexpr const char* kNormal32 = R"(#extension GL_EXT_control_flow_attributes : enable
-vec2 vka_normal2_f32(uvec2 w) {
+constexpr const char* kNormal32 = R"(vec2 vka_normal2_f32(uvec2 w) {
   precise float u1 = float(w.x >> 8u) * 5.9604644775390625e-8;
   precise float u2 = float(w.y >> 8u) * 5.9604644775390625e-8;
   precise float x = 1.0 - u1;
@@ -232,30 +220,29 @@ vec2 vka_normal2_f32(uvec2 w) {
 }
 // Element f: r cos of unit f / 2 when f is even, its r sin when odd.
 float vka_normal_f32(uvec2 key, uvec2 counter, uvec2 lay, uvec2 f) {
-  vec2 z = vka_normal2_f32(vka_random_u64(key, counter, lay, uvec2((f.x >> 1) | (f.y << 31),
-                                                                   f.y >> 1)));
+  vec2 z = vka_normal2_f32(vka_random_u64(key, counter, lay, vka_shr64(f, 1u)));
   return (f.x & 1u) == 0u ? z.x : z.y;
 }
-// Lanes f .. f + 3: both normals of both units of a block when f is even, the stride 1 and
-// unit f / 2 even; otherwise lane by lane. The values' bits go in w[0].
-void vka_random_quad_normal32(uvec2 key, uvec2 counter, uvec2 lay, uvec2 f, out uvec4 w[2]) {
-  uvec2 p = vka_random_pos(uvec2((f.x >> 1) | (f.y << 31), f.y >> 1), lay);
+)";
+
+// A vector of 4 float32 normals: both normals of both units of a block when f is even, the
+// stride 1 and unit f / 2 even; otherwise lane by lane. The values' bits go in w[0].
+constexpr const char* kNormalVector =
+    R"(void vka_random_quad_normal32(uvec2 key, uvec2 counter, uvec2 lay, uvec2 f, out uvec4 w[2]) {
+  uvec2 p = vka_random_pos(vka_shr64(f, 1u), lay);
+  w[0] = uvec4(0u);
+  w[1] = uvec4(0u);
   if ((f.x & 1u) == 0u && lay.x == 1u && (p.x & 1u) == 0u) {
-    uvec4 b = vka_philox4x32_10(uvec4(vka_add64(counter, uvec2((p.x >> 1) | (p.y << 31),
-                                                               p.y >> 1)), 0u, 0u), key);
+    uvec4 b = vka_computed_block(key, counter, vka_shr64(p, 1u));
     w[0] = floatBitsToUint(vec4(vka_normal2_f32(b.xy), vka_normal2_f32(b.zw)));
   } else {
-    w[0] = uvec4(0u);
     [[dont_unroll]] for (uint l = 0u; l < 4u; ++l) {
       uvec2 e = vka_add64(f, uvec2(l, 0u));
-      vec2 z = vka_normal2_f32(vka_random_unit_at(
-          key, counter, vka_random_pos(uvec2((e.x >> 1) | (e.y << 31), e.y >> 1), lay)));
-      uint u = floatBitsToUint((e.x & 1u) == 0u ? z.x : z.y);
-      w[0] = uvec4(l == 0u ? u : w[0].x, l == 1u ? u : w[0].y, l == 2u ? u : w[0].z,
-                   l == 3u ? u : w[0].w);
+      vec2 z = vka_normal2_f32(
+          vka_random_unit_at(key, counter, vka_random_pos(vka_shr64(e, 1u), lay)));
+      vka_set_word(w, l, floatBitsToUint((e.x & 1u) == 0u ? z.x : z.y));
     }
   }
-  w[1] = w[0];
 }
 )";
 
@@ -267,17 +254,19 @@ std::string emit_random_quad(Op op, DType dtype, int lanes, const std::string& k
   VKA_ASSERT(lanes == 4 || (lanes == 2 && op == Op::kRandomBits && dtype == DType::kUInt64));
   add_philox(h);
   h->add("vka_random_block", kBlock);
+  h->add("vka_set_lane", kSetLane);
   std::string fn;
   if (op == Op::kRandomNormal) {
     VKA_ASSERT(dtype == DType::kFloat32);
     h->add("vka_random_u64", kBits64);
     h->add("vka_normal_f32", kNormal32);
     fn = "vka_random_quad_normal32";
+    h->add(fn, kNormalVector);
   } else {
     VKA_ASSERT(op == Op::kRandomBits && (dtype == DType::kUInt32 || dtype == DType::kUInt64));
-    const bool u32 = dtype == DType::kUInt32;
-    fn = u32 ? "vka_random_quad32" : lanes == 2 ? "vka_random_pair64" : "vka_random_quad64";
-    h->add(fn, u32 ? kQuad32 : lanes == 2 ? kPair64 : kQuad64);
+    const bool words = dtype == DType::kUInt32;
+    fn = words ? "vka_random_quad32" : lanes == 2 ? "vka_random_pair64" : "vka_random_quad64";
+    if (!h->has(fn)) h->add(fn, bits_vector(fn, words, lanes));
   }
   return fn + "(" + key + ", " + counter + ", " + param + ", " + flat + ", " + words + ");";
 }

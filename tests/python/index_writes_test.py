@@ -2,13 +2,11 @@
 indices: the last one wins) and boolean masks (one fused select), put and fill_diagonal
 through strided views, and errors that leave the array unchanged."""
 
-import random
-
 import numpy as np
 import pytest
 
 import vkarray as vk
-from indexing_testing import DTYPES, data, random_advanced_index
+from indexing_testing import data, random_advanced_index, random_case
 
 
 @pytest.mark.parametrize("value", [0, -7.5, np.float32(3)])
@@ -48,11 +46,7 @@ def test_random_scatters_match_numpy(seed):
     """Assignment through random advanced indices, repeated indices included (the last
     assignment wins, as numpy's), mirrored on numpy over several steps; a view and a lazy
     expression made before each write are checked too."""
-    r = random.Random(1000 + seed)
-    rng = np.random.default_rng(1000 + seed)
-    shape = tuple(r.randint(1, 5) for _ in range(r.randint(1, 4)))
-    dtype = DTYPES[seed % len(DTYPES)]
-    ref = data(rng, shape, dtype)
+    r, rng, shape, dtype, ref = random_case(seed, 1000 + seed)
     x = vk.asarray(ref)
     for _ in range(3):
         index = random_advanced_index(r, rng, shape)

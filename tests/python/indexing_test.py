@@ -3,22 +3,16 @@ axis-placement rules, take and take_along_axis, boolean masks (read through a de
 compaction), nonzero and its family, searchsorted, index bounds known on the host, and their
 errors. Writes through the same indices: index_writes_test.py."""
 
-import random
-
 import numpy as np
 import pytest
 
 import vkarray as vk
-from indexing_testing import DTYPES, data, random_advanced_index
+from indexing_testing import DTYPES, data, random_advanced_index, random_case
 
 
 @pytest.mark.parametrize("seed", range(40))
 def test_random_gathers_match_numpy(seed):
-    r = random.Random(seed)
-    rng = np.random.default_rng(seed)
-    shape = tuple(r.randint(1, 5) for _ in range(r.randint(1, 4)))
-    dtype = DTYPES[seed % len(DTYPES)]
-    ref = data(rng, shape, dtype)
+    r, rng, shape, _, ref = random_case(seed, seed)
     x = vk.asarray(ref)
     for _ in range(4):
         index = random_advanced_index(r, rng, shape)

@@ -2,6 +2,8 @@
 values of each dtype and random index tuples mixing integer arrays, slices, ints, None and an
 ellipsis, as numpy accepts them."""
 
+import random
+
 import numpy as np
 
 DTYPES = [np.float32, np.float64, np.int8, np.int32, np.uint8, np.int64, np.bool_, np.complex64]
@@ -15,6 +17,17 @@ def data(rng, shape, dtype):
     if np.issubdtype(dtype, np.unsignedinteger):
         return rng.integers(0, 100, shape).astype(dtype)
     return rng.integers(-50, 50, shape).astype(dtype)
+
+
+def random_case(seed, draw_seed):
+    """A random array for a seeded case: its shape (1 to 4 axes of 1 to 5), its dtype (of
+    DTYPES, by `seed`) and values, and the generators (random.Random, numpy's, seeded with
+    `draw_seed`) that drew them, for the case to go on drawing with."""
+    r = random.Random(draw_seed)
+    rng = np.random.default_rng(draw_seed)
+    shape = tuple(r.randint(1, 5) for _ in range(r.randint(1, 4)))
+    dtype = DTYPES[seed % len(DTYPES)]
+    return r, rng, shape, dtype, data(rng, shape, dtype)
 
 
 def random_advanced_index(r, rng, shape):
@@ -40,8 +53,6 @@ def random_advanced_index(r, rng, shape):
                 items.append(r.randrange(shape[d]))
     if r.random() < 0.3:
         items.insert(r.randint(0, len(items)), None)
-    if r.random() < 0.3 and all(not isinstance(i, slice) for i in items[-1:]):
-        pass
     # A trailing run of full slices may become an ellipsis.
     if r.random() < 0.3 and items and isinstance(items[-1], slice) and items[-1] == slice(None):
         items[-1] = Ellipsis
