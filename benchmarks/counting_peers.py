@@ -1,6 +1,6 @@
 """The counting benchmark for any array library, one process per library: bincount of 2^26
-int64 values in [0, 1000) without and with float64 weights, and an unweighted 100-bin
-histogram of as many float64 normals. Prints one JSON object per measurement (library, name,
+int64 values in [0, 1000) without and with float64 weights, and a 100-bin histogram of as many
+float64 normals without and with float64 weights (PyTorch: unweighted only, torch.histc). Prints one JSON object per measurement (library, name,
 median, unit, runs).
 
 usage: python3 counting_peers.py LIB [LIB ...]   (LIB: numpy, cupy, torch, vkarray)
@@ -27,7 +27,9 @@ def host_data():
 def cases(xp, x, w, s):
     return [(f"bincount of {SIZE} int64", lambda: xp.bincount(x)),
             (f"bincount of {SIZE} int64 with float64 weights", lambda: xp.bincount(x, w)),
-            (f"histogram of {SIZE} float64, 100 bins", lambda: xp.histogram(s, 100, (-4, 4))[0])]
+            (f"histogram of {SIZE} float64, 100 bins", lambda: xp.histogram(s, 100, (-4, 4))[0]),
+            (f"histogram of {SIZE} float64, 100 bins, float64 weights",
+             lambda: xp.histogram(s, 100, (-4, 4), weights=w)[0])]
 
 
 def bench_cupy():
@@ -51,7 +53,10 @@ def bench_vkarray():
     h = host_data()
     for name, fn in cases(vk, *map(vk.asarray, h)):
         report("vkarray", name + " (wall clock)", vkarray_ms(lambda: fn().eval(), RUNS), "ms")
-    x, w, _ = h
+    x, w, s = h
+    got = vk.histogram(vk.asarray(s), 100, (-4, 4), weights=vk.asarray(w))[0].get()
+    assert np.allclose(got, np.histogram(s, 100, (-4, 4), weights=w)[0], rtol=1e-12, atol=0), \
+        "vkarray weighted histogram gave wrong sums"
     # Bins of more than 4096 values sum in a fixed tree of blocks, not in numpy's order.
     assert np.allclose(vk.bincount(vk.asarray(x), vk.asarray(w)).get(), np.bincount(x, w),
                        rtol=1e-12, atol=0), \
