@@ -39,8 +39,13 @@ std::string number(double v) {
 // input order up to 4096 elements, as numpy adds; longer segments in 256 blocks and a tree).
 Array segment_sums(const Array& sorted_weights, const Array& bounds, int64_t m) {
   const std::shared_ptr<Context>& ctx = sorted_weights.context();
-  Array w(default_graph().convert(sorted_weights.node(), DType::kFloat64, sorted_weights.shape()),
-          ctx);
+  // float64 values already in a buffer of their own (sort_by_key's) are read where they are.
+  const NodePtr& sw = sorted_weights.node();
+  const bool in_place = sorted_weights.dtype() == DType::kFloat64 && sw->is_leaf() &&
+                        sw->view().offset == 0 && sw->view().is_contiguous();
+  Array w = in_place
+                ? sorted_weights
+                : Array(default_graph().convert(sw, DType::kFloat64, sorted_weights.shape()), ctx);
   Array b(default_graph().convert(bounds.node(), DType::kInt64, bounds.shape()), ctx);
   eval(w, b);
   auto out = allocate_for(ctx, DType::kFloat64, {std::max<int64_t>(m, 1)});
@@ -216,11 +221,17 @@ Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minl
   if (!weights) return c;
   Array bounds = cumsum(c) - c;
   // The stable order by bin (32-bit keys where the bins allow: half the sort's traffic), the
-  // weights in that order, and each bin's run summed in input order.
+  // weights in that order (moved with the keys through the sort's passes where the device
+  // runs the 8-bit form, else gathered through the sorting permutation), and each bin's run
+  // summed in input order.
   Array keys = ends[1] <= int64_t{UINT32_MAX} ? data.astype(DType::kUInt32) : data;
-  Array perm = sort_permutation(keys, n, "bincount");
-  Array sw = gather(ascontiguousarray(*weights), {perm}, {0}, 0, /*checked=*/true, "bincount");
-  return segment_sums(sw, bounds, length);
+  const Array w = weights->dtype() == DType::kFloat64 ? *weights : weights->astype(DType::kFloat64);
+  std::optional<Array> sw = sort_by_key(keys, w, "bincount");
+  if (!sw) {
+    Array perm = sort_permutation(keys, n, "bincount");
+    sw = gather(ascontiguousarray(w), {perm}, {0}, 0, /*checked=*/true, "bincount");
+  }
+  return segment_sums(*sw, bounds, length);
 }
 
 std::pair<Array, Array> histogram(const Array& a, int64_t bins,

@@ -1,6 +1,7 @@
 // The radix sort's host side: key phases (complex values: imaginary part, real part, NaN
 // class), passes over the digits that vary (8 bits where the device ranks with subgroup
-// ballots, else 4), then passes over the row index; and a sort of values that moves keys alone.
+// ballots, else 4), then passes over the row index; a sort of values that moves keys alone;
+// and a sort of 8-byte values by integer keys that moves the values with the keys.
 #include "array/sort_radix.h"
 
 #include <algorithm>
@@ -62,11 +63,12 @@ Array flat_data(const Array& a) {
 }
 
 // The pass geometry every replica can run: the 8-bit form where all replicas agree on it.
-SortGeometry geometry(const std::shared_ptr<Context>& ctx, DType key, bool indices) {
-  const SortGeometry g = sort_geometry(key, emit_options(ctx->replica(0).device->caps()), indices);
+SortGeometry geometry(const std::shared_ptr<Context>& ctx, DType key, int payload_bytes) {
+  const SortGeometry g =
+      sort_geometry(key, emit_options(ctx->replica(0).device->caps()), payload_bytes);
   for (int r = 1; r < ctx->num_replicas(); ++r) {
     const SortGeometry o =
-        sort_geometry(key, emit_options(ctx->replica(r).device->caps()), indices);
+        sort_geometry(key, emit_options(ctx->replica(r).device->caps()), payload_bytes);
     if (o.threads != g.threads || o.per_thread != g.per_thread || o.digit_bits != g.digit_bits) {
       return sort_geometry_portable();
     }
@@ -74,7 +76,7 @@ SortGeometry geometry(const std::shared_ptr<Context>& ctx, DType key, bool indic
   return g;
 }
 
-// One LSD pass of `g`: keys (and indices, when given) from slot `cur` to slot 1 - cur.
+// One LSD pass of `g`: keys (and their payload, when given) from slot `cur` to slot 1 - cur.
 struct Passes {
   std::shared_ptr<Context> ctx;
   DType key;
@@ -82,6 +84,7 @@ struct Passes {
   SortGeometry g;
   std::shared_ptr<ReplicatedBuffer>* keys;  // [2]
   std::shared_ptr<ReplicatedBuffer>* idx;   // [2], or null: keys alone
+  int payload_bytes = 4;                    // of idx: uint32 indices, or 64-bit values
   int cur = 0;
 
   void run(int shift, int64_t row_length) {
@@ -102,7 +105,7 @@ struct Passes {
     args.push_back(offsets);
     args.push_back(keys[1 - cur]);
     if (idx) args.push_back(idx[1 - cur]);
-    dispatch_library(ctx, sort_scatter_spec(key, idx != nullptr, g.digit_bits), args, n,
+    dispatch_library(ctx, sort_scatter_spec(key, idx ? payload_bytes : 0, g.digit_bits), args, n,
                      static_cast<uint64_t>(nb), slots);
     cur = 1 - cur;
   }
@@ -152,7 +155,7 @@ Array sort_permutation(const Array& a, int64_t rowlen, std::string_view op) {
                                                device_buffer(*alloc(ctx, key, n))};
   std::shared_ptr<ReplicatedBuffer> idx[2] = {device_buffer(*idx_ref[0]),
                                               device_buffer(*idx_ref[1])};
-  Passes passes{ctx, key, n, geometry(ctx, key, true), keys, idx};
+  Passes passes{ctx, key, n, geometry(ctx, key, 4), keys, idx};
   // Least significant key first: a complex number orders by (NaN class, real, imaginary).
   const std::vector<int> parts = is_complex(t) ? std::vector<int>{1, 0, 2} : std::vector<int>{0};
   const int bits = static_cast<int>(itemsize(key)) * 8;
@@ -183,7 +186,7 @@ std::optional<Array> sort_values(const Array& a, std::string_view op) {
   const DType t = a.dtype();
   if (is_complex(t) || n == 0) return std::nullopt;
   const DType key = sort_key_dtype(t);
-  const SortGeometry g = geometry(ctx, key, false);
+  const SortGeometry g = geometry(ctx, key, 0);
   if (g.digit_bits != 8) return std::nullopt;
   if (n >= (int64_t{1} << 31)) {
     throw ShapeError("[" + std::string(op) +
@@ -202,13 +205,60 @@ std::optional<Array> sort_values(const Array& a, std::string_view op) {
   bool lossy = false;
   const uint64_t mask = varying_bits(ctx, words, &lossy);
   if (lossy) return std::nullopt;
-  Passes passes{ctx, key, n, g, keys, nullptr};
+  Passes passes{ctx, key, n, g, keys, nullptr, 0};
   const int bits = static_cast<int>(itemsize(key)) * 8;
   for (int shift = 0; shift < bits; shift += g.digit_bits) {
     if ((mask >> shift) & (g.digits() - 1)) passes.run(shift, 0);
   }
   Array sorted_keys(default_graph().buffer(key_ref[passes.cur], key, View::contiguous({n})), ctx);
   return from_value_keys(sorted_keys, t);
+}
+
+std::optional<Array> sort_by_key(const Array& keys, const Array& values, std::string_view op) {
+  const std::shared_ptr<Context>& ctx = keys.context();
+  const int64_t n = keys.size();
+  const DType t = keys.dtype();
+  VKA_ASSERT(is_integer(t) && values.size() == n && itemsize(values.dtype()) == 8);
+  const DType key = sort_key_dtype(t);
+  const SortGeometry g = geometry(ctx, key, 8);
+  if (g.digit_bits != 8 || n == 0) return std::nullopt;
+  if (n >= (int64_t{1} << 31)) {
+    throw ShapeError("[" + std::string(op) +
+                     "] sorting 2^31 elements or more is not supported "
+                     "yet (got " +
+                     std::to_string(n) + ")");
+  }
+  const Array data = flat_data(keys);
+  std::shared_ptr<BufferRef> key_ref[2] = {alloc(ctx, key, n), alloc(ctx, key, n)};
+  std::shared_ptr<ReplicatedBuffer> key_buf[2] = {device_buffer(*key_ref[0]),
+                                                  device_buffer(*key_ref[1])};
+  // The first pass reads the values where they are; the passes after it move them between
+  // two buffers of their own.
+  const Array flat_values = flat_data(values);
+  std::shared_ptr<BufferRef> value_ref[2] = {flat_values.node()->buffer(),
+                                             alloc(ctx, values.dtype(), n)};
+  std::shared_ptr<ReplicatedBuffer> value_buf[2] = {device_buffer(*value_ref[0]),
+                                                    device_buffer(*value_ref[1])};
+  auto words = zeroed_words(ctx);
+  dispatch_library(ctx, sort_value_keys_spec(t),
+                   {device_buffer(*data.node()->buffer()), key_buf[0], words}, n,
+                   sort_groups(n, kSortThreads));
+  const uint64_t mask = varying_bits(ctx, words);
+  Passes passes{ctx, key, n, g, key_buf, value_buf, 8};
+  const int bits = static_cast<int>(itemsize(key)) * 8;
+  bool moved = false;
+  for (int shift = 0; shift < bits; shift += g.digit_bits) {
+    if (!((mask >> shift) & (g.digits() - 1))) continue;
+    passes.run(shift, 0);
+    if (!moved) {
+      moved = true;
+      value_ref[0] = alloc(ctx, values.dtype(), n);
+      value_buf[0] = device_buffer(*value_ref[0]);
+    }
+  }
+  if (!moved) return flat_values;  // every key equal: the values are in order
+  return Array(default_graph().buffer(value_ref[passes.cur], values.dtype(), View::contiguous({n})),
+               ctx);
 }
 
 }  // namespace vka

@@ -24,6 +24,11 @@ Array sort_permutation(const Array& a, int64_t rowlen, std::string_view op);
 // keys lose those bits; only the stable permutation of sort_permutation keeps them in place).
 std::optional<Array> sort_values(const Array& a, std::string_view op);
 
+// `values` (8-byte elements, any shape, taken flat) in the stable order of `keys` (integers of
+// the same size, taken flat), moved with the keys through the passes rather than gathered
+// through a permutation afterwards, where the device runs the 8-bit passes; nullopt otherwise.
+std::optional<Array> sort_by_key(const Array& keys, const Array& values, std::string_view op);
+
 // Workgroups for `items` units of `per_group` each, capped at the portable 65535 (the sort
 // kernels loop over what is left).
 uint64_t sort_groups(int64_t items, int64_t per_group);

@@ -89,7 +89,7 @@ KernelSpec pass_spec(KernelKind kind, const std::vector<DType>& in, const std::v
 
 SortGeometry sort_geometry_portable() { return SortGeometry{}; }
 
-SortGeometry sort_geometry(DType key, const EmitOptions& device, bool indices) {
+SortGeometry sort_geometry(DType key, const EmitOptions& device, int payload_bytes) {
   const int sg = static_cast<int>(device.subgroup_size);
   if (!device.subgroup_ballot || sg < 4 || sg > 128 || (sg & (sg - 1)) != 0) {
     return sort_geometry_portable();
@@ -99,7 +99,8 @@ SortGeometry sort_geometry(DType key, const EmitOptions& device, bool indices) {
   g.threads = std::min(256, 16 * sg);  // at most 16 subgroup histograms; divides 256
   g.subgroups = g.threads / sg;
   const int fixed = g.subgroups * 256 * 4 + 2 * 256 * 4 + g.threads * 4;
-  const int per_key = (key == DType::kUInt64 ? 8 : 4) + (indices ? 4 : 0);
+  // 64-bit values stage as 4-byte places in the block (sort_scatter.cc).
+  const int per_key = (key == DType::kUInt64 ? 8 : 4) + std::min(payload_bytes, 4);
   // 16 keys an invocation: on an H200 neither 8 nor 32 (keys alone) made a pass faster.
   for (g.per_thread = 16; g.per_thread >= 2; g.per_thread /= 2) {
     if (fixed + g.block() * per_key <= static_cast<int>(device.max_shared_bytes)) return g;
@@ -113,21 +114,24 @@ KernelSpec sort_histogram_spec(DType key, bool rows, int digit_bits) {
                    {DType::kUInt32}, digit_bits);
 }
 
-KernelSpec sort_scatter_spec(DType key, bool indices, int digit_bits) {
-  VKA_ASSERT(indices || digit_bits == 8);
-  if (!indices) {
+KernelSpec sort_scatter_spec(DType key, int payload_bytes, int digit_bits) {
+  VKA_ASSERT(payload_bytes == 4 || (digit_bits == 8 && (payload_bytes == 0 || payload_bytes == 8)));
+  if (payload_bytes == 0) {
     return pass_spec(KernelKind::kSortScatter, {key, DType::kUInt32}, {key}, digit_bits);
   }
-  return pass_spec(KernelKind::kSortScatter, {key, DType::kUInt32, DType::kUInt32},
-                   {key, DType::kUInt32}, digit_bits);
+  const DType payload = payload_bytes == 8 ? DType::kUInt64 : DType::kUInt32;
+  return pass_spec(KernelKind::kSortScatter, {key, payload, DType::kUInt32}, {key, payload},
+                   digit_bits);
 }
 
 std::string emit_sort_pass(const KernelSpec& spec, const EmitOptions& device) {
   SortGeometry g = sort_geometry_portable();
   if (eight_bit(spec)) {
-    // A histogram reads only the threads of the geometry, which indices do not change.
-    const bool indices = spec.kind == KernelKind::kSortScatter && spec.outputs.size() == 2;
-    g = sort_geometry(spec.inputs[0].dtype, device, indices);
+    // A histogram reads only the threads of the geometry, which the payload does not change.
+    const int payload = spec.kind != KernelKind::kSortScatter || spec.outputs.size() == 1
+                            ? 0
+                            : static_cast<int>(itemsize(spec.inputs[1].dtype));
+    g = sort_geometry(spec.inputs[0].dtype, device, payload);
     VKA_ASSERT(g.digit_bits == 8);  // the host asked the same device
   }
   if (spec.kind == KernelKind::kSortHistogram) return emit_histogram(spec, g);

@@ -28,10 +28,11 @@ struct SortGeometry {
 
 // The portable 4-bit form's geometry.
 SortGeometry sort_geometry_portable();
-// The 8-bit form's geometry for keys of `key` (with their uint32 indices, or alone) on a device,
-// or the portable one where the device has no subgroup ballots or too little shared memory.
-// Every replica of a sort must get the same answer (the tile size fixes the partitions).
-SortGeometry sort_geometry(DType key, const EmitOptions& device, bool indices = true);
+// The 8-bit form's geometry for keys of `key` moving `payload_bytes` with each (0: keys alone,
+// 4: uint32 indices, 8: 64-bit values) on a device, or the portable one where the device has no
+// subgroup ballots or too little shared memory. Every replica of a sort must get the same
+// answer (the tile size fixes the partitions).
+SortGeometry sort_geometry(DType key, const EmitOptions& device, int payload_bytes);
 
 // A pass runs over `parts` partitions of the keys, one workgroup each: partition p is a
 // contiguous range of tiles (tile: block() keys), so each workgroup ranks its tiles in order,
@@ -43,11 +44,14 @@ SortGeometry sort_geometry(DType key, const EmitOptions& device, bool indices = 
 // histogram: in0 keys[, in1 indices (row passes)] → out0 counts (uint32, digit-major:
 // d * parts + p).
 KernelSpec sort_histogram_spec(DType key, bool rows, int digit_bits);
-// scatter: in0 keys[, in1 indices], in2 exclusive sums of the counts → out0 keys[, out1
-// indices], each element at its digit's offset for its block plus its stable rank in the block
-// (keys are not moved in row passes: nothing reads them afterwards). Without indices (a sort
-// of values, 8-bit form only) the pass moves keys alone.
-KernelSpec sort_scatter_spec(DType key, bool indices, int digit_bits);
+// scatter: in0 keys[, in1 payload], in2 exclusive sums of the counts → out0 keys[, out1
+// payload], each element at its digit's offset for its block plus its stable rank in the block
+// (keys are not moved in row passes: nothing reads them afterwards). The payload, as in
+// sort_geometry: uint32 indices (4 bytes), 64-bit values (8; the 8-bit form, no row passes: a
+// sort by key of values such as bincount's weights; the tile stages each key's place, and the
+// values are read from in1 as they are written), or nothing (0; the 8-bit form: a sort of
+// values moves keys alone).
+KernelSpec sort_scatter_spec(DType key, int payload_bytes, int digit_bits);
 
 // GLSL of the specs above for a device.
 std::string emit_sort_pass(const KernelSpec& spec, const EmitOptions& device);

@@ -119,10 +119,18 @@ std::string emit_scatter_portable(const KernelSpec& spec, const SortGeometry& g)
 std::string emit_scatter_ballot(const KernelSpec& spec, const SortGeometry& g, bool partitioned) {
   const std::string K = key_type(spec.inputs[0].dtype);
   const bool ids = spec.outputs.size() == 2;
+  // What moves with the keys: uint32 indices, or 64-bit values (sort_pass.h).
+  const bool wide = ids && spec.inputs[1].dtype == DType::kUInt64;
+  const std::string I = wide ? "uint64_t" : "uint";
+  // 64-bit values are not held in registers nor staged: shared memory holds each key's place in
+  // the block, and the values are read from there as they are written (the block's values
+  // were just read, so those reads mostly hit the cache), which leaves room for the blocks of
+  // 4-byte indices.
+  const std::string R = wide ? "uint" : I;
   const std::string T = str(g.threads), P = str(g.per_thread), B = str(g.block()),
                     S = str(g.subgroups), DPT = str(256 / g.threads);
   std::string s = header(spec, g, partitioned) + operand_buffer(spec, 0, "readonly", K, "in0");
-  if (ids) s += operand_buffer(spec, 1, "readonly", "uint", "in1");
+  if (ids) s += operand_buffer(spec, 1, "readonly", I, "in1");
   // The lanes holding digit d: one instruction where the device partitions subgroups, else
   // eight ballots, one per bit of the digit.
   const std::string match =
@@ -136,11 +144,11 @@ std::string emit_scatter_ballot(const KernelSpec& spec, const SortGeometry& g, b
   const int sums = ids ? 2 : 1;
   s += operand_buffer(spec, sums, "readonly", "uint", "in2") +
        operand_buffer(spec, sums + 1, "writeonly", K, "out0");
-  if (ids) s += operand_buffer(spec, sums + 2, "writeonly", "uint", "out1");
+  if (ids) s += operand_buffer(spec, sums + 2, "writeonly", I, "out1");
   s += digit_function(K, g);
   s += "shared " + K + " skey[" + B + "];\n";
-  if (ids) s += "shared uint sidx[" + B + "];\n";
-  const std::string load_id = ids ? "in1.v[i]" : "0u";
+  if (ids) s += "shared " + R + " sidx[" + B + "];\n";
+  const std::string load_id = ids && !wide ? "in1.v[i]" : "0u";
   return s + "shared uint whist[" + S +
          " * 256];\n"  // (subgroup, digit): count, then offset
          "shared uint dstart[256];\n"
@@ -166,8 +174,8 @@ std::string emit_scatter_ballot(const KernelSpec& spec, const SortGeometry& g, b
          "    " +
          K + " mk[" + P +
          "];\n"
-         "    uint mi[" +
-         P + "], mr[" + P +
+         "    " +
+         R + " mi[" + P + "];\n    uint mr[" + P +
          "];\n"
          "    for (uint r = 0u; r < " +
          P +
@@ -188,7 +196,7 @@ std::string emit_scatter_ballot(const KernelSpec& spec, const SortGeometry& g, b
          "      bool valid = base + (sg * " +
          P +
          "u + r) * size + lane < n;\n"
-         "      uint d = valid ? digit(mk[r], mi[r]) : 256u;\n" +
+         "      uint d = valid ? digit(mk[r], uint(mi[r])) : 256u;\n" +
          match +
          "      uint rank = subgroupBallotExclusiveBitCount(peers);\n"
          "      uint count = subgroupBallotBitCount(peers);\n"
@@ -222,10 +230,12 @@ std::string emit_scatter_ballot(const KernelSpec& spec, const SortGeometry& g, b
          "      if (base + (sg * " +
          P +
          "u + r) * size + lane >= n) continue;\n"
-         "      uint d = digit(mk[r], mi[r]);\n"
+         "      uint d = digit(mk[r], uint(mi[r]));\n"
          "      uint pos = dstart[d] + whist[sg * 256u + d] + mr[r];\n"
          "      skey[pos] = mk[r];\n" +
-         (ids ? "      sidx[pos] = mi[r];\n" : "") +
+         (wide  ? "      sidx[pos] = (sg * " + P + "u + r) * size + lane;\n"
+          : ids ? "      sidx[pos] = mi[r];\n"
+                : "") +
          "    }\n"
          "    barrier();\n"
          "    uint m = min(" +
@@ -237,10 +247,13 @@ std::string emit_scatter_ballot(const KernelSpec& spec, const SortGeometry& g, b
          "      " +
          K +
          " k = skey[j];\n"
-         "      uint id = " +
-         (ids ? "sidx[j]" : "0u") +
+         "      " +
+         I + " id = " +
+         (wide  ? "in1.v[base + sidx[j]]"
+          : ids ? "sidx[j]"
+                : "0u") +
          ";\n"
-         "      uint d = digit(k, id);\n"
+         "      uint d = digit(k, uint(id));\n"
          "      uint pos = goff[d] + j - dstart[d];\n"
          "      if (keys) out0.v[pos] = k;\n" +
          (ids ? "      out1.v[pos] = id;\n" : "") +

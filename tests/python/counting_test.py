@@ -162,6 +162,22 @@ def test_deterministic_weighted_sums():
     np.testing.assert_array_equal(first, np.bincount(a, weights=w))
 
 
+@pytest.mark.parametrize("ballot", [True, False])
+def test_weights_sorted_with_their_bins(ballot):
+    # Bins up to 2^17 - 1: bin indices vary in 17 bits, three 8-bit passes (the third writes
+    # into the buffer the weights started in), or five 4-bit ones on a device without subgroup
+    # ballots, where the weights are gathered through the sorting permutation instead. Each
+    # bin's weights are summed in input order: exactly numpy's sums.
+    ctx = None if ballot else vk.Context(disable_features=["subgroup_ballot"])
+    g = np.random.default_rng(8)
+    a = np.concatenate([g.integers(0, 2**17, 30000), g.integers(0, 50, 20000)])
+    for w in (g.standard_normal(a.size), g.standard_normal(a.size).astype(np.float32),
+              g.integers(-9, 9, a.size)):
+        x, wv = vk.asarray(a, context=ctx), vk.asarray(w, context=ctx)
+        same(vk.bincount(x, weights=wv), np.bincount(a, weights=w))
+        same(wv, w)  # the weights are left as they were
+
+
 @pytest.mark.parametrize("n", [65535, 65536, 200003])
 def test_weighted_bins_longer_than_one_loop(n):
     # One bin holding every element, and three bins of ~n/3: more elements per bin than one

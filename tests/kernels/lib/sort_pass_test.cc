@@ -3,6 +3,8 @@
 // key width and operand mix compiles.
 #include "kernels/lib/sort_pass.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "tests/kernels/shader_compiler.h"
@@ -20,17 +22,19 @@ EmitOptions device(uint32_t subgroup, bool ballot, uint32_t shared) {
 
 TEST(SortPassTest, GeometryFollowsTheDevice) {
   // NVIDIA: 32-lane subgroups, 48 KiB: 8 subgroups of 32, 16 keys each for 32-bit keys.
-  SortGeometry g = sort_geometry(DType::kUInt32, device(32, true, 49152));
+  SortGeometry g = sort_geometry(DType::kUInt32, device(32, true, 49152), 4);
   EXPECT_EQ(g.digit_bits, 8);
   EXPECT_EQ(g.threads, 256);
   EXPECT_EQ(g.subgroups, 8);
   EXPECT_EQ(g.per_thread, 16);
   // 64-bit keys need more shared memory per key: 8 each, or 16 moving alone (a sort of values).
-  EXPECT_EQ(sort_geometry(DType::kUInt64, device(32, true, 49152)).per_thread, 8);
-  EXPECT_EQ(sort_geometry(DType::kUInt64, device(32, true, 49152), false).per_thread, 16);
-  EXPECT_EQ(sort_geometry(DType::kUInt32, device(32, true, 49152), false).threads, 256);
+  EXPECT_EQ(sort_geometry(DType::kUInt64, device(32, true, 49152), 4).per_thread, 8);
+  EXPECT_EQ(sort_geometry(DType::kUInt64, device(32, true, 49152), 0).per_thread, 16);
+  EXPECT_EQ(sort_geometry(DType::kUInt32, device(32, true, 49152), 0).threads, 256);
+  // 32-bit keys with 64-bit values (bincount's weights): the values stage as 4-byte places.
+  EXPECT_EQ(sort_geometry(DType::kUInt32, device(32, true, 49152), 8).per_thread, 16);
   // lavapipe: 8-lane subgroups, 32 KiB: 16 subgroups of 8 (128 invocations), 8 keys each.
-  g = sort_geometry(DType::kUInt32, device(8, true, 32768));
+  g = sort_geometry(DType::kUInt32, device(8, true, 32768), 4);
   EXPECT_EQ(g.threads, 128);
   EXPECT_EQ(g.subgroups, 16);
   EXPECT_EQ(g.per_thread, 8);
@@ -38,16 +42,16 @@ TEST(SortPassTest, GeometryFollowsTheDevice) {
   for (uint32_t sg : {4u, 8u, 16u, 32u, 64u, 128u}) {
     for (uint32_t shared : {16384u, 32768u, 49152u, 65536u}) {
       for (DType key : {DType::kUInt32, DType::kUInt64}) {
-        for (bool indices : {true, false}) {
-          g = sort_geometry(key, device(sg, true, shared), indices);
+        for (int payload : {0, 4, 8}) {
+          g = sort_geometry(key, device(sg, true, shared), payload);
           if (g.digit_bits != 8) continue;
           const int bytes = g.subgroups * 1024 + 2048 + g.threads * 4 +
-                            g.block() * ((key == DType::kUInt64 ? 8 : 4) + (indices ? 4 : 0));
+                            g.block() * ((key == DType::kUInt64 ? 8 : 4) + std::min(payload, 4));
           EXPECT_LE(bytes, static_cast<int>(shared)) << sg << " " << shared;
           EXPECT_EQ(g.threads, g.subgroups * static_cast<int>(sg));
           EXPECT_EQ(256 % g.threads, 0);
-          // The keys-alone form keeps the threads (a histogram serves both forms).
-          EXPECT_EQ(g.threads, sort_geometry(key, device(sg, true, shared), !indices).threads);
+          // Every payload keeps the threads (a histogram serves every form).
+          EXPECT_EQ(g.threads, sort_geometry(key, device(sg, true, shared), 0).threads);
         }
       }
     }
@@ -55,7 +59,7 @@ TEST(SortPassTest, GeometryFollowsTheDevice) {
   // No ballots, an odd subgroup size or too little shared memory: the portable form.
   for (const EmitOptions& o : {device(32, false, 49152), device(24, true, 49152),
                                device(0, true, 49152), device(8, true, 8192)}) {
-    g = sort_geometry(DType::kUInt32, o);
+    g = sort_geometry(DType::kUInt32, o, 4);
     EXPECT_EQ(g.digit_bits, 4);
     EXPECT_EQ(g.block(), 1024);
   }
@@ -71,9 +75,9 @@ TEST(SortPassTest, EveryFormCompiles) {
           const KernelSpec h = sort_histogram_spec(key, rows, bits);
           EXPECT_EQ(compile_error(emit_sort_pass(h, o), h.name()), "");
         }
-        for (bool indices : {false, true}) {
-          if (!indices && bits == 4) continue;  // values alone: the 8-bit form only
-          const KernelSpec s = sort_scatter_spec(key, indices, bits);
+        for (int payload : {0, 4, 8}) {
+          if (payload != 4 && bits == 4) continue;  // keys alone, 64-bit values: 8-bit only
+          const KernelSpec s = sort_scatter_spec(key, payload, bits);
           const std::string glsl = emit_sort_pass(s, o);
           EXPECT_EQ(compile_error(glsl, s.name()), "");
           EXPECT_EQ(glsl.find("subgroupBallot") != std::string::npos, bits == 8);
@@ -84,9 +88,9 @@ TEST(SortPassTest, EveryFormCompiles) {
     }
   }
   // The forms and operand mixes are distinct specs (the cache tells them apart).
-  EXPECT_NE(sort_scatter_spec(DType::kUInt32, true, 8), sort_scatter_spec(DType::kUInt32, true, 4));
-  EXPECT_NE(sort_scatter_spec(DType::kUInt32, true, 8),
-            sort_scatter_spec(DType::kUInt32, false, 8));
+  EXPECT_NE(sort_scatter_spec(DType::kUInt32, 4, 8), sort_scatter_spec(DType::kUInt32, 4, 4));
+  EXPECT_NE(sort_scatter_spec(DType::kUInt32, 4, 8), sort_scatter_spec(DType::kUInt32, 0, 8));
+  EXPECT_NE(sort_scatter_spec(DType::kUInt32, 4, 8), sort_scatter_spec(DType::kUInt32, 8, 8));
   EXPECT_NE(sort_histogram_spec(DType::kUInt32, true, 8),
             sort_histogram_spec(DType::kUInt32, false, 8));
 }
