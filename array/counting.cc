@@ -6,6 +6,7 @@
 #include <cmath>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "array/reduce.h"
@@ -94,12 +95,62 @@ Array density_of(const Array& hist, const Array& edges) {
                           hist.context());
 }
 
+// The counts of `data` (int64 or int32, computed, contiguous from element 0 of its buffer,
+// every value in [0, length)) in `length` bins, or with `weights` (as many) the sums of each
+// bin's weights in input order (float64).
+Array count_into_bins(const Array& data, int64_t length, const std::optional<Array>& weights,
+                      std::string_view op) {
+  const std::shared_ptr<Context>& ctx = data.context();
+  const int64_t n = data.size();
+  if (n >= (int64_t{1} << 32) - 1) {
+    throw ShapeError("[" + std::string(op) +
+                     "] counting 2^32 - 1 values or more is not supported yet (got " +
+                     std::to_string(n) + ")");
+  }
+  // Weighted: one more bin, never hit, so that the exclusive sums of the counts are the
+  // length + 1 bounds of the bins' runs in the values sorted by bin.
+  const int64_t bins = weights ? length + 1 : length;
+  auto counts = allocate_for(ctx, DType::kUInt32, {bins});
+  zero_fill(ctx, *device_buffer(*counts));
+  dispatch_library(ctx, bincount_spec(data.dtype()),
+                   {device_buffer(*data.node()->buffer()), device_buffer(*counts)}, n,
+                   sort_groups(n, int64_t{kBincountThreads} * 64),
+                   {Scalar::of_int(bins, DType::kInt64)});
+  Array c = Array(default_graph().buffer(counts, DType::kUInt32, View::contiguous({bins})), ctx)
+                .astype(DType::kInt64);
+  if (!weights) return c;
+  Array bounds = cumsum(c) - c;
+  // The stable order by bin (32-bit keys where the bins allow: half the sort's traffic), the
+  // weights in that order (moved with the keys through the sort's passes where the device
+  // runs the 8-bit form, else gathered through the sorting permutation), and each bin's run
+  // summed in input order.
+  Array keys = data.dtype() == DType::kInt64 && length - 1 <= int64_t{UINT32_MAX}
+                   ? data.astype(DType::kUInt32)
+                   : data;
+  const Array w = weights->dtype() == DType::kFloat64 ? *weights : weights->astype(DType::kFloat64);
+  std::optional<Array> sw = sort_by_key(keys, w, op);
+  if (!sw) {
+    Array perm = sort_permutation(keys, n, op);
+    sw = gather(ascontiguousarray(w), {perm}, {0}, 0, /*checked=*/true, op);
+  }
+  return segment_sums(*sw, bounds, length);
+}
+
 // Shared tail of both histogram forms: `bin` holds each element's bin in [0, nbins], nbins
 // for elements outside the edges.
 std::pair<Array, Array> finish(const Array& bin, int64_t nbins, const Array& edges,
                                bool density, const std::optional<Array>& weights) {
-  Array counts = bincount(bin, weights ? std::optional<Array>(reshape(*weights, {-1}))
-                                       : std::nullopt, nbins + 1);
+  // Bins are known to lie in [0, nbins]: counted from int32 (half the traffic), with no read of
+  // their range.
+  const int64_t n = bin.size();
+  Array counts = zeros({nbins + 1}, DType::kInt64, bin.context());
+  if (n > 0) {
+    Array data(default_graph().convert(bin.node(), DType::kInt32, {n}), bin.context());
+    data.eval();
+    counts = count_into_bins(data, nbins + 1,
+                             weights ? std::optional<Array>(reshape(*weights, {-1})) : std::nullopt,
+                             "histogram");
+  }
   Array hist = counts[Index{range(0, nbins)}];
   if (weights) hist = hist.astype(weights->dtype());
   if (!density) return {hist, edges};
@@ -187,10 +238,6 @@ Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minl
   Array xs = ascontiguousarray(x.astype(DType::kInt64));
   int64_t length = minlength;
   if (n == 0) return zeros({length}, DType::kInt64, ctx);  // int64 with weights too, as numpy
-  if (n >= (int64_t{1} << 32) - 1) {
-    throw ShapeError("[bincount] counting 2^32 - 1 values or more is not supported yet (got " +
-                     std::to_string(n) + ")");
-  }
   // The values computed once, from element 0 of a buffer; the bins from their extremes (one
   // read); then every value counted with atomics.
   Array data = xs;
@@ -206,32 +253,7 @@ Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minl
     throw ShapeError("[bincount] 'list' argument must have no negative elements, got " +
                      std::to_string(ends[0]));
   }
-  length = std::max(length, ends[1] + 1);
-  // Weighted: one more bin, never hit, so that the exclusive sums of the counts are the
-  // length + 1 bounds of the bins' runs in the values sorted by bin.
-  const int64_t bins = weights ? length + 1 : length;
-  auto counts = allocate_for(ctx, DType::kUInt32, {bins});
-  zero_fill(ctx, *device_buffer(*counts));
-  dispatch_library(ctx, bincount_spec(),
-                   {device_buffer(*data.node()->buffer()), device_buffer(*counts)}, n,
-                   sort_groups(n, int64_t{kBincountThreads} * 64),
-                   {Scalar::of_int(bins, DType::kInt64)});
-  Array c = Array(default_graph().buffer(counts, DType::kUInt32, View::contiguous({bins})), ctx)
-                .astype(DType::kInt64);
-  if (!weights) return c;
-  Array bounds = cumsum(c) - c;
-  // The stable order by bin (32-bit keys where the bins allow: half the sort's traffic), the
-  // weights in that order (moved with the keys through the sort's passes where the device
-  // runs the 8-bit form, else gathered through the sorting permutation), and each bin's run
-  // summed in input order.
-  Array keys = ends[1] <= int64_t{UINT32_MAX} ? data.astype(DType::kUInt32) : data;
-  const Array w = weights->dtype() == DType::kFloat64 ? *weights : weights->astype(DType::kFloat64);
-  std::optional<Array> sw = sort_by_key(keys, w, "bincount");
-  if (!sw) {
-    Array perm = sort_permutation(keys, n, "bincount");
-    sw = gather(ascontiguousarray(w), {perm}, {0}, 0, /*checked=*/true, "bincount");
-  }
-  return segment_sums(*sw, bounds, length);
+  return count_into_bins(data, std::max(length, ends[1] + 1), weights, "bincount");
 }
 
 std::pair<Array, Array> histogram(const Array& a, int64_t bins,

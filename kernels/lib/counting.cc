@@ -1,14 +1,16 @@
 // bincount's counting kernel (kernels/lib/counting.h).
 #include "kernels/lib/counting.h"
 
+#include "base/errors.h"
 #include "kernels/glsl/indexing.h"
 #include "kernels/glsl/writer.h"
 #include "kernels/lib/scan.h"
 
 namespace vka {
 
-KernelSpec bincount_spec() {
-  return library_spec(KernelKind::kBincount, {DType::kInt64}, {DType::kUInt32}, 1);
+KernelSpec bincount_spec(DType values) {
+  VKA_ASSERT(values == DType::kInt64 || values == DType::kInt32);
+  return library_spec(KernelKind::kBincount, {values}, {DType::kUInt32}, 1);
 }
 
 std::string emit_bincount(const KernelSpec& spec) {
@@ -21,7 +23,8 @@ std::string emit_bincount(const KernelSpec& spec) {
   w.line("#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require");
   w.line("layout(local_size_x = " + T + ") in;");
   emit_push_block(spec, w);
-  return w.str() + operand_buffer(spec, 0, "readonly", "int64_t", "in0") +
+  const std::string in = spec.inputs[0].dtype == DType::kInt64 ? "int64_t" : "int";
+  return w.str() + operand_buffer(spec, 0, "readonly", in, "in0") +
          operand_buffer(spec, 1, "", "uint", "out0") +
          "shared uint h[" + S + "];\n"
          "void main() {\n"

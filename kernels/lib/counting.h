@@ -13,9 +13,9 @@ inline constexpr int kBincountThreads = 256;
 // Bins a workgroup counts in shared memory (16 KiB); more bins are counted in the output.
 inline constexpr int kBincountSharedBins = 4096;
 
-// bincount: in0 values (int64, contiguous, each in [0, c0)) → out0 counts (uint32, c0 of them,
-// zeroed). Slot c0: the number of bins.
-KernelSpec bincount_spec();
+// bincount: in0 values (`values`: int64 or int32, contiguous, each in [0, c0)) → out0 counts
+// (uint32, c0 of them, zeroed). Slot c0: the number of bins.
+KernelSpec bincount_spec(DType values);
 
 std::string emit_bincount(const KernelSpec& spec);
 

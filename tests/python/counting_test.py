@@ -162,6 +162,19 @@ def test_deterministic_weighted_sums():
     np.testing.assert_array_equal(first, np.bincount(a, weights=w))
 
 
+def test_histogram_counts_its_bins_without_reading_their_range():
+    # Bins known to lie in [0, nbins]: the bins as int32, the count and the counts' dtype; no
+    # minimum and maximum of the bins (bincount's two reductions and their read-back).
+    a = np.random.default_rng(3).standard_normal(100000)
+    x = vk.asarray(a)
+    vk.eval(vk.histogram(x, 100, (-4, 4))[0])
+    before = vk.kernel_count()
+    h = vk.histogram(x, 100, (-4, 4))[0]
+    vk.eval(h)
+    assert vk.kernel_count() - before == 3
+    same(h, np.histogram(a, 100, (-4, 4))[0])
+
+
 @pytest.mark.parametrize("ballot", [True, False])
 def test_weights_sorted_with_their_bins(ballot):
     # Bins up to 2^17 - 1: bin indices vary in 17 bits, three 8-bit passes (the third writes
