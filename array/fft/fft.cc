@@ -1,7 +1,8 @@
 // numpy.fft's one-dimensional transforms: the input moved so the transform axis is last,
 // cropped or zero-padded and converted in one kernel into a buffer VkFFT reads, the transform
 // recorded on every replica (in chunks of rows, or in four steps for rows longer than a
-// binding: array/fft/transform.h), the result moved back as a view and scaled lazily.
+// binding: array/fft/transform.h), the result moved back as a view and scaled (by VkFFT where
+// an inverse transform divides by n, else lazily).
 #include "array/fft/fft.h"
 
 #include <cmath>
@@ -99,7 +100,7 @@ std::shared_ptr<ReplicatedBuffer> prepared(const Array& a, int axis, int64_t m, 
 }
 
 Array transform(const char* op, const Array& a, int64_t n, int64_t axis_in, FftKind kind,
-                bool inverse, DType in_dtype) {
+                bool inverse, DType in_dtype, double* scale) {
   const int axis = normalize_axis(op, axis_in, a.ndim());
   check_points(n);
   const std::shared_ptr<Context>& ctx = a.context();
@@ -155,6 +156,10 @@ Array transform(const char* op, const Array& a, int64_t n, int64_t axis_in, FftK
       const uint64_t limit = fft_binding_limit(*ctx);
       const bool chunked = static_cast<uint64_t>(batch) * fft_row_bytes(key) > limit;
       const int64_t real_room = kind == FftKind::kReal && !chunked ? batch * half * 2 : 0;
+      if (scale && inverse && *scale == 1.0 / static_cast<double>(n)) {
+        key.normalize = true;
+        *scale = 1.0;
+      }
       Shape in_shape;
       auto in = prepared(src, axis, in_len, read_dtype, !chunked && (inverse || real_in),
                          real_in ? real_room : 0, &in_shape);
@@ -192,8 +197,9 @@ Array fft(const Array& a, std::optional<int64_t> n, int64_t axis, const std::str
 Array ifft(const Array& a, std::optional<int64_t> n, int64_t axis, const std::string& norm) {
   const int64_t len = n.value_or(axis_length("ifft", a, axis));
   parse_norm(norm);
-  Array y = transform("ifft", a, len, axis, FftKind::kComplex, true, a.dtype());
-  return scaled(y, norm_factor(norm, len, true));
+  double factor = norm_factor(norm, len, true);
+  Array y = transform("ifft", a, len, axis, FftKind::kComplex, true, a.dtype(), &factor);
+  return scaled(y, factor);
 }
 
 Array rfft(const Array& a, std::optional<int64_t> n, int64_t axis, const std::string& norm) {
@@ -207,8 +213,9 @@ Array rfft(const Array& a, std::optional<int64_t> n, int64_t axis, const std::st
 Array irfft(const Array& a, std::optional<int64_t> n, int64_t axis, const std::string& norm) {
   const int64_t len = n.value_or(2 * (axis_length("irfft", a, axis) - 1));
   parse_norm(norm);
-  Array y = transform("irfft", a, len, axis, FftKind::kReal, true, a.dtype());
-  return scaled(y, norm_factor(norm, len, true));
+  double factor = norm_factor(norm, len, true);
+  Array y = transform("irfft", a, len, axis, FftKind::kReal, true, a.dtype(), &factor);
+  return scaled(y, factor);
 }
 
 Array hfft(const Array& a, std::optional<int64_t> n, int64_t axis, const std::string& norm) {
@@ -216,8 +223,9 @@ Array hfft(const Array& a, std::optional<int64_t> n, int64_t axis, const std::st
   const std::string swapped = swap_norm(norm);
   check_points(len);
   Array c = is_complex(a.dtype()) ? conj(a) : a;
-  Array y = transform("hfft", c, len, axis, FftKind::kReal, true, a.dtype());
-  return scaled(y, norm_factor(swapped, len, true));
+  double factor = norm_factor(swapped, len, true);
+  Array y = transform("hfft", c, len, axis, FftKind::kReal, true, a.dtype(), &factor);
+  return scaled(y, factor);
 }
 
 Array ihfft(const Array& a, std::optional<int64_t> n, int64_t axis, const std::string& norm) {

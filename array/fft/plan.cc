@@ -73,6 +73,7 @@ class FftPlan {
     p.real = key.kind == FftKind::kReal ? 1 : 0;
     p.double_precision = key.double_precision ? 1 : 0;
     p.inverse = inv ? 1 : 0;
+    p.normalize = key.normalize ? 1 : 0;
     const int r = vka_fft_plan_create(&p, &plan_);
     if (r != 0) {
       throw DeviceError("[fft] VkFFT could not plan the " + key.describe() + " transform on " +
@@ -176,6 +177,7 @@ std::string FftPlanKey::describe() const {
   s += " n=" + std::to_string(n) + " batch=" + std::to_string(batch);
   if (columns > 0) s += " columns=" + std::to_string(columns);
   s += double_precision ? " double" : " single";
+  if (normalize) s += " normalized";
   return s;
 }
 

@@ -26,11 +26,13 @@ struct FftPlanKey {
   // 0: rows. Otherwise (c2c, batch 1): the transforms down the columns of one contiguous
   // (n, columns) matrix, strided in place (no transposing pass).
   int64_t columns = 0;
+  // Inverse transforms: the result divided by n, in VkFFT's last pass (no kernel of its own).
+  bool normalize = false;
   bool operator==(const FftPlanKey& o) const {
     return kind == o.kind && double_precision == o.double_precision && inverse == o.inverse &&
-           n == o.n && batch == o.batch && columns == o.columns;
+           n == o.n && batch == o.batch && columns == o.columns && normalize == o.normalize;
   }
-  std::string describe() const;  // "c2c inverse n=1000 batch=3 double"
+  std::string describe() const;  // "c2c inverse n=1000 batch=3 double normalized"
 };
 
 // Records on `replica`'s stream the unnormalized transform of `key.batch` contiguous rows:

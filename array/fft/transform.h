@@ -13,9 +13,11 @@
 namespace vka {
 
 // The unnormalized transform of `a` along `axis`: c2c (either way), r2c (forward real) or c2r
-// (inverse to real, `n` real outputs). `in_dtype`: what the transform reads.
+// (inverse to real, `n` real outputs). `in_dtype`: what the transform reads. `scale`, when
+// given, is the factor the caller multiplies the result by: an inverse transform of rows
+// applies a factor of exactly 1/n itself (in VkFFT's last pass) and sets *scale to 1.
 Array transform(const char* op, const Array& a, int64_t n, int64_t axis, FftKind kind, bool inverse,
-                DType in_dtype);
+                DType in_dtype, double* scale = nullptr);
 
 // `a` with axis `axis` last, cropped or zero-padded to `m` there, as `dtype`, in a
 // C-contiguous buffer: `a`'s own when it already is one and `writable` is false, else a new

@@ -64,6 +64,7 @@ int vka_fft_plan_create(const VkaFftParams* p, VkaFftPlan** plan) {
   c.performR2C = p->real ? 1 : 0;
   c.doublePrecision = p->double_precision ? 1 : 0;
   c.useLUT = 1; /* twiddles from tables computed on the host: accurate on every driver */
+  c.normalize = p->normalize ? 1 : 0;
   c.makeForwardPlanOnly = p->inverse ? 0 : 1;
   c.makeInversePlanOnly = p->inverse ? 1 : 0;
   VkFFTResult r = initializeVkFFT(&out->app, c);

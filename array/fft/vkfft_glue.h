@@ -36,6 +36,8 @@ typedef struct VkaFftParams {
   int real;
   int double_precision;
   int inverse;
+  /* Inverse transforms: divide by n in the last pass (numpy's backward norm). */
+  int normalize;
 } VkaFftParams;
 
 int vka_fft_plan_create(const VkaFftParams* params, VkaFftPlan** plan);

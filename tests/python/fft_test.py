@@ -140,6 +140,21 @@ def test_norms(norm):
     check(vk.fft.irfftn(h, (2, n), norm=norm), np.fft.irfftn(h, (2, n), norm=norm), n, False)
 
 
+def test_inverse_transforms_divide_by_n_in_place():
+    # numpy's backward norm divides an inverse transform by n: VkFFT does it in its last pass,
+    # so no scaling kernel follows; "ortho" (1 / sqrt(n)) stays a lazy multiply.
+    x = vk.asarray(sample((8, 64), np.complex64, seed=8))
+    counts = {}
+    for norm in ("backward", "ortho"):
+        vk.eval(vk.fft.ifft(x, norm=norm))
+        before = vk.kernel_count()
+        y = vk.fft.ifft(x, norm=norm)
+        vk.eval(y)
+        counts[norm] = vk.kernel_count() - before
+        check(y, np.fft.ifft(np.asarray(x), norm=norm), 64, True)
+    assert counts["ortho"] == counts["backward"] + 1
+
+
 @pytest.mark.parametrize("n", [1, 4, 9, 20, 33])
 def test_crop_and_pad(n):
     x = sample((3, 10), np.complex128, seed=n)
