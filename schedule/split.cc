@@ -12,6 +12,19 @@
 #include <utility>
 
 namespace vka {
+namespace {
+
+// The set bits of a word, in registers: the builtin calls a table-driven library routine where
+// the target may lack a population-count instruction (the baseline x86-64), and this loop
+// runs once per word of every entry's set.
+int bits_set(uint64_t x) {
+  x = x - ((x >> 1) & 0x5555555555555555ull);
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return static_cast<int>((x * 0x0101010101010101ull) >> 56);
+}
+
+}  // namespace
 
 std::vector<int> tape_subtree_sizes(const std::vector<TapeEntry>& tape,
                                     const std::unordered_map<const Node*, int>& tape_index,
@@ -58,6 +71,20 @@ std::vector<int> tape_subtree_sizes(const std::vector<TapeEntry>& tape,
       stack.pop_back();
     }
   }
+  // A tree (no entry read twice, as in a running sum): subtrees are disjoint, and a measure is
+  // its entry's weight plus its inputs' measures.
+  std::vector<int> uses(n, 0);
+  bool tree = true;
+  for (std::size_t i = 0; i < n && tree; ++i) {
+    for (std::size_t k : ins[i]) tree = tree && ++uses[k] == 1;
+  }
+  if (tree) {
+    for (std::size_t i : order) {
+      sizes[i] = weight(i);
+      for (std::size_t k : ins[i]) sizes[i] += sizes[k];
+    }
+    return sizes;
+  }
   const std::size_t words = (n + 63) / 64;
   // The positions of each weight (the measure sums popcounts per weight).
   std::map<int, std::vector<uint64_t>> of_weight;
@@ -77,7 +104,7 @@ std::vector<int> tape_subtree_sizes(const std::vector<TapeEntry>& tape,
     for (const auto& [wt, mask] : of_weight) {
       if (wt == 0) continue;
       int count = 0;
-      for (std::size_t w = 0; w < words; ++w) count += __builtin_popcountll(row[w] & mask[w]);
+      for (std::size_t w = 0; w < words; ++w) count += bits_set(row[w] & mask[w]);
       measure += wt * count;
     }
     sizes[i] = measure;

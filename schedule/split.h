@@ -13,8 +13,10 @@ namespace vka {
 
 // For every tape entry, the measure of the distinct tape nodes under it in this kernel,
 // stopping at its inputs: their number, or with `weights` (one per entry) the sum of their
-// weights. Bit sets over tape positions, inputs first, so one pass serves every candidate split
-// point (a walk per candidate made long chains quadratic). Past 8192 entries the sets would be
+// weights. Where no entry is read twice (a tree, such as a running sum), subtrees are disjoint
+// and one pass sums them; otherwise bit sets over tape positions, inputs first, so one pass
+// serves every candidate split point (a walk per candidate made long chains quadratic; the
+// sets cost n^2 / 64 words). Past 8192 entries the sets would be
 // large: the measure of the tape up to the entry (which lists inputs first, but for gathers'
 // operands) stands in.
 // `tape_index`: the tape position of each node computed in the kernel.

@@ -32,8 +32,9 @@ Tape walk_tape(const std::vector<NodePtr>& roots, const std::unordered_set<const
   Tape t;
   ScheduledKernel& k = t.k;
   KernelSpec& spec = k.spec;
-  // Post-order DFS (iterative: chains can be long) so operands precede their users.
-  std::vector<std::pair<NodePtr, std::size_t>> stack;
+  // Post-order DFS (iterative: chains can be long) so operands precede their users. The stack
+  // points at the roots' and the nodes' own input pointers (no reference counting per step).
+  std::vector<std::pair<const NodePtr*, std::size_t>> stack;
   // A gather's array is bound as a buffer, not a tape value: the walk starts at its indices.
   auto first_input = [](const NodePtr& n) -> std::size_t { return n->op() == Op::kGather; };
   // One binding per storage and dtype: a leaf's buffer, or a materialized node's own.
@@ -46,9 +47,9 @@ Tape walk_tape(const std::vector<NodePtr>& roots, const std::unordered_set<const
     spec.input_bindings.push_back(it.first->second);
   };
   for (const NodePtr& root : roots) {
-    stack.push_back({root, first_input(root)});
+    stack.push_back({&root, first_input(root)});
     while (!stack.empty()) {
-      NodePtr node = stack.back().first;
+      const NodePtr& node = *stack.back().first;
       bool input = is_input(node.get());
       std::size_t& next = stack.back().second;
       if (t.tape_index.count(node.get())) {
@@ -56,8 +57,8 @@ Tape walk_tape(const std::vector<NodePtr>& roots, const std::unordered_set<const
         continue;
       }
       if (!input && next < node->inputs().size()) {
-        NodePtr in = node->inputs()[next++];
-        stack.push_back({in, first_input(in)});
+        const NodePtr& in = node->inputs()[next++];
+        stack.push_back({&in, first_input(in)});
         continue;
       }
       stack.pop_back();
