@@ -189,6 +189,13 @@ def test_weights_sorted_with_their_bins(ballot):
         x, wv = vk.asarray(a, context=ctx), vk.asarray(w, context=ctx)
         same(vk.bincount(x, weights=wv), np.bincount(a, weights=w))
         same(wv, w)  # the weights are left as they were
+    # A histogram's bins are int32 keys: the same two ways.
+    s = g.standard_normal(a.size)
+    for bins in (7, 5000):
+        got = vk.histogram(vk.asarray(s, context=ctx), bins, (-3, 3),
+                           weights=vk.asarray(w, context=ctx))[0]
+        np.testing.assert_allclose(np.asarray(got), np.histogram(s, bins, (-3, 3), weights=w)[0],
+                                   rtol=1e-12, atol=0)
 
 
 @pytest.mark.parametrize("n", [65535, 65536, 200003])
