@@ -1,9 +1,5 @@
 """Lloyd's k-means: assignment by squared distances (one GEMM), new centroids by weighted
-bincounts, a few iterations (float32 points, float64 centroid sums as numpy's bincount gives).
-
-Known vkarray bug, not worked around: ``bincount(x, weights=w)`` sums at most 65535 weights per
-bin once x has more than ~1.05M elements (``bincount(zeros(1_100_000, int64), weights=ones)``
-gives 65535), so the large size (2M points) fails its check on vkarray until that is fixed."""
+bincounts, a few iterations (float32 points, float64 centroid sums as numpy's bincount gives)."""
 
 SIZES = {"small": (1000, 4, 5, 2), "medium": (200_000, 8, 16, 3), "large": (2_000_000, 8, 16, 3),
          "demo": (20_000, 8, 16, 3)}
