@@ -198,6 +198,25 @@ def test_weights_sorted_with_their_bins(ballot):
                                    rtol=1e-12, atol=0)
 
 
+def test_weighted_counts_on_every_replica(ctx3):
+    # Each replica holds its own bins and weights; the sort moves each replica's weights.
+    g = np.random.default_rng(12)
+    n = 20000
+    a = [np.concatenate([g.integers(0, 700, n - 1), [699]]) for _ in range(3)]
+    w = [g.standard_normal(n) for _ in range(3)]
+    x = vk.asarray(np.zeros(n, np.int64), context=ctx3)
+    wv = vk.asarray(np.zeros(n), context=ctx3)
+    for r in range(3):
+        x.write(a[r], r)
+        wv.write(w[r], r)
+    got = vk.bincount(x, weights=wv).read()
+    hist = vk.histogram(wv, 30, (-3, 3), weights=wv)[0].read()
+    for r in range(3):
+        np.testing.assert_array_equal(got[r], np.bincount(a[r], weights=w[r]))
+        np.testing.assert_allclose(hist[r], np.histogram(w[r], 30, (-3, 3), weights=w[r])[0],
+                                   rtol=1e-12, atol=0)
+
+
 @pytest.mark.parametrize("n", [65535, 65536, 200003])
 def test_weighted_bins_longer_than_one_loop(n):
     # One bin holding every element, and three bins of ~n/3: more elements per bin than one
