@@ -59,20 +59,26 @@ def torch_ms(fn, runs):
 
 
 def vkarray_ms(fn, runs):
-    """Wall-clock milliseconds of `runs` calls of fn with vkarray.synchronize() inside the
+    """Wall-clock milliseconds of `runs` calls of fn with its results evaluated (vkarray is
+    lazy: an unevaluated result has launched nothing) and vkarray.synchronize() inside the
     timed region, after one call and half a second of work."""
     import vkarray as vk
-    fn()
-    vk.synchronize()
+
+    def call():
+        r = fn()
+        for x in r if isinstance(r, (tuple, list)) else (r,):
+            if hasattr(x, "eval"):
+                x.eval()
+        vk.synchronize()
+
+    call()
     t_end = time.perf_counter() + 0.5
     while time.perf_counter() < t_end:
-        fn()
-        vk.synchronize()
+        call()
     out = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        fn()
-        vk.synchronize()
+        call()
         out.append((time.perf_counter() - t0) * 1e3)
     return out
 
