@@ -12,6 +12,7 @@
 #include "array/reduce.h"
 #include "array/sort.h"
 #include "array/sort_radix.h"
+#include "array/views.h"
 #include "base/errors.h"
 #include "kernels/lib/counting.h"
 #include "kernels/lib/sort.h"
@@ -41,14 +42,8 @@ std::string number(double v) {
 Array segment_sums(const Array& sorted_weights, const Array& bounds, int64_t m) {
   const std::shared_ptr<Context>& ctx = sorted_weights.context();
   // float64 values already in a buffer of their own (sort_by_key's) are read where they are.
-  const NodePtr& sw = sorted_weights.node();
-  const bool in_place = sorted_weights.dtype() == DType::kFloat64 && sw->is_leaf() &&
-                        sw->view().offset == 0 && sw->view().is_contiguous();
-  Array w = in_place
-                ? sorted_weights
-                : Array(default_graph().convert(sw, DType::kFloat64, sorted_weights.shape()), ctx);
-  Array b(default_graph().convert(bounds.node(), DType::kInt64, bounds.shape()), ctx);
-  eval(w, b);
+  const Array w = flat_buffer(sorted_weights, DType::kFloat64);
+  const Array b = flat_buffer(bounds, DType::kInt64);
   auto out = allocate_for(ctx, DType::kFloat64, {std::max<int64_t>(m, 1)});
   dispatch_library(
       ctx, segment_sum_spec(),
@@ -142,12 +137,9 @@ std::pair<Array, Array> finish(const Array& bin, int64_t nbins, const Array& edg
                                bool density, const std::optional<Array>& weights) {
   // Bins are known to lie in [0, nbins]: counted from int32 (half the traffic), with no read of
   // their range.
-  const int64_t n = bin.size();
   Array counts = zeros({nbins + 1}, DType::kInt64, bin.context());
-  if (n > 0) {
-    Array data(default_graph().convert(bin.node(), DType::kInt32, {n}), bin.context());
-    data.eval();
-    counts = count_into_bins(data, nbins + 1,
+  if (bin.size() > 0) {
+    counts = count_into_bins(flat_buffer(bin, DType::kInt32), nbins + 1,
                              weights ? std::optional<Array>(reshape(*weights, {-1})) : std::nullopt,
                              "histogram");
   }
@@ -234,18 +226,11 @@ Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minl
   if (weights && is_complex(weights->dtype())) {
     throw DTypeError("[bincount] cannot cast complex weights to float64");
   }
-  const int64_t n = x.size();
-  Array xs = ascontiguousarray(x.astype(DType::kInt64));
-  int64_t length = minlength;
-  if (n == 0) return zeros({length}, DType::kInt64, ctx);  // int64 with weights too, as numpy
+  const int64_t length = minlength;
+  if (x.size() == 0) return zeros({length}, DType::kInt64, ctx);  // int64 with weights too
   // The values computed once, from element 0 of a buffer; the bins from their extremes (one
   // read); then every value counted with atomics.
-  Array data = xs;
-  data.eval();
-  if (data.node()->view().offset != 0 || !data.node()->view().is_contiguous()) {
-    data = Array(default_graph().convert(xs.node(), DType::kInt64, {n}), ctx);
-    data.eval();
-  }
+  const Array data = flat_buffer(x, DType::kInt64);
   Array lo = min(data), hi = max(data);
   eval(lo, hi);
   const int64_t ends[2] = {lo.to_vector<int64_t>()[0], hi.to_vector<int64_t>()[0]};

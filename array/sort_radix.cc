@@ -49,17 +49,14 @@ uint64_t varying_bits(const std::shared_ptr<Context>& ctx,
   return mask;
 }
 
-// The values of `a` in C order from element 0 of a buffer: a's own buffer where it is one (a
-// computed value, or storage read in place), else a copy.
-Array flat_data(const Array& a) {
-  Array flat = reshape(a, {-1});
-  flat.eval();
-  const NodePtr& node = flat.node();
-  if (node->is_leaf() && node->view().offset == 0 && node->view().is_contiguous()) return flat;
-  Array data(default_graph().convert(node, a.dtype(), {a.size()}), a.context());
-  data.eval();
-  VKA_ASSERT(data.node()->is_leaf() && data.node()->view().offset == 0);
-  return data;
+// sort_permutation and its relatives sort at most 2^31 - 1 elements (uint32 positions).
+void check_size(int64_t n, std::string_view op) {
+  if (n >= (int64_t{1} << 31)) {
+    throw ShapeError("[" + std::string(op) +
+                     "] sorting 2^31 elements or more is not supported "
+                     "yet (got " +
+                     std::to_string(n) + ")");
+  }
 }
 
 // The pass geometry every replica can run: the 8-bit form where all replicas agree on it.
@@ -85,7 +82,10 @@ struct Passes {
   std::shared_ptr<ReplicatedBuffer>* keys;  // [2]
   std::shared_ptr<ReplicatedBuffer>* idx;   // [2], or null: keys alone
   int payload_bytes = 4;                    // of idx: uint32 indices, or 64-bit values
+  // Read by the first pass instead of idx[0] (the caller's values, left as they are).
+  std::shared_ptr<ReplicatedBuffer> first_idx;
   int cur = 0;
+  int done = 0;  // passes run
 
   void run(int shift, int64_t row_length) {
     const int64_t tiles = (n + g.block() - 1) / g.block();
@@ -101,15 +101,37 @@ struct Passes {
                      static_cast<uint64_t>(nb), slots);
     auto offsets = exclusive_sums(ctx, counts, DType::kUInt32, g.digits() * nb);
     std::vector<std::shared_ptr<ReplicatedBuffer>> args = {keys[cur]};
-    if (idx) args.push_back(idx[cur]);
+    if (idx) args.push_back(done == 0 && first_idx ? first_idx : idx[cur]);
     args.push_back(offsets);
     args.push_back(keys[1 - cur]);
     if (idx) args.push_back(idx[1 - cur]);
     dispatch_library(ctx, sort_scatter_spec(key, idx ? payload_bytes : 0, g.digit_bits), args, n,
                      static_cast<uint64_t>(nb), slots);
     cur = 1 - cur;
+    ++done;
+  }
+
+  // The passes over the key digits that `mask` (varying_bits) says differ between elements.
+  void run_varying(uint64_t mask) {
+    const int bits = static_cast<int>(itemsize(key)) * 8;
+    for (int shift = 0; shift < bits; shift += g.digit_bits) {
+      if ((mask >> shift) & (g.digits() - 1)) run(shift, 0);
+    }
   }
 };
+
+// The order-preserving keys of `a`'s values (sort_value_keys_spec: a real dtype, taken flat)
+// into `keys`, and the key bits that vary between them; `lossy` as varying_bits' flag.
+uint64_t value_keys(const Array& a, const std::shared_ptr<ReplicatedBuffer>& keys,
+                    bool* lossy = nullptr) {
+  const std::shared_ptr<Context>& ctx = a.context();
+  const Array data = flat_buffer(a, a.dtype());
+  auto words = zeroed_words(ctx);
+  dispatch_library(ctx, sort_value_keys_spec(a.dtype()),
+                   {device_buffer(*data.node()->buffer()), keys, words}, a.size(),
+                   sort_groups(a.size(), kSortThreads));
+  return varying_bits(ctx, words, lossy);
+}
 
 // Values of dtype t from their keys (sort_value_keys_spec): the encoding undone. A float key
 // with the top bit set was a value >= +0.0 (the largest key: the quiet NaN).
@@ -141,13 +163,8 @@ Array sort_permutation(const Array& a, int64_t rowlen, std::string_view op) {
   const int64_t n = a.size();
   const DType t = a.dtype();
   VKA_ASSERT(rowlen > 0 && n % rowlen == 0);
-  if (n >= (int64_t{1} << 31)) {
-    throw ShapeError("[" + std::string(op) +
-                     "] sorting 2^31 elements or more is not supported "
-                     "yet (got " +
-                     std::to_string(n) + ")");
-  }
-  const Array data = flat_data(a);
+  check_size(n, op);
+  const Array data = flat_buffer(a, t);
   const DType key = sort_key_dtype(t);
   std::shared_ptr<BufferRef> idx_ref[2] = {alloc(ctx, DType::kUInt32, n),
                                            alloc(ctx, DType::kUInt32, n)};
@@ -158,18 +175,13 @@ Array sort_permutation(const Array& a, int64_t rowlen, std::string_view op) {
   Passes passes{ctx, key, n, geometry(ctx, key, 4), keys, idx};
   // Least significant key first: a complex number orders by (NaN class, real, imaginary).
   const std::vector<int> parts = is_complex(t) ? std::vector<int>{1, 0, 2} : std::vector<int>{0};
-  const int bits = static_cast<int>(itemsize(key)) * 8;
   for (size_t p = 0; p < parts.size(); ++p) {
     const int cur = passes.cur;
     auto words = zeroed_words(ctx);
     dispatch_library(ctx, sort_keys_spec(t),
                      {device_buffer(*data.node()->buffer()), keys[cur], idx[cur], words}, n,
                      sort_groups(n, kSortThreads), {slot(parts[p]), slot(p == 0 ? 1 : 0)});
-    const uint64_t mask = varying_bits(ctx, words);
-    const int step = passes.g.digit_bits;
-    for (int shift = 0; shift < bits; shift += step) {
-      if ((mask >> shift) & (passes.g.digits() - 1)) passes.run(shift, 0);
-    }
+    passes.run_varying(varying_bits(ctx, words));
   }
   // Rows last: the most significant digits (the sort within each row is already done).
   const int64_t rows = n / rowlen;
@@ -188,28 +200,15 @@ std::optional<Array> sort_values(const Array& a, std::string_view op) {
   const DType key = sort_key_dtype(t);
   const SortGeometry g = geometry(ctx, key, 0);
   if (g.digit_bits != 8) return std::nullopt;
-  if (n >= (int64_t{1} << 31)) {
-    throw ShapeError("[" + std::string(op) +
-                     "] sorting 2^31 elements or more is not supported "
-                     "yet (got " +
-                     std::to_string(n) + ")");
-  }
-  const Array data = flat_data(a);
+  check_size(n, op);
   std::shared_ptr<BufferRef> key_ref[2] = {alloc(ctx, key, n), alloc(ctx, key, n)};
   std::shared_ptr<ReplicatedBuffer> keys[2] = {device_buffer(*key_ref[0]),
                                                device_buffer(*key_ref[1])};
-  auto words = zeroed_words(ctx);
-  dispatch_library(ctx, sort_value_keys_spec(t),
-                   {device_buffer(*data.node()->buffer()), keys[0], words}, n,
-                   sort_groups(n, kSortThreads));
   bool lossy = false;
-  const uint64_t mask = varying_bits(ctx, words, &lossy);
+  const uint64_t mask = value_keys(a, keys[0], &lossy);
   if (lossy) return std::nullopt;
   Passes passes{ctx, key, n, g, keys, nullptr, 0};
-  const int bits = static_cast<int>(itemsize(key)) * 8;
-  for (int shift = 0; shift < bits; shift += g.digit_bits) {
-    if ((mask >> shift) & (g.digits() - 1)) passes.run(shift, 0);
-  }
+  passes.run_varying(mask);
   Array sorted_keys(default_graph().buffer(key_ref[passes.cur], key, View::contiguous({n})), ctx);
   return from_value_keys(sorted_keys, t);
 }
@@ -222,41 +221,21 @@ std::optional<Array> sort_by_key(const Array& keys, const Array& values, std::st
   const DType key = sort_key_dtype(t);
   const SortGeometry g = geometry(ctx, key, 8);
   if (g.digit_bits != 8 || n == 0) return std::nullopt;
-  if (n >= (int64_t{1} << 31)) {
-    throw ShapeError("[" + std::string(op) +
-                     "] sorting 2^31 elements or more is not supported "
-                     "yet (got " +
-                     std::to_string(n) + ")");
-  }
-  const Array data = flat_data(keys);
-  std::shared_ptr<BufferRef> key_ref[2] = {alloc(ctx, key, n), alloc(ctx, key, n)};
-  std::shared_ptr<ReplicatedBuffer> key_buf[2] = {device_buffer(*key_ref[0]),
-                                                  device_buffer(*key_ref[1])};
+  check_size(n, op);
+  std::shared_ptr<ReplicatedBuffer> key_buf[2] = {device_buffer(*alloc(ctx, key, n)),
+                                                  device_buffer(*alloc(ctx, key, n))};
+  const uint64_t mask = value_keys(keys, key_buf[0]);
   // The first pass reads the values where they are; the passes after it move them between
   // two buffers of their own.
-  const Array flat_values = flat_data(values);
-  std::shared_ptr<BufferRef> value_ref[2] = {flat_values.node()->buffer(),
+  const Array flat_values = flat_buffer(values, values.dtype());
+  std::shared_ptr<BufferRef> value_ref[2] = {alloc(ctx, values.dtype(), n),
                                              alloc(ctx, values.dtype(), n)};
   std::shared_ptr<ReplicatedBuffer> value_buf[2] = {device_buffer(*value_ref[0]),
                                                     device_buffer(*value_ref[1])};
-  auto words = zeroed_words(ctx);
-  dispatch_library(ctx, sort_value_keys_spec(t),
-                   {device_buffer(*data.node()->buffer()), key_buf[0], words}, n,
-                   sort_groups(n, kSortThreads));
-  const uint64_t mask = varying_bits(ctx, words);
   Passes passes{ctx, key, n, g, key_buf, value_buf, 8};
-  const int bits = static_cast<int>(itemsize(key)) * 8;
-  bool moved = false;
-  for (int shift = 0; shift < bits; shift += g.digit_bits) {
-    if (!((mask >> shift) & (g.digits() - 1))) continue;
-    passes.run(shift, 0);
-    if (!moved) {
-      moved = true;
-      value_ref[0] = alloc(ctx, values.dtype(), n);
-      value_buf[0] = device_buffer(*value_ref[0]);
-    }
-  }
-  if (!moved) return flat_values;  // every key equal: the values are in order
+  passes.first_idx = device_buffer(*flat_values.node()->buffer());
+  passes.run_varying(mask);
+  if (passes.done == 0) return flat_values;  // every key equal: the values are in order
   return Array(default_graph().buffer(value_ref[passes.cur], values.dtype(), View::contiguous({n})),
                ctx);
 }

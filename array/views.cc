@@ -97,4 +97,19 @@ Array copy(const Array& a) {
   return Array(default_graph().convert(a.node(), a.dtype(), a.shape()), a.context());
 }
 
+Array flat_buffer(const Array& a, DType t) {
+  // A lazy array of more than one axis is computed by its reshape; a 1-d one stays lazy, so
+  // that a conversion computes it straight into the new buffer.
+  Array flat = a.ndim() == 1 ? a : reshape(a, {-1});
+  if (t == a.dtype()) {
+    flat.eval();
+    const NodePtr& node = flat.node();
+    if (node->is_leaf() && node->view().offset == 0 && node->view().is_contiguous()) return flat;
+  }
+  Array data(default_graph().convert(flat.node(), t, {a.size()}), a.context());
+  data.eval();
+  VKA_ASSERT(data.node()->is_leaf() && data.node()->view().offset == 0);
+  return data;
+}
+
 }  // namespace vka

@@ -36,6 +36,10 @@ Array ascontiguousarray(const Array& a);
 // A new value array with the same elements (lazy: computed when needed, from the values
 // at the time of the call).
 Array copy(const Array& a);
+// `a`'s elements in C order as dtype `t`, computed, in a buffer from its element 0 (1-d): a's
+// own buffer where it already is one (a computed value, or storage read in place), else a new
+// one written by one kernel. For library kernels that read a buffer whole.
+Array flat_buffer(const Array& a, DType t);
 
 // Reinterpreting an array's bytes (array/reinterpret.cc). numpy's rules, with numpy's
 // messages (ShapeError), plus the device's: a view addresses whole elements of its dtype, so

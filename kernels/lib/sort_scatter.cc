@@ -196,7 +196,7 @@ std::string emit_scatter_ballot(const KernelSpec& spec, const SortGeometry& g, b
          "      bool valid = base + (sg * " +
          P +
          "u + r) * size + lane < n;\n"
-         "      uint d = valid ? digit(mk[r], uint(mi[r])) : 256u;\n" +
+         "      uint d = valid ? digit(mk[r], mi[r]) : 256u;\n" +
          match +
          "      uint rank = subgroupBallotExclusiveBitCount(peers);\n"
          "      uint count = subgroupBallotBitCount(peers);\n"
@@ -230,7 +230,7 @@ std::string emit_scatter_ballot(const KernelSpec& spec, const SortGeometry& g, b
          "      if (base + (sg * " +
          P +
          "u + r) * size + lane >= n) continue;\n"
-         "      uint d = digit(mk[r], uint(mi[r]));\n"
+         "      uint d = digit(mk[r], mi[r]);\n"
          "      uint pos = dstart[d] + whist[sg * 256u + d] + mr[r];\n"
          "      skey[pos] = mk[r];\n" +
          (wide  ? "      sidx[pos] = (sg * " + P + "u + r) * size + lane;\n"
