@@ -62,7 +62,7 @@ def run_micro(bin_dir, quick, timeout):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--libs", default="numpy,vkarray",
-                    help="comma-separated: numpy, vkarray, cupy, torch, torch-compile, jax "
+                    help="comma-separated: numpy, vkarray, vkarray-jit, cupy, torch, torch-compile, jax "
                     "(default numpy,vkarray)")
     ap.add_argument("--sizes", default="small,medium,large")
     ap.add_argument("--programs", default="all",
@@ -145,7 +145,7 @@ def _device(lib_names):
     if "numpy" in lib_names:
         import numpy
         names.append(f"numpy {numpy.__version__} on {os.cpu_count()} CPUs")
-    if "vkarray" in lib_names:
+    if "vkarray" in lib_names or "vkarray-jit" in lib_names:
         try:
             import vkarray
             names.append("vkarray: " + str(vkarray.context()))

@@ -28,4 +28,5 @@ PYBIND11_MODULE(_vkarray, m) {
   vka::register_host(m);
   vka::register_kernels(m);
   vka::register_replicas(m);
+  vka::register_trace(m);
 }

@@ -25,5 +25,6 @@ void register_fft(pybind11::module_& m);                // fft_py.cc
 void register_host(pybind11::module_& m);               // host_py.cc (after ndarray)
 void register_kernels(pybind11::module_& m);            // kernel_py.cc (after ndarray)
 void register_replicas(pybind11::module_& m);           // replicas_py.cc (after ndarray)
+void register_trace(pybind11::module_& m);              // trace_py.cc (after ndarray)
 
 }  // namespace vka

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <deque>
 
+#include "base/effects.h"
 #include "base/errors.h"
 #include "device/staging.h"
 #include "device/stream.h"
@@ -87,6 +88,7 @@ void ReplicatedBuffer::write(const void* src, uint64_t offset, uint64_t size,
   check_range("write", offset, size);
   if (replica) context_->replica(*replica);  // IndexError before anything is written
   if (size == 0) return;
+  note_effect();
   if (replica) {
     write_one(*replica, src, offset, size);
   } else {
@@ -122,6 +124,7 @@ void ReplicatedBuffer::read(void* dst, uint64_t offset, uint64_t size, int r) {
   check_range("read", offset, size);
   context_->replica(r);  // IndexError
   if (size == 0) return;
+  note_effect();
   ensure_valid(r);
   Allocation& a = replicas_[r];
   Stream& stream = *context_->replica(r).stream;

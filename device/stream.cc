@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 
+#include "base/effects.h"
 #include "base/errors.h"
 #include "device/context.h"
 #include "device/pipeline.h"
@@ -143,6 +144,7 @@ void Stream::hazard_barrier(const VkBuffer* reads, size_t n_reads, const VkBuffe
 void Stream::copy(VkBuffer src, uint64_t src_offset, VkBuffer dst, uint64_t dst_offset,
                   uint64_t size) {
   if (size == 0) return;
+  note_effect();
   hazard_barrier(&src, 1, &dst, 1);
   VkBufferCopy region{src_offset, dst_offset, size};
   vkCmdCopyBuffer(current_, src, dst, 1, &region);
@@ -151,6 +153,7 @@ void Stream::copy(VkBuffer src, uint64_t src_offset, VkBuffer dst, uint64_t dst_
 
 void Stream::copy_regions(VkBuffer src, VkBuffer dst, const std::vector<VkBufferCopy>& regions) {
   if (regions.empty()) return;
+  note_effect();
   hazard_barrier(&src, 1, &dst, 1);
   vkCmdCopyBuffer(current_, src, dst, static_cast<uint32_t>(regions.size()), regions.data());
   ++stats_.copies;
@@ -158,6 +161,7 @@ void Stream::copy_regions(VkBuffer src, VkBuffer dst, const std::vector<VkBuffer
 
 void Stream::fill(VkBuffer dst, uint64_t offset, uint64_t size, uint32_t value) {
   if (size == 0) return;
+  note_effect();
   hazard_barrier(nullptr, 0, &dst, 1);
   vkCmdFillBuffer(current_, dst, offset, size, value);
   ++stats_.copies;
@@ -167,6 +171,7 @@ void Stream::dispatch(const Pipeline& pipeline, const std::vector<Binding>& bind
                       const std::vector<bool>& writes, const void* push_constants, uint32_t gx,
                       uint32_t gy, uint32_t gz) {
   VKA_ASSERT(!transfer_only_ && writes.size() == bindings.size());
+  note_effect();
   VKA_ASSERT(&pipeline.device() == device_);
   const Caps& caps = device_->caps();
   if (gx > caps.max_compute_work_group_count[0] || gy > caps.max_compute_work_group_count[1] ||

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/effects.h"
 #include "ir/dtype.h"
 #include "ir/ops.h"
 #include "ir/scalar.h"
@@ -51,7 +52,10 @@ class BufferRef {
   // Writes so far: a leaf records the version it was made at, so the same view before and
   // after a write are different nodes (and a value computed before never stands for one after).
   uint64_t version() const { return version_.load(std::memory_order_relaxed); }
-  void bump_version() { version_.fetch_add(1, std::memory_order_relaxed); }
+  void bump_version() {
+    note_effect();
+    version_.fetch_add(1, std::memory_order_relaxed);
+  }
 
   // The nodes whose computed value this buffer holds (evaluation records them): while one of
   // them lives, some expression may still substitute this buffer for it.

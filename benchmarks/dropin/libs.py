@@ -180,9 +180,27 @@ class TorchCompile(_Compiled, Torch):
         return self.torch.compile(fn)
 
 
-LIBRARIES = {"numpy": Library, "vkarray": VkArray, "cupy": CuPy, "torch": Torch, "jax": Jax,
-             "torch-compile": TorchCompile}
-GPU_PEERS = ("vkarray", "cupy", "torch", "torch-compile", "jax")
+class VkArrayJit(_Compiled, VkArray):
+    """vkarray with programs that declare ``JIT = True`` called through vk.jit: recorded at the
+    first call, their graph replayed without their Python afterwards, as jax.jit does for JAX;
+    others exactly as "vkarray". The results stay lazy until sync() evaluates them."""
+    name = "vkarray-jit"
+    compiler = "vk.jit"
+
+    def __init__(self):
+        super().__init__()
+        self._compiled, self._failed = {}, {}
+
+    def _is_array(self, d):
+        return isinstance(d, self.xp.ndarray)
+
+    def _compile(self, fn):
+        return self.xp.jit(fn)
+
+
+LIBRARIES = {"numpy": Library, "vkarray": VkArray, "vkarray-jit": VkArrayJit, "cupy": CuPy,
+             "torch": Torch, "jax": Jax, "torch-compile": TorchCompile}
+GPU_PEERS = ("vkarray", "vkarray-jit", "cupy", "torch", "torch-compile", "jax")
 
 
 def share_the_device(lib_names):

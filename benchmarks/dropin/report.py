@@ -12,7 +12,7 @@ SIZE_ORDER = ["small", "medium", "large", "demo"]
 def _key(r):
     from . import PROGRAMS
     p = PROGRAMS.index(r["program"]) if r["program"] in PROGRAMS else len(PROGRAMS)
-    libs = ["numpy", "vkarray", "cupy", "torch", "torch-compile", "jax"]
+    libs = ["numpy", "vkarray", "vkarray-jit", "cupy", "torch", "torch-compile", "jax"]
     lib = libs.index(r["lib"]) if r["lib"] in libs else len(libs)
     return p, SIZE_ORDER.index(r["size"]), lib
 
@@ -104,7 +104,7 @@ def markdown(results):
         ok = "yes" if r["ok"] else ("error" if r.get("error") else "**NO**")
         sp = "-" if r.get("speedup") is None else f"{r['speedup']:.3g}x"
         kc = ""
-        if r["lib"] == "vkarray" and r.get("kernels") is not None:
+        if r["lib"] in ("vkarray", "vkarray-jit") and r.get("kernels") is not None:
             kc = f"{r['kernels']}"
             if r.get("numpy_ops") is not None:
                 kc += f" (of {r['numpy_ops']} ops)"
@@ -140,7 +140,7 @@ def plots(results, out_dir):
         return []
     recs = results["records"]
     sizes = [s for s in SIZE_ORDER if any(r["size"] == s for r in recs)]
-    libs = [lib for lib in ["vkarray", "cupy", "torch", "torch-compile", "jax"]
+    libs = [lib for lib in ["vkarray", "vkarray-jit", "cupy", "torch", "torch-compile", "jax"]
             if any(r["lib"] == lib for r in recs)]
     programs = list(dict.fromkeys(r["program"] for r in recs))
     paths = []

@@ -162,6 +162,9 @@ from . import _functional
 from ._functional import (  # noqa: F401, A004
     apply_along_axis, apply_over_axes, piecewise, vectorize,
 )
+# Recorded functions: a function of arrays replayed without its Python (JAX's jit).
+from . import _jit
+from ._jit import jit  # noqa: F401
 # Input and output: printing, DLPack.
 from . import _conversions
 from ._conversions import (  # noqa: F401, A004
@@ -241,6 +244,7 @@ __all__ = [
     *_polynomials.__all__,
     *_windows.__all__,
     *_functional.__all__,
+    *_jit.__all__,
     *_conversions.__all__,
     *_files.__all__,
     *_bits.__all__,

@@ -198,6 +198,15 @@ def _gemm_split():
         vk.set_gemm_split(None)
 
 
+def _jit():
+    # A recorded formula against numpy's for a second input (tests/python/jit_test.py has more).
+    f = vk.jit(lambda a, b: vk.sqrt(a * a + b) - a[::-1])
+    for seed in (1, 2):
+        a, b = np.random.default_rng(seed).uniform(0, 1, (2, 9))
+        np.testing.assert_allclose(f(vk.asarray(a), vk.asarray(b)).get(),
+                                   np.sqrt(a * a + b) - a[::-1], rtol=1e-14)
+
+
 def _devices():
     d = vk.devices()
     assert d == [vk.Device(vk.context())] and vk.asarray([1.0]).device == d[0]
@@ -216,7 +225,7 @@ for _name, _fn in [("Context", _contexts), ("Replica", _contexts), ("context", _
                    ("ndarray", _arrays_and_evaluation), ("eval", _arrays_and_evaluation),
                    ("kernel_count", _arrays_and_evaluation), ("gemm_config", _gemm_config),
                    ("set_gemm_config", _gemm_config), ("set_gemm_split", _gemm_split),
-                   ("Device", _devices),
+                   ("Device", _devices), ("jit", _jit),
                    ("devices", _devices), ("from_dlpack", _from_dlpack)]:
     check(_name, _fn)
 
