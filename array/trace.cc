@@ -24,6 +24,27 @@ const std::shared_ptr<BufferRef>* find(const BufferMap& m, const BufferRef* b) {
   return nullptr;
 }
 
+// The bytes of its buffer a leaf reads: [first, end).
+std::pair<int64_t, int64_t> byte_range(const Node& leaf) {
+  auto [lo, hi] = leaf.view().extent();
+  const auto size = static_cast<int64_t>(itemsize(leaf.dtype()));
+  return {lo * size, hi * size};
+}
+
+// True when `leaf` (a view the function made of an input's buffer) reads only bytes some input
+// over that buffer reads: another call's inputs of the same layout hold them. as_strided can
+// reach past its argument into the rest of the buffer, which another call's may not have.
+bool within_inputs(const Node& leaf, const std::vector<Array>& inputs) {
+  const auto [lo, hi] = byte_range(leaf);
+  for (const Array& a : inputs) {
+    const Node& in = *a.node();
+    if (in.buffer() != leaf.buffer()) continue;
+    const auto [in_lo, in_hi] = byte_range(in);
+    if (lo >= in_lo && hi <= in_hi) return true;
+  }
+  return lo == hi;  // an empty view reads nothing
+}
+
 }  // namespace
 
 std::vector<TraceInputKey> trace_input_keys(const std::vector<Array>& inputs) {
@@ -69,6 +90,9 @@ Trace::Trace(const std::vector<Array>& inputs, const std::vector<Array>& outputs
     if (!n->is_leaf()) {
       recorded[n.get()] = with_replaced_inputs(n, recorded);
     } else if (const std::shared_ptr<BufferRef>* p = find(placeholder_of, n->buffer().get())) {
+      if (!within_inputs(*n, inputs)) {
+        unreplayable_ = "reads its argument's buffer outside the argument (as_strided)";
+      }
       recorded[n.get()] = default_graph().buffer(*p, n->dtype(), n->view());
     } else {
       // An array the function read without being given it: the recording reads a placeholder

@@ -36,7 +36,8 @@ class Trace {
   Trace(const std::vector<Array>& inputs, const std::vector<Array>& outputs);
 
   // Empty when the recording can be replayed; else why not ("draws random numbers": replaying
-  // would repeat the numbers; "returns a view or a computed array": a replay would copy it).
+  // would repeat the numbers; "returns a view or a computed array": a replay would copy it;
+  // a view of an argument's buffer past the argument, which another call's may not hold).
   const std::string& unreplayable() const { return unreplayable_; }
   // False once an array the function read without being given it (a captured leaf) has been
   // written in place: the function must be recorded again to read the new values. (An array

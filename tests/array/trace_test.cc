@@ -70,6 +70,13 @@ TEST(TraceTest, RandomNumbersAndReturnedViewsAreNotReplayed) {
   EXPECT_EQ(Trace({x}, {x + g.random({4})}).unreplayable(), "draws random numbers");
   Array v = x[{range(1, {})}];
   EXPECT_EQ(Trace({x}, {v}).unreplayable(), "returns a view or a computed array");
+  // A view reaching past its argument into the rest of the buffer (as_strided's kind).
+  Array base = iota(8);
+  Array arg = base[{range(2, 5)}];
+  Array past = arg.view(View{2, {5}, {1}});  // elements 2..6 of base, two past arg
+  EXPECT_EQ(Trace({arg}, {past * 2.0}).unreplayable(),
+            "reads its argument's buffer outside the argument (as_strided)");
+  EXPECT_EQ(Trace({arg}, {arg[{range(1, {})}] * 2.0}).unreplayable(), "");
 }
 
 TEST(TraceTest, AWriteIntoACapturedArrayOutdatesTheRecording) {
