@@ -5,9 +5,10 @@ fuse do for their libraries. Results are lazy, as the function's own would be, s
 with what follows.
 
 A recording is kept only where replaying it builds exactly what calling the function would:
-the function ran without effects (no evaluation, host read or write of any array, no upload)
-and drew no random numbers. Otherwise the function is simply called, every time, for inputs of
-that layout: jit never changes a result, only what it costs."""
+the function ran without effects (no evaluation, host read or write of any array, no upload),
+drew no random numbers and viewed no argument past its elements. Otherwise the function is
+simply called, every time, for inputs of that layout: for a function of its arguments, jit
+never changes a result, only what it costs."""
 
 import functools
 import os
@@ -99,12 +100,12 @@ def jit(fn=None, *, static_argnames=None):
     that layout instead of running fn's Python. Use as ``@vk.jit`` or ``vk.jit(fn)``.
 
     fn should compute its results from its arguments, as with JAX's jit; unlike JAX, a
-    function that evaluates or reads an array, writes into one, uploads host data or draws
-    random numbers is not refused: it is called every time for inputs of that layout
-    (VKA_DEBUG=1 says why). Arrays fn reads without being given them (globals, closures) are
-    read as they are when replayed; after a write into one, fn is recorded again. Other
-    Python state fn reads (a global number, a list) is fixed at the recording, as with JAX.
-    Lazy array arguments are computed first. Other argument types (numpy arrays, dicts,
+    function that evaluates or reads an array, writes into one, uploads host data, draws
+    random numbers or views an argument past its elements (as_strided) is not refused: it is
+    called every time for inputs of that layout (VKA_DEBUG=1 says why). What fn reads besides
+    its arguments (a global array, a closure's number) is fixed at the recording, as with
+    JAX: pass values that change as arguments. An array fn read that is later written in
+    place is the exception: fn is recorded again. Lazy array arguments are computed first. Other argument types (numpy arrays, dicts,
     objects) make the call an ordinary call. static_argnames is accepted for JAX's
     signature: every non-array argument is static here."""
     del static_argnames  # every non-array argument already keys the recording
