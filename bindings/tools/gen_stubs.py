@@ -99,6 +99,7 @@ RETURNS = {
     "result_type": "_np.dtype[Any]",
     "can_cast": "builtins.bool",
     "kernel_count": "int",
+    "jit": "Any",  # the recorded function (or, as @vk.jit(), the decorator)
     "count_nonzero": "Any",
     "where": "Any",  # an ndarray, or nonzero's tuple for where(condition)
     "average": "Any",  # an ndarray, or (average, sum of weights) with returned=True
