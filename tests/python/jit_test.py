@@ -270,3 +270,26 @@ def test_a_view_past_its_argument_is_not_replayed():
         got = np.asarray(jf(vk.asarray(h)[2:5]))
         np.testing.assert_array_equal(got, h[2:7] * 2)
     assert f.calls == 2
+
+
+def test_the_equation_of_state_program_runs_its_python_once():
+    # benchmarks/dropin/seawater_eos.py (277 numpy operations, 128 constants, broadcast
+    # inputs): recorded at the first call, replayed for new salinities and temperatures with
+    # numpy's results and the plain call's bits, one kernel a call.
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
+    from benchmarks.dropin import seawater_eos as eos
+
+    f = Counted(lambda *a: eos.kernel(vk, *a))
+    jf = vk.jit(f)
+    for seed in range(3):
+        host = list(eos.initialize(eos.SIZES["small"], np))
+        host[0] = host[0] + seed  # other salinities each call
+        args = [vk.asarray(h) if isinstance(h, np.ndarray) else h for h in host]
+        got = jf(*args)
+        before = vk.kernel_count()
+        vk.eval(*got)
+        assert vk.kernel_count() - before == 1
+        for g, p, w in zip(got, eos.kernel(vk, *args), eos.kernel(np, *host)):
+            np.testing.assert_array_equal(np.asarray(g), np.asarray(p))
+            np.testing.assert_allclose(np.asarray(g), w, rtol=eos.RTOL, atol=eos.ATOL)
+    assert f.calls == 1
