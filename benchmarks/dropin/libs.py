@@ -101,6 +101,10 @@ class _Compiled:
     function of its array inputs), the plain Python values among its inputs (sizes, step
     counts) held fixed; otherwise, or where compiling fails, eagerly, and mode() says which."""
 
+    def __init__(self):
+        super().__init__()
+        self._compiled, self._failed = {}, {}
+
     def _compile(self, fn):
         raise NotImplementedError
 
@@ -138,12 +142,12 @@ class Jax(_Compiled, Library):
     compiler = "jit"
 
     def __init__(self):
+        super().__init__()
         os.environ["JAX_ENABLE_X64"] = "1"  # read at import; the config call below also sets it
         import jax
         jax.config.update("jax_enable_x64", True)
         import jax.numpy as jnp
         self.jax, self.xp = jax, jnp
-        self._compiled, self._failed = {}, {}
 
     def _is_array(self, d):
         return isinstance(d, self.jax.Array)
@@ -169,10 +173,6 @@ class TorchCompile(_Compiled, Torch):
     name = "torch-compile"
     compiler = "torch.compile"
 
-    def __init__(self):
-        super().__init__()
-        self._compiled, self._failed = {}, {}
-
     def _is_array(self, d):
         return self.torch.is_tensor(d)
 
@@ -186,10 +186,6 @@ class VkArrayJit(_Compiled, VkArray):
     others exactly as "vkarray". The results stay lazy until sync() evaluates them."""
     name = "vkarray-jit"
     compiler = "vk.jit"
-
-    def __init__(self):
-        super().__init__()
-        self._compiled, self._failed = {}, {}
 
     def _is_array(self, d):
         return isinstance(d, self.xp.ndarray)

@@ -105,9 +105,10 @@ def jit(fn=None, *, static_argnames=None):
     called every time for inputs of that layout (VKA_DEBUG=1 says why). What fn reads besides
     its arguments (a global array, a closure's number) is fixed at the recording, as with
     JAX: pass values that change as arguments. An array fn read that is later written in
-    place is the exception: fn is recorded again. Lazy array arguments are computed first. Other argument types (numpy arrays, dicts,
-    objects) make the call an ordinary call. static_argnames is accepted for JAX's
-    signature: every non-array argument is static here."""
+    place is the exception: fn is recorded again. Lazy array arguments are computed first.
+    Other argument types (numpy arrays, dicts, objects) make the call an ordinary call.
+    static_argnames is accepted for JAX's signature: every non-array argument is static
+    here."""
     del static_argnames  # every non-array argument already keys the recording
     if fn is None:
         return jit
