@@ -73,39 +73,29 @@ void launch(const std::shared_ptr<Context>& ctx, const KernelSpec& spec,
   });
 }
 
-// The total of each block of each row. Sums of whole blocks are row sums of a (blocks, block)
-// view: the reduction kernels (kernels/gen/reduce.h) read them with 4-vector loads at full
-// bandwidth; anything else runs the scan library's block reduction.
-Span block_totals(const std::shared_ptr<Context>& ctx, Op op, DType t, const Span& in,
-                  int64_t rows, int64_t len, int64_t nb) {
-  const int64_t block = cumulative_block(t);
-  const bool summable = t == DType::kFloat32 || t == DType::kFloat64 || t == DType::kInt64 ||
-                        t == DType::kUInt64;
-  if (op == Op::kAdd && summable && len % block == 0) {
-    NodePtr blocks = default_graph().buffer(in.ref, t, View{in.offset, {rows * nb, block},
-                                                            {block, 1}});
-    NodePtr sums = realize(ctx, {default_graph().reduce(Op::kSum, blocks, {1}, false, t)})[0];
-    return {sums->buffer(), device_buffer(*sums->buffer()), sums->view().offset, rows * nb};
-  }
-  Span totals = fresh(ctx, t, rows * nb);
-  launch(ctx, cumulative_reduce_spec(op, t), {in, totals}, rows * nb, rows * nb, len, nb);
-  return totals;
-}
+// Chunks of a row a long scan is split into: enough workgroups to fill a GPU with several
+// waves (so that the last wave's idle share stays small), few enough that each one's fold of
+// the chunk totals before it (at most this many values, read from cache) costs little.
+constexpr int64_t kTargetChunks = 4096;
 
-// The scan of every row of `in`, a contiguous (rows, len) array of dtype t: block totals, the
-// scan of the totals (recursively, until a row fits one block), then each block scanned from
-// its predecessor's inclusive total.
+// The scan of every row of `in`, a contiguous (rows, len) array of dtype t: each row is cut
+// into chunks of whole blocks, one workgroup each. When a row has more than one chunk, the
+// chunk totals come first; then each workgroup folds the totals of its row's earlier chunks
+// and scans its own blocks in order (kernels/lib/cumulative.h).
 Span scan_rows(const std::shared_ptr<Context>& ctx, Op op, DType t, const Span& in, int64_t rows,
                int64_t len) {
   Span out = fresh(ctx, t, rows * len);
   const int64_t block = cumulative_block(t);
   const int64_t nb = (len + block - 1) / block;
-  Span carries = in;  // not read when every row is one block
-  if (nb > 1) {
-    Span totals = block_totals(ctx, op, t, in, rows, len, nb);
-    carries = scan_rows(ctx, op, t, totals, rows, nb);
+  const int64_t per_chunk =
+      std::clamp<int64_t>((rows * nb + kTargetChunks - 1) / kTargetChunks, 1, nb);
+  const int64_t chunks = rows * ((nb + per_chunk - 1) / per_chunk);
+  Span totals = in;  // not read when every row is one chunk
+  if (chunks > rows) {
+    totals = fresh(ctx, t, chunks);
+    launch(ctx, cumulative_reduce_spec(op, t), {in, totals}, chunks, chunks, len, per_chunk);
   }
-  launch(ctx, cumulative_rows_spec(op, t), {in, carries, out}, rows * nb, rows * nb, len, nb);
+  launch(ctx, cumulative_rows_spec(op, t), {in, totals, out}, chunks, chunks, len, per_chunk);
   return out;
 }
 

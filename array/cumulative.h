@@ -1,10 +1,10 @@
 // Scans and differences: numpy's cumsum, cumprod, their nan- and cumulative_ (numpy 2)
 // variants, running maxima and minima (np.maximum.accumulate / np.minimum.accumulate), diff
 // and ediff1d. Scans are lazy library nodes (array/library_node.h) run on library kernels
-// (kernels/lib/cumulative.h): reduce-then-scan over blocks for long rows, one invocation per
-// line for short rows and outer axes; results are bit-identical from run to run. diff and ediff1d
-// are lazy elementwise expressions of slices. Included by array/array.h after vka::Array; include
-// array/array.h.
+// (kernels/lib/cumulative.h): chunk totals, then each chunk scanned from them, for long rows;
+// one invocation per line for short rows and outer axes; results are bit-identical from run to
+// run. diff and ediff1d are lazy elementwise expressions of slices. Included by array/array.h after
+// vka::Array; include array/array.h.
 #pragma once
 
 #include <cstdint>

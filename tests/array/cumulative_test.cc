@@ -134,8 +134,43 @@ TEST(CumulativeTest, EveryAxis) {
             (std::vector<double>{19, 16, 13, 10, 58, 52, 46, 40, 117, 108, 99, 90}));
 }
 
+// Rows of more blocks than a GPU's worth of workgroups (kernels/lib/cumulative.h): chunks of
+// two blocks, a row's last chunk holding one, the totals of earlier chunks folded into later
+// ones, in one row and across rows.
+TEST(CumulativeTest, ChunksOfSeveralBlocks) {
+  // 2048 int64 per block: 4101 blocks, chunks of 2.
+  const int64_t n = 2048 * 4100 + 777;
+  std::vector<int32_t> v(static_cast<size_t>(n));
+  std::mt19937 gen(21);
+  for (int32_t& x : v) x = static_cast<int32_t>(gen() % 2001) - 1000;
+  std::vector<int64_t> got = cumsum(upload(v)).to_vector<int64_t>();
+  int64_t acc = 0;
+  for (int64_t i = 0; i < n; ++i) ASSERT_EQ(got[i], acc += v[i]) << "i=" << i;
+  // Three rows of 1401 blocks (chunks of 2), scanned along axis 1; a running maximum with a
+  // NaN in the middle of the second row's third chunk.
+  const int64_t len = 2048 * 1400 + 5;
+  std::vector<double> w(static_cast<size_t>(3 * len));
+  for (double& x : w) x = static_cast<double>(gen() % 1000003);
+  w[len + 5 * 2048 + 17] = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> mx = cummax(upload(w, {3, len}), 1).to_vector<double>();
+  for (int64_t r = 0; r < 3; ++r) {
+    double m = w[r * len];
+    bool nan = false;
+    for (int64_t i = 0; i < len; ++i) {
+      const double x = w[r * len + i];
+      nan = nan || std::isnan(x);
+      m = std::max(m, x);
+      if (nan) {
+        ASSERT_TRUE(std::isnan(mx[r * len + i])) << "row " << r << " i " << i;
+      } else {
+        ASSERT_EQ(mx[r * len + i], m) << "row " << r << " i " << i;
+      }
+    }
+  }
+}
+
 TEST(CumulativeTest, MultiLevelComplex) {
-  // 1024 complex128 per block: three levels of block totals.
+  // 1024 complex128 per block: a row of 1025 blocks, one chunk each.
   const int64_t n = 1024 * 1024 + 3;
   std::vector<double> v(static_cast<size_t>(2 * n));
   for (int64_t i = 0; i < n; ++i) {

@@ -107,7 +107,7 @@ def test_strided_views():
 
 
 def test_multi_level():
-    # 1024 complex128 per block: three levels of block totals. Small integers: exact.
+    # 1024 complex128 per block: a row of 1025 blocks. Small integers: exact.
     n = 1024 * 1024 + 3
     x = (np.arange(n) % 7 - 1j * (np.arange(n) % 3)).astype(np.complex128)
     np.testing.assert_array_equal(np.asarray(vk.cumsum(vk.asarray(x))), np.cumsum(x))
