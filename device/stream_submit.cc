@@ -67,12 +67,13 @@ uint64_t Stream::completed_value() {
 void Stream::wait(uint64_t value) {
   if (value > last_submitted_) submit();
   VKA_ASSERT(value <= last_submitted_);
-  // Short GPU work finishes in microseconds, while a blocking wait wakes through an interrupt
-  // that can add tens of them: poll first, then block. Not on a CPU device (lavapipe), whose
-  // worker threads would lose the core the poll spins on.
+  // A blocking wait wakes through an interrupt, which on an H200 host added 0.06-0.2 ms to a
+  // 0.45 ms kernel (benchmarks/results/nvidia-h200/poll.md), so a wait polls first, for up to
+  // a few milliseconds (CUDA's default synchronization spins too), then blocks. Not on a CPU
+  // device (lavapipe), whose worker threads would lose the core the poll spins on.
   static const int poll_us = [] {
     const char* v = std::getenv("VKA_POLL_US");  // a tuning knob; 0 turns polling off
-    return v ? std::atoi(v) : 200;
+    return v ? std::atoi(v) : 3000;
   }();
   if (!device_->caps().is_cpu && poll_us > 0) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(poll_us);

@@ -337,20 +337,29 @@ std::vector<NodePtr> topological_order(const std::vector<NodePtr>& roots,
   std::vector<NodePtr> order;
   PointerIndex seen(64);
   // Iterative DFS: expression chains can be thousands of nodes deep (x = x*a + b in a loop).
-  std::vector<std::pair<NodePtr, std::size_t>> stack;
+  // The stack points at the references the roots and the nodes' input lists hold (alive while
+  // the walk runs), so only `order` takes references of its own: evaluation walks every graph
+  // several times, and each reference taken and dropped is two atomic operations.
+  struct Frame {
+    const NodePtr* node;
+    std::size_t next;
+  };
+  std::vector<Frame> stack;
+  stack.reserve(32);
   for (const NodePtr& r : roots) {
     bool added = false;
     if (!r || (seen.insert(r.get(), &added), !added)) continue;
-    stack.push_back({r, 0});
+    stack.push_back({&r, 0});
     while (!stack.empty()) {
-      auto& [node, next] = stack.back();
-      if (next == 0 && stop && stop(*node)) next = node->inputs().size();
-      if (next < node->inputs().size()) {
-        const NodePtr& in = node->inputs()[next++];
+      Frame& f = stack.back();
+      const Node& node = **f.node;
+      if (f.next == 0 && stop && stop(node)) f.next = node.inputs().size();
+      if (f.next < node.inputs().size()) {
+        const NodePtr& in = node.inputs()[f.next++];
         seen.insert(in.get(), &added);
-        if (added) stack.push_back({in, 0});
+        if (added) stack.push_back({&in, 0});
       } else {
-        order.push_back(node);
+        order.push_back(*f.node);
         stack.pop_back();
       }
     }
