@@ -13,6 +13,7 @@
 
 #include "array/write.h"
 #include "base/errors.h"
+#include "base/pointer_index.h"
 #include "runtime/realize.h"
 
 namespace vka {
@@ -138,24 +139,29 @@ struct Read {
 // without being exactly the elements of the latest of them, or a value read at any position
 // would be replaced.
 NodePtr rewritten(const NodePtr& value, const Recorded* r, std::vector<Read>* reads) {
-  std::unordered_map<const Node*, NodePtr> done;
-  std::unordered_set<const Node*> anywhere;
+  // Every write walks its value: nodes are numbered by their place in the order, and what
+  // they become and whether they are read at any position live in vectors by that number.
   const std::vector<NodePtr> order = topological_order({value});
+  PointerIndex position(order.size());
+  for (const NodePtr& n : order) position.insert(n.get());
+  std::vector<bool> anywhere(order.size(), false);
   for (const NodePtr& n : order) {
-    if (n->op() == Op::kGather) anywhere.insert(n->inputs()[0].get());
+    if (n->op() == Op::kGather) anywhere[position.find(n->inputs()[0].get())] = true;
     if (n->op() == Op::kLibrary || kind(n->op()) == OpKind::kContract) {
-      for (const NodePtr& in : n->inputs()) anywhere.insert(in.get());
+      for (const NodePtr& in : n->inputs()) anywhere[position.find(in.get())] = true;
     }
   }
-  for (const NodePtr& n : order) {
+  std::vector<NodePtr> done(order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    const NodePtr& n = order[i];
     NodePtr out = n;
     if (n->is_leaf()) {
-      const bool at_any = anywhere.count(n.get()) > 0;
+      const bool at_any = anywhere[i];
       long last = -1;  // the latest recorded write of these elements
       auto pb = r ? r->buffers.find(n->buffer().get()) : decltype(r->buffers)::const_iterator();
       if (r && pb != r->buffers.end()) {
-        pb->second.dest_at.visit(n->view(), [&](size_t i) {
-          const size_t e = pb->second.entries[i];
+        pb->second.dest_at.visit(n->view(), [&](size_t k) {
+          const size_t e = pb->second.entries[k];
           if (r->values[e] && static_cast<long>(e) > last &&
               !disjoint(r->dests[e]->view(), n->view())) {
             last = static_cast<long>(e);
@@ -171,11 +177,18 @@ NodePtr rewritten(const NodePtr& value, const Recorded* r, std::vector<Read>* re
         return nullptr;
       }
     } else if (!n->is_constant()) {
-      out = with_replaced_inputs(n, done);
+      std::vector<NodePtr> inputs;
+      inputs.reserve(n->inputs().size());
+      bool changed = false;
+      for (const NodePtr& in : n->inputs()) {
+        inputs.push_back(done[position.find(in.get())]);
+        changed = changed || inputs.back() != in;
+      }
+      if (changed) out = default_graph().with_inputs(*n, std::move(inputs));
     }
-    done[n.get()] = out;
+    done[i] = std::move(out);
   }
-  return done.at(value.get());
+  return done.back();  // the value: last in its own order
 }
 
 // True when a read of dest's buffer may run in the kernel writing `dest` after another
