@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# run.py's suite for the equation of state through vk.jit with device buffers mapped for the
+# host (host_access="auto", the default) and with every transfer staged ("staging"), alternately.
+set -uo pipefail
+source benchmarks/gpu/common.sh
+gpu_setup > /dev/null 2>&1
+install_python311 > /dev/null 2>&1
+W=/tmp/w; mkdir -p $W; export VKA_CACHE_DIR=$W/vka-cache
+E=(--programs seawater_eos --sizes medium,large --refs $W/refs --no-progress)
+timeout 150 python3 benchmarks/run.py --libs numpy "${E[@]}" --runs 1 --warmup 0 --json $W/numpy.json > /dev/null 2>&1
+for i in 1 2 3 4 5; do for a in auto staging; do
+  PY_TIMEOUT=100 py311 .gpu/scripts/eos_diag5.py p$i $W/refs medium,large 8000000 $a 2>&1 | grep -v "^\[run\]"
+done; done
