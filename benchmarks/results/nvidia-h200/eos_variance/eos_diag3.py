@@ -5,7 +5,9 @@ import os, statistics, sys, time
 sys.path.insert(0, os.path.join(os.getcwd(), "benchmarks"))
 import vkarray as vk
 from vkarray import _vkarray
-from dropin import libs, suite
+import importlib
+libs = importlib.import_module("dropin.libs")  # run.py's own modules, as a package
+suite = importlib.import_module("dropin.suite")
 orig = _vkarray._Trace
 rec = [0]
 class Counted:

@@ -7,7 +7,9 @@ import vkarray as vk
 if sys.argv[5] == "staging":
     vk.set_context(vk.Context(host_access="staging"))
 from vkarray import _vkarray
-from dropin import libs, suite
+import importlib
+libs = importlib.import_module("dropin.libs")  # run.py's own modules, as a package
+suite = importlib.import_module("dropin.suite")
 orig = _vkarray._Trace
 rec = [0]
 class Counted:

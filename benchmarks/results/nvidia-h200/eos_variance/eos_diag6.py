@@ -3,7 +3,9 @@
 import os, statistics, sys, time
 sys.path.insert(0, os.path.join(os.getcwd(), "benchmarks"))
 import vkarray as vk
-from dropin import libs, suite
+import importlib
+libs = importlib.import_module("dropin.libs")  # run.py's own modules, as a package
+suite = importlib.import_module("dropin.suite")
 base_time = suite._time
 def _time(lib, module, data, runs, warm_s, budget_s=None):
     out = base_time(lib, module, data, runs, warm_s, budget_s)
