@@ -11,10 +11,11 @@ namespace {
 
 void mix(std::size_t& h, std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); }
 
-// "_ab" for an argument buffer, "_bda" for addressed operands: part of every generated name,
-// so the schedule printer shows where a kernel's arguments and operands come from.
+// "_fma" where the tape may contract multiply-adds, "_ab" for an argument buffer, "_bda" for
+// addressed operands: part of every generated name, so the schedule printer shows how a kernel
+// rounds and where its arguments and operands come from.
 std::string interface_suffix(const KernelSpec& s) {
-  std::string out;
+  std::string out = s.fma ? "_fma" : "";
   if (s.args != ArgBlock::kPush) out += "_ab";
   if (s.addressing == Addressing::kAddresses) out += "_bda";
   return out;
@@ -93,10 +94,10 @@ std::string_view short_name(DType t) {
 bool KernelSpec::operator==(const KernelSpec& o) const {
   return kind == o.kind && rank == o.rank && index64 == o.index64 &&
          vector_width == o.vector_width && unroll == o.unroll && inputs == o.inputs &&
-         outputs == o.outputs &&
-         sources == o.sources && tape == o.tape && results == o.results && slots == o.slots &&
-         stride_of == o.stride_of && reduce == o.reduce && gemm == o.gemm &&
-         input_bindings == o.input_bindings && args == o.args && addressing == o.addressing;
+         outputs == o.outputs && sources == o.sources && tape == o.tape && results == o.results &&
+         slots == o.slots && stride_of == o.stride_of && reduce == o.reduce && gemm == o.gemm &&
+         input_bindings == o.input_bindings && args == o.args && addressing == o.addressing &&
+         fma == o.fma;
 }
 
 int KernelSpec::num_input_bindings() const {
@@ -133,6 +134,7 @@ std::size_t KernelSpec::hash() const {
   for (int32_t a : stride_of) mix(h, static_cast<std::size_t>(a + 7));
   for (int32_t b : input_bindings) mix(h, static_cast<std::size_t>(b + 11));
   mix(h, static_cast<std::size_t>(args) * 4 + static_cast<std::size_t>(addressing) + 13);
+  mix(h, fma ? 0xf3a : 0x5e9);
   if (kind == KernelKind::kReduce) {
     mix(h, static_cast<std::size_t>(reduce.op) * 64 + static_cast<std::size_t>(reduce.acc));
     mix(h, static_cast<std::size_t>(reduce.kept) * 8 +

@@ -188,6 +188,10 @@ struct KernelSpec {
   GemmSpec gemm;      // kGemm only
   ArgBlock args = ArgBlock::kPush;
   Addressing addressing = Addressing::kBindings;
+  // The tape's arithmetic may be contracted (a * b + c into one fused multiply-add, rounded
+  // once), as CuPy's and XLA's kernels are by default: opt in with VKA_FMA=1. Otherwise every
+  // op rounds on its own, as numpy's do.
+  bool fma = false;
   int32_t stride_owner(int accessor) const {
     return stride_of.empty() ? accessor : stride_of[static_cast<size_t>(accessor)];
   }

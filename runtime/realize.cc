@@ -266,6 +266,12 @@ Limits limits_of(const Caps& caps) {
   // llvmpipe compiles compute shaders as coroutines, whose frame building grows fastest with
   // long routines: 8 float64 tanh compile in 0.5 s there, 40 in 7 s, 80 in 112 s.
   if (caps.is_cpu) l.max_transcendental = Limits::kMaxCpuTranscendental;
+  // Read once: plans made under one setting are reused for the process's life.
+  static const bool fma = [] {
+    const char* e = std::getenv("VKA_FMA");
+    return e != nullptr && std::string(e) == "1";
+  }();
+  l.fma = fma;
   return l;
 }
 

@@ -76,6 +76,7 @@ class Scheduler {
       if (!split) {
         fuse_epilogues(s, targets_, destinations_,
                        [this](const KernelSpec& spec) { return over_limit(spec).empty(); });
+        for (ScheduledKernel& k : s.kernels) k.spec.fma = limits_.fma;
         return s;
       }
     }

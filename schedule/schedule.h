@@ -54,6 +54,8 @@ struct Limits {
   // miss rate. Measured on NVIDIA H100 and H200: 12 float64 tanh in a 0-d kernel 11.5 us of
   // GPU time, 16 in 17, 24 in 22.5, 32 in 118, 48 in 135-163 (docs/DESIGN.md, "Fusion limits").
   int max_scalar_transcendental = kMaxScalarTranscendental;
+  // Every kernel's KernelSpec::fma: its tape's multiply-adds may be contracted (VKA_FMA=1).
+  bool fma = false;
   // The tiling of a product of dtype t whose operands' stride-1 axes are `layout`: the
   // device's (runtime/gemm.h: gemm_tiling; realize sets it). Needed only to schedule a product.
   std::function<GemmSpec(DType t, MatmulInfo layout)> gemm_tiling;

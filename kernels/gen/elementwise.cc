@@ -192,6 +192,31 @@ bool Emitter::uses_double() const {
   return false;
 }
 
+std::string Emitter::fused_multiply_add(const TapeEntry& e) const {
+  if (!s_.fma || (e.op != Op::kAdd && e.op != Op::kSubtract) ||
+      (e.dtype != DType::kFloat32 && e.dtype != DType::kFloat64)) {
+    return "";
+  }
+  auto product = [&](int32_t a) {
+    const TapeEntry& m = s_.tape[a];
+    return m.op == Op::kMultiply && m.dtype == e.dtype && s_.tape[m.args[0]].dtype == e.dtype &&
+           s_.tape[m.args[1]].dtype == e.dtype;
+  };
+  const int32_t x = e.args[0], y = e.args[1];
+  if (s_.tape[x].dtype != e.dtype || s_.tape[y].dtype != e.dtype) return "";
+  if (product(x)) {  // p * q + y, p * q - y
+    const TapeEntry& m = s_.tape[x];
+    return "fma(" + v(m.args[0]) + ", " + v(m.args[1]) + ", " + (e.op == Op::kAdd ? "" : "-") +
+           v(y) + ")";
+  }
+  if (product(y)) {  // x + p * q, x - p * q
+    const TapeEntry& m = s_.tape[y];
+    return "fma(" + std::string(e.op == Op::kAdd ? "" : "-") + v(m.args[0]) + ", " + v(m.args[1]) +
+           ", " + v(x) + ")";
+  }
+  return "";
+}
+
 void Emitter::emit_entry(int i, GlslWriter& w) {
   const TapeEntry& e = s_.tape[i];
   std::string vt(value_type(e.dtype));
@@ -223,6 +248,10 @@ void Emitter::emit_entry(int i, GlslWriter& w) {
         // A copy keeps the bits: float16 through float and back loses a NaN's sign and payload
         // on NVIDIA (every NaN becomes 0x7fff), and numpy's copies keep them.
         expr = v(e.args[0]);
+        break;
+      }
+      if (std::string fused = fused_multiply_add(e); !fused.empty()) {
+        expr = fused;
         break;
       }
       std::vector<std::string> args;
@@ -262,7 +291,8 @@ void Emitter::emit_entry(int i, GlslWriter& w) {
       internal_error("elementwise tape holds a reduce or library op", __FILE__, __LINE__);
   }
   // precise: each op rounds on its own, as numpy's do; a driver may not fuse a*b+c into an
-  // fma, which would round once and differ from numpy in the last bit.
+  // fma, which would round once and differ from numpy in the last bit. Contraction, where a
+  // spec opts in, is explicit (fused_multiply_add above), so it is the same on every driver.
   w.line("precise " + vt + " " + v(i) + " = " + expr + ";");
 }
 

@@ -104,6 +104,11 @@ class Emitter {
 
   bool uses_double() const;
 
+  // `e` (an add or subtract of float32 or float64 values) as one fma() of a product it adds,
+  // where the spec opts in (KernelSpec::fma): p * q + y, p * q - y, x + p * q, x - p * q;
+  // "" otherwise.
+  std::string fused_multiply_add(const TapeEntry& e) const;
+
   void emit_entry(int i, GlslWriter& w);
 
   const KernelSpec& s_;

@@ -243,5 +243,62 @@ TEST(Elementwise, Float16IntermediatesAreRoundedExactly) {
   EXPECT_EQ(compile_error(s, "float16 rounding"), "");
 }
 
+// VKA_FMA=1 (Limits::fma): float32 and float64 adds and subtracts of a product become one
+// fma(), in every arrangement; other dtypes, a product of another dtype and the default keep a
+// multiply and an add, every value still `precise`.
+TEST(Elementwise, FusedMultiplyAddsOnlyWhereOptedIn) {
+  Graph g;
+  auto count = [](const std::string& s, const std::string& what) {
+    int n = 0;
+    for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+    return n;
+  };
+  for (DType t : {DType::kFloat32, DType::kFloat64}) {
+    NodePtr a = leaf(g, t, {16}), b = leaf(g, t, {16}), c = leaf(g, t, {16});
+    NodePtr ab = apply(g, Op::kMultiply, {a, b});
+    const std::vector<NodePtr> targets = {
+        apply(g, Op::kAdd, {ab, c}),                                     // fma(a, b, c)
+        apply(g, Op::kAdd, {c, apply(g, Op::kMultiply, {b, c})}),        // fma(b, c, c)
+        apply(g, Op::kSubtract, {apply(g, Op::kMultiply, {c, a}), b}),   // fma(c, a, -b)
+        apply(g, Op::kSubtract, {a, apply(g, Op::kMultiply, {a, c})})};  // fma(-a, c, a)
+    Limits opted{64, 256, 512};
+    opted.fma = true;
+    Schedule on = schedule(targets, opted);
+    ASSERT_EQ(on.kernels.size(), 1u);
+    const KernelSpec& spec = on.kernels[0].spec;
+    EXPECT_TRUE(spec.fma);
+    EXPECT_NE(spec.name().find("_fma"), std::string::npos) << spec.name();
+    const std::string s = emit_elementwise(spec);
+    EXPECT_EQ(count(s, "= fma("), 4) << s;
+    EXPECT_EQ(count(s, "= fma(-"), 1) << s;
+    EXPECT_TRUE(has(s, ", -v")) << s;  // p * q - y adds -y
+    // Every value is still precise (the contraction is the explicit fma() alone); the other
+    // declarations of the type are the buffers' element arrays.
+    const std::string decl = std::string(t == DType::kFloat32 ? " float" : " double") + " v";
+    EXPECT_EQ(count(s, decl) - count(s, decl + "[]"), count(s, "precise" + decl)) << s;
+    EXPECT_EQ(count(s, "precise" + decl), 11) << s;  // three loads, four products, four sums
+    EXPECT_EQ(compile_error(s, "fma"), "");
+    // The default: no fma, and the two specs are two cache entries.
+    Schedule off = schedule(targets, Limits{64, 256, 512});
+    ASSERT_EQ(off.kernels.size(), 1u);
+    EXPECT_FALSE(off.kernels[0].spec.fma);
+    EXPECT_FALSE(has(emit_elementwise(off.kernels[0].spec), "fma(")) << s;
+    EXPECT_FALSE(off.kernels[0].spec == spec);
+    EXPECT_NE(off.kernels[0].spec.hash(), spec.hash());
+  }
+  // int64 arithmetic, and a float32 product added in float64, keep their multiply and add.
+  Limits opted{64, 256, 512};
+  opted.fma = true;
+  NodePtr i = leaf(g, DType::kInt64, {16}), j = leaf(g, DType::kInt64, {16});
+  NodePtr x = leaf(g, DType::kFloat32, {16}), y = leaf(g, DType::kFloat64, {16});
+  Schedule other = schedule({apply(g, Op::kAdd, {apply(g, Op::kMultiply, {i, j}), i}),
+                             apply(g, Op::kAdd, {apply(g, Op::kMultiply, {x, x}), y})},
+                            opted);
+  ASSERT_EQ(other.kernels.size(), 1u);
+  const std::string s = emit_elementwise(other.kernels[0].spec);
+  EXPECT_FALSE(has(s, "fma(")) << s;
+  EXPECT_EQ(compile_error(s, "no fma"), "");
+}
+
 }  // namespace
 }  // namespace vka
