@@ -34,24 +34,6 @@ std::size_t structural_hash(Op op, DType dtype, const Shape& shape,
   return h;
 }
 
-// The live node of `hash` in an intern table that `same` accepts, or null. Expired entries of
-// this hash go as they are met: a loop that remakes one structure each iteration (a scalar, a
-// view) would otherwise walk a chain of dead ones that grows until the next purge. The caller
-// holds the table's lock.
-template <class Table, class Same>
-NodePtr find_live(Table& table, std::size_t hash, const Same& same) {
-  auto range = table.equal_range(hash);
-  for (auto it = range.first; it != range.second;) {
-    if (NodePtr existing = it->second.lock()) {
-      if (same(*existing)) return existing;
-      ++it;
-    } else {
-      it = table.erase(it);
-    }
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 BufferRef::BufferRef(std::shared_ptr<void> payload)
@@ -152,7 +134,7 @@ std::shared_ptr<Node> Graph::new_node() { return std::make_shared<AllocatedNode>
 NodePtr Graph::find_source(std::size_t hash, Op op, DType dtype, const Shape& shape,
                            const std::vector<Scalar>& params) {
   std::lock_guard<std::mutex> lock(mu_);
-  return find_live(table_, hash, [&](const Node& e) {
+  return table_.find_live(hash, [&](const Node& e) {
     return e.op() == op && e.dtype() == dtype && e.shape() == shape && e.params() == params &&
            e.inputs().empty() && !e.buffer();
   });
@@ -163,18 +145,12 @@ NodePtr Graph::intern(std::shared_ptr<Node> n) {
                              n->view_, n->primitive_.get());
   std::lock_guard<std::mutex> lock(mu_);
   if (NodePtr existing =
-          find_live(table_, n->hash_, [&](const Node& e) { return e.same_structure(*n); })) {
+          table_.find_live(n->hash_, [&](const Node& e) { return e.same_structure(*n); })) {
     return existing;
-  }
-  if (table_.size() >= purge_at_) {
-    for (auto it = table_.begin(); it != table_.end();) {
-      it = it->second.expired() ? table_.erase(it) : std::next(it);
-    }
-    purge_at_ = std::max<std::size_t>(1024, table_.size() * 2);
   }
   n->id_ = g_next_node_id.fetch_add(1);
   NodePtr p = std::move(n);
-  table_.emplace(p->hash_, p);
+  table_.insert(p->hash_, p);
   for (const NodePtr& in : p->inputs_) {
     if (in->is_leaf()) in->buffer_->add_reader(p);
   }
@@ -290,23 +266,15 @@ std::vector<NodePtr> Graph::live() {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<NodePtr> out;
   out.reserve(table_.size());
-  for (auto it = table_.begin(); it != table_.end();) {
-    if (NodePtr n = it->second.lock()) {
-      out.push_back(std::move(n));
-      ++it;
-    } else {
-      it = table_.erase(it);
-    }
-  }
+  table_.for_each_live([&](NodePtr n) { out.push_back(std::move(n)); });
   return out;
 }
 
 std::size_t Graph::live_nodes() {
   std::lock_guard<std::mutex> lock(mu_);
-  for (auto it = table_.begin(); it != table_.end();) {
-    it = it->second.expired() ? table_.erase(it) : std::next(it);
-  }
-  return table_.size();
+  std::size_t n = 0;
+  table_.for_each_live([&](const NodePtr&) { ++n; });
+  return n;
 }
 
 Graph& default_graph() {

@@ -14,6 +14,7 @@
 
 #include "base/effects.h"
 #include "ir/dtype.h"
+#include "ir/intern_table.h"
 #include "ir/ops.h"
 #include "ir/scalar.h"
 #include "ir/shape.h"
@@ -264,8 +265,7 @@ class Graph {
   NodePtr intern(std::shared_ptr<Node> n);
 
   std::mutex mu_;
-  std::unordered_multimap<std::size_t, std::weak_ptr<const Node>> table_;
-  std::size_t purge_at_ = 1024;
+  InternTable table_;
 };
 
 // The process-wide factory arrays use.
