@@ -9,7 +9,6 @@
 #include "array/library_node.h"
 #include "base/errors.h"
 #include "kernels/lib/cumulative.h"
-#include "kernels/lib/scan.h"
 #include "runtime/launch.h"
 #include "runtime/realize.h"
 

@@ -177,14 +177,8 @@ NodePtr rewritten(const NodePtr& value, const Recorded* r, std::vector<Read>* re
         return nullptr;
       }
     } else if (!n->is_constant()) {
-      std::vector<NodePtr> inputs;
-      inputs.reserve(n->inputs().size());
-      bool changed = false;
-      for (const NodePtr& in : n->inputs()) {
-        inputs.push_back(done[position.find(in.get())]);
-        changed = changed || inputs.back() != in;
-      }
-      if (changed) out = default_graph().with_inputs(*n, std::move(inputs));
+      out = with_replaced_inputs(
+          n, [&](const Node* in) -> const NodePtr& { return done[position.find(in)]; });
     }
     done[i] = std::move(out);
   }

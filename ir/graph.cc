@@ -252,14 +252,7 @@ NodePtr Graph::with_inputs(const Node& o, std::vector<NodePtr> inputs) {
 
 NodePtr with_replaced_inputs(const NodePtr& n,
                              const std::unordered_map<const Node*, NodePtr>& replaced) {
-  std::vector<NodePtr> inputs;
-  inputs.reserve(n->inputs().size());
-  bool changed = false;
-  for (const NodePtr& in : n->inputs()) {
-    inputs.push_back(replaced.at(in.get()));
-    changed = changed || inputs.back() != in;
-  }
-  return changed ? default_graph().with_inputs(*n, std::move(inputs)) : n;
+  return with_replaced_inputs(n, [&](const Node* in) -> const NodePtr& { return replaced.at(in); });
 }
 
 std::vector<NodePtr> Graph::live() {

@@ -271,9 +271,21 @@ class Graph {
 // The process-wide factory arrays use.
 Graph& default_graph();
 
-// `n` over the replacements of its inputs in `replaced` (every input has one, itself where
-// unchanged): `n` when none changed, else a node like it (Graph::with_inputs). Graph walks that
-// substitute nodes (evaluation's values computed earlier, recorded writes) rebuild with it.
+// `n` over the replacements of its inputs, `replacement(input)` (a NodePtr: the input itself
+// where unchanged): `n` when none changed, else a node like it (Graph::with_inputs). Graph walks
+// that substitute nodes (evaluation's values computed earlier, recorded writes) rebuild with it.
+template <class Replacement>
+NodePtr with_replaced_inputs(const NodePtr& n, const Replacement& replacement) {
+  std::vector<NodePtr> inputs;
+  inputs.reserve(n->inputs().size());
+  bool changed = false;
+  for (const NodePtr& in : n->inputs()) {
+    inputs.push_back(replacement(in.get()));
+    changed = changed || inputs.back() != in;
+  }
+  return changed ? default_graph().with_inputs(*n, std::move(inputs)) : n;
+}
+// The same with the replacements in a map holding every input.
 NodePtr with_replaced_inputs(const NodePtr& n,
                              const std::unordered_map<const Node*, NodePtr>& replaced);
 

@@ -30,9 +30,7 @@ class InternTable {
       if (std::shared_ptr<const Node> n = s.node.lock()) {
         if (same(*n)) return n;
       } else {
-        s.node.reset();
-        s.state = kDead;
-        --full_;
+        drop(s);
       }
     }
   }
@@ -58,9 +56,7 @@ class InternTable {
       if (std::shared_ptr<const Node> n = s.node.lock()) {
         f(std::move(n));
       } else {
-        s.node.reset();
-        s.state = kDead;
-        --full_;
+        drop(s);
       }
     }
   }
@@ -76,6 +72,13 @@ class InternTable {
     State state = kEmpty;
   };
   static constexpr std::size_t kMinSlots = 1024;
+
+  // A full slot whose node died: dead, so later probes go past it and inserts may reuse it.
+  void drop(Slot& s) {
+    s.node.reset();
+    s.state = kDead;
+    --full_;
+  }
 
   std::size_t start(std::size_t hash) const {
     // Structural hashes mix well in their low bits already; fold the high ones in anyway.
