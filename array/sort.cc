@@ -12,9 +12,19 @@
 namespace vka {
 namespace {
 
+// `flat` (rows of the last axis, C order) as `shape` with the last axis moved to `ax`. A view
+// of a computed buffer makes it storage, which the library node copies out: a result already
+// in place is returned as it is.
+Array in_place_of(const Array& flat, const Shape& shape, int ax) {
+  if (flat.shape() == shape && ax == static_cast<int>(shape.size()) - 1) return flat;
+  return moveaxis(reshape(flat, shape), {-1}, {ax});
+}
+
 // The sorted values (or int64 indices along the axis) of `src` along `ax`, computed now.
 Array sorted_now(const Array& src, int ax, bool indices, std::string_view op) {
-  Array rows = ascontiguousarray(moveaxis(src, {ax}, {-1}));
+  // Along the last axis the rows are read where they are: a moved axis is a view, and a view
+  // of a value other arrays hold would copy it first (Array::storage).
+  Array rows = ax == src.ndim() - 1 ? src : ascontiguousarray(moveaxis(src, {ax}, {-1}));
   const Shape shape = rows.shape();
   const int64_t rowlen = shape.back();
   if (rows.size() == 0) {
@@ -23,16 +33,17 @@ Array sorted_now(const Array& src, int ax, bool indices, std::string_view op) {
         src.context());
     return moveaxis(empty, {-1}, {ax});
   }
-  if (!indices && rows.size() == rowlen) {
+  const bool one_row = rows.size() == rowlen;
+  if (!indices && one_row) {
     // One row: the values sort as keys alone, half the traffic of a permutation and a gather.
-    if (std::optional<Array> values = sort_values(rows, op)) {
-      return moveaxis(reshape(*values, shape), {-1}, {ax});
-    }
+    if (std::optional<Array> values = sort_values(rows, op)) return in_place_of(*values, shape, ax);
   }
   Array perm = sort_permutation(rows, rowlen, op);
-  Array out = indices ? remainder(perm.astype(DType::kInt64), Arg(rowlen))
+  // The permutation's positions are flat: along each row, their remainder by its length.
+  Array out = indices ? (one_row ? perm.astype(DType::kInt64)
+                                 : remainder(perm.astype(DType::kInt64), Arg(rowlen)))
                       : gather(reshape(rows, {-1}), {perm}, {0}, 0, /*checked=*/true, op);
-  return moveaxis(reshape(out, shape), {-1}, {ax});
+  return in_place_of(out, shape, ax);
 }
 
 // The sorted values (or int64 indices along the axis) of `a` along `axis`, as a library node:

@@ -5,6 +5,7 @@
 #include "array/sort_radix.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,38 +85,78 @@ struct Passes {
   int payload_bytes = 4;                    // of idx: uint32 indices, or 64-bit values
   // Read by the first pass instead of idx[0] (the caller's values, left as they are).
   std::shared_ptr<ReplicatedBuffer> first_idx;
+  // A sort of values of this dtype (sorts_as_values) reads them from `first_keys` in its first
+  // pass and writes them back in its last (sort_value_scatter_spec); kBool: keys throughout.
+  DType values = DType::kBool;
+  std::shared_ptr<ReplicatedBuffer> first_keys;
   int cur = 0;
   int done = 0;  // passes run
 
-  void run(int shift, int64_t row_length) {
+  int64_t parts() const {
     const int64_t tiles = (n + g.block() - 1) / g.block();
-    const int64_t nb = std::min<int64_t>(tiles, kSortParts);  // partitions, a workgroup each
-    std::vector<Scalar> slots = {slot(shift), slot(row_length), slot(nb)};
-    if (g.digit_bits == 8) slots.push_back(slot(g.block()));
-    auto counts = device_buffer(*alloc(ctx, DType::kUInt32, g.digits() * nb));
-    const bool rows = row_length > 0;
-    std::vector<std::shared_ptr<ReplicatedBuffer>> hist_args = {keys[cur]};
-    if (rows) hist_args.push_back(idx[cur]);
-    hist_args.push_back(counts);
-    dispatch_library(ctx, sort_histogram_spec(key, rows, g.digit_bits), hist_args, n,
-                     static_cast<uint64_t>(nb), slots);
+    return std::min<int64_t>(tiles, kSortParts);  // partitions, a workgroup each
+  }
+  // The pass specs' slots (sort_pass.h).
+  std::vector<Scalar> slots(int shift, int64_t row_length) const {
+    std::vector<Scalar> s = {slot(shift), slot(row_length), slot(parts())};
+    if (g.digit_bits == 8) s.push_back(slot(g.block()));
+    return s;
+  }
+  const std::shared_ptr<ReplicatedBuffer>& source() const {
+    return done == 0 && first_keys ? first_keys : keys[cur];
+  }
+
+  // The counts of the digits at `shift` of the values (sort_value_histogram_spec, which also
+  // writes `words`) before the first pass.
+  std::shared_ptr<ReplicatedBuffer> value_counts(int shift,
+                                                 const std::shared_ptr<ReplicatedBuffer>& words) {
+    auto counts = device_buffer(*alloc(ctx, DType::kUInt32, g.digits() * parts()));
+    dispatch_library(ctx, sort_value_histogram_spec(values), {first_keys, counts, words}, n,
+                     static_cast<uint64_t>(parts()), slots(shift, 0));
+    return counts;
+  }
+
+  // A pass; in a sort of values, the first reads values and the last writes them
+  // (sort_value_scatter_spec); `counts` the digits' counts where they were found already.
+  void run(int shift, int64_t row_length, bool last = false,
+           std::shared_ptr<ReplicatedBuffer> counts = nullptr) {
+    const int64_t nb = parts();
+    const bool reads_values = values != DType::kBool && done == 0;
+    if (!counts && reads_values) counts = value_counts(shift, zeroed_words(ctx));
+    if (!counts) {
+      counts = device_buffer(*alloc(ctx, DType::kUInt32, g.digits() * nb));
+      const bool rows = row_length > 0;
+      std::vector<std::shared_ptr<ReplicatedBuffer>> hist_args = {source()};
+      if (rows) hist_args.push_back(idx[cur]);
+      hist_args.push_back(counts);
+      dispatch_library(ctx, sort_histogram_spec(key, rows, g.digit_bits), hist_args, n,
+                       static_cast<uint64_t>(nb), slots(shift, row_length));
+    }
     auto offsets = exclusive_sums(ctx, counts, DType::kUInt32, g.digits() * nb);
-    std::vector<std::shared_ptr<ReplicatedBuffer>> args = {keys[cur]};
+    std::vector<std::shared_ptr<ReplicatedBuffer>> args = {source()};
     if (idx) args.push_back(done == 0 && first_idx ? first_idx : idx[cur]);
     args.push_back(offsets);
     args.push_back(keys[1 - cur]);
     if (idx) args.push_back(idx[1 - cur]);
-    dispatch_library(ctx, sort_scatter_spec(key, idx ? payload_bytes : 0, g.digit_bits), args, n,
-                     static_cast<uint64_t>(nb), slots);
+    const KernelSpec spec = values != DType::kBool
+                                ? sort_value_scatter_spec(values, reads_values, last)
+                                : sort_scatter_spec(key, idx ? payload_bytes : 0, g.digit_bits);
+    dispatch_library(ctx, spec, args, n, static_cast<uint64_t>(nb), slots(shift, row_length));
     cur = 1 - cur;
     ++done;
   }
 
-  // The passes over the key digits that `mask` (varying_bits) says differ between elements.
-  void run_varying(uint64_t mask) {
+  // The passes over the key digits that `mask` (varying_bits) says differ between elements; a
+  // sort of values reads them in the first and writes them in the last, `counts0` the counts
+  // of digit 0 where they were found already.
+  void run_varying(uint64_t mask, std::shared_ptr<ReplicatedBuffer> counts0 = nullptr) {
     const int bits = static_cast<int>(itemsize(key)) * 8;
+    std::vector<int> shifts;
     for (int shift = 0; shift < bits; shift += g.digit_bits) {
-      if ((mask >> shift) & (g.digits() - 1)) run(shift, 0);
+      if ((mask >> shift) & (g.digits() - 1)) shifts.push_back(shift);
+    }
+    for (size_t i = 0; i < shifts.size(); ++i) {
+      run(shifts[i], 0, i + 1 == shifts.size(), i == 0 && shifts[i] == 0 ? counts0 : nullptr);
     }
   }
 };
@@ -201,13 +242,29 @@ std::optional<Array> sort_values(const Array& a, std::string_view op) {
   const SortGeometry g = geometry(ctx, key, 0);
   if (g.digit_bits != 8) return std::nullopt;
   check_size(n, op);
-  std::shared_ptr<BufferRef> key_ref[2] = {alloc(ctx, key, n), alloc(ctx, key, n)};
+  const bool as_values = sorts_as_values(t);
+  const DType slot_type = as_values ? t : key;
+  std::shared_ptr<BufferRef> key_ref[2] = {alloc(ctx, slot_type, n), alloc(ctx, slot_type, n)};
   std::shared_ptr<ReplicatedBuffer> keys[2] = {device_buffer(*key_ref[0]),
                                                device_buffer(*key_ref[1])};
+  Passes passes{ctx, key, n, g, keys, nullptr, 0};
   bool lossy = false;
+  if (as_values) {
+    // The passes read the values and write them back: the first histogram also finds the
+    // key bits that vary.
+    const Array data = flat_buffer(a, t);
+    passes.values = t;
+    passes.first_keys = device_buffer(*data.node()->buffer());
+    auto words = zeroed_words(ctx);
+    auto counts0 = passes.value_counts(0, words);
+    const uint64_t mask = varying_bits(ctx, words, &lossy);
+    // Every value alike, or values whose bits their keys lose: the permutation's way.
+    if (lossy || mask == 0) return std::nullopt;
+    passes.run_varying(mask, counts0);
+    return Array(default_graph().buffer(key_ref[passes.cur], t, View::contiguous({n})), ctx);
+  }
   const uint64_t mask = value_keys(a, keys[0], &lossy);
   if (lossy) return std::nullopt;
-  Passes passes{ctx, key, n, g, keys, nullptr, 0};
   passes.run_varying(mask);
   Array sorted_keys(default_graph().buffer(key_ref[passes.cur], key, View::contiguous({n})), ctx);
   return from_value_keys(sorted_keys, t);

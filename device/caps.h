@@ -28,9 +28,6 @@ struct Caps {
   uint32_t subgroup_size = 0;
   // GL_KHR_shader_subgroup_ballot in compute shaders (the radix sort's 8-bit ranking).
   bool subgroup_ballot = false;
-  // VK_NV_shader_subgroup_partitioned (enabled when offered): subgroupPartitionNV finds the
-  // lanes holding one value in one instruction (the sort's ranking, instead of eight ballots).
-  bool subgroup_partitioned = false;
   // Streaming multiprocessors (VK_NV_shader_sm_builtins' shaderSMCount); 0: not reported.
   uint32_t sm_count = 0;
   uint64_t max_memory_allocation_size = 0;

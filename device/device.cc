@@ -89,10 +89,6 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
   caps_.subgroup_size = p11.subgroupSize;
   caps_.subgroup_ballot = (p11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
                           (p11.subgroupSupportedOperations & VK_SUBGROUP_FEATURE_BALLOT_BIT);
-  caps_.subgroup_partitioned =
-      caps_.subgroup_ballot &&
-      (p11.subgroupSupportedOperations & VK_SUBGROUP_FEATURE_PARTITIONED_BIT_NV) &&
-      has_extension(physical, VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME);
   caps_.sm_count = sm.shaderSMCount;
   caps_.max_memory_allocation_size = p11.maxMemoryAllocationSize;
   caps_.max_buffer_size = maintenance4 ? m4.maxBufferSize : UINT32_MAX;
@@ -190,7 +186,6 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
       f12.shaderFloat16 = VK_FALSE;
     } else if (f == "subgroup_ballot") {
       caps_.subgroup_ballot = false;
-      caps_.subgroup_partitioned = false;
     } else {
       throw DeviceError("[context] unknown feature '" + f +
                         "' in disable_features (float64, int64, int16, int8, float16, "
@@ -233,9 +228,6 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
     extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
   }
   if (has_host_import) extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
-  if (caps_.subgroup_partitioned) {
-    extensions.push_back(VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME);
-  }
   // The driver's budget and usage per heap, where it reports them (lavapipe does not).
   const bool has_memory_budget = has_extension(physical, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
   if (has_memory_budget) extensions.push_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);

@@ -60,8 +60,7 @@ std::string device_key(const Device& device) {
          bit("sb8", c.storage_buffer_8bit) + bit("sb16", c.storage_buffer_16bit) +
          bit("bda", c.buffer_device_address) + bit("f32atomic", c.shader_float32_atomic_add) +
          bit("ballot", c.subgroup_ballot) +
-         bit("partitioned", c.subgroup_partitioned) + " shared=" +
-         std::to_string(c.max_compute_shared_memory_size) + "\n";
+         " shared=" + std::to_string(c.max_compute_shared_memory_size) + "\n";
 }
 
 // to_string() leaves out the kind, the source layouts and the slot dtypes; the key needs all.
@@ -149,7 +148,6 @@ EmitOptions emit_options(const Caps& caps) {
   options.float64 = caps.shader_float64;
   options.subgroup_size = caps.subgroup_size;
   options.subgroup_ballot = caps.subgroup_ballot;
-  options.subgroup_partitioned = caps.subgroup_partitioned;
   options.max_shared_bytes = caps.max_compute_shared_memory_size;
   return options;
 }

@@ -18,7 +18,6 @@ struct EmitOptions {
   // support in compute shaders, and the shared memory a workgroup may use.
   uint32_t subgroup_size = 0;
   bool subgroup_ballot = false;
-  bool subgroup_partitioned = false;  // subgroupPartitionNV
   uint32_t max_shared_bytes = 0;
 };
 

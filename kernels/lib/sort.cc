@@ -5,6 +5,7 @@
 #include "kernels/glsl/indexing.h"
 #include "kernels/glsl/writer.h"
 #include "kernels/lib/scan.h"
+#include "kernels/lib/sort_key_glsl.h"
 #include "kernels/lib/sort_pass.h"
 #include "kernels/lib/sort_pass_glsl.h"
 
@@ -29,67 +30,11 @@ std::string header(const KernelSpec& spec) {
 
 using sort_pass_internal::key_type;
 
-// Bits of one component of t (a complex number has two).
-int component_bits(DType t) {
-  return static_cast<int>(is_complex(t) ? itemsize(t) / 2 : itemsize(t)) * 8;
-}
-
-std::string raw_type(int bits) {
-  switch (bits) {
-    case 8: return "uint8_t";
-    case 16: return "uint16_t";
-    case 32: return "uint";
-    default: return "uint64_t";
-  }
-}
-
-std::string hex(uint64_t v, bool wide) {
-  static const char* digits = "0123456789ABCDEF";
-  std::string s;
-  do {
-    s.insert(s.begin(), digits[v & 15]);
-    v >>= 4;
-  } while (v);
-  return "0x" + s + (wide ? "ul" : "u");
-}
-
-// The bit patterns of a dtype's keys: KEY, its width, a component's sign bit, its bits, the
-// exponent bits (floats) and the quiet NaN.
-struct KeyBits {
-  explicit KeyBits(DType t)
-      : wide(sort_key_dtype(t) == DType::kUInt64), K(key_type(sort_key_dtype(t))) {
-    const int w = component_bits(t);
-    sign = uint64_t{1} << (w - 1);
-    mask = w == 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
-    expmask = w == 16 ? 0x7C00u : w == 32 ? 0x7F800000u : 0x7FF0000000000000ull;
-    quiet = w == 16 ? 0x7E00u : w == 32 ? 0x7FC00000u : 0x7FF8000000000000ull;
-  }
-  std::string h(uint64_t v) const { return hex(v, wide); }
-  bool wide;
-  std::string K;
-  uint64_t sign, mask, expmask, quiet;
-};
-
-// GLSL `is_nan` and `float_key` of a float component's bits: the sign bit flipped (negatives:
-// every bit), -0.0 as 0.0 and every NaN the largest key, so unsigned order is numpy's order.
-std::string float_key_functions(const KeyBits& b) {
-  const std::string& K = b.K;
-  return "bool is_nan(" + K + " x) { return (x & " + b.h(b.sign - 1) + ") > " + b.h(b.expmask) +
-         "; }\n" + K + " float_key(" + K + " x) {\n"
-         "  " + K + " mag = x & " + b.h(b.sign - 1) + ";\n"
-         "  if (mag > " + b.h(b.expmask) + ") return " + b.h(b.mask) + ";\n"
-         "  if (mag == " + K + "(0)) return " + b.h(b.sign) + ";\n"
-         "  return (x & " + b.h(b.sign) + ") != " + K + "(0) ? (~x) & " + b.h(b.mask) + " : x | " +
-         b.h(b.sign) + ";\n"
-         "}\n";
-}
-
-// The key of a real value x of t that is not a float.
-std::string integer_key(DType t, const KeyBits& b, const std::string& x) {
-  if (is_bool(t)) return x + " != " + b.K + "(0) ? " + b.K + "(1) : " + b.K + "(0)";
-  if (is_signed_integer(t)) return x + " ^ " + b.h(b.sign);
-  return x;
-}
+using sort_pass_internal::component_bits;
+using sort_pass_internal::float_key_functions;
+using sort_pass_internal::integer_key;
+using sort_pass_internal::KeyBits;
+using sort_pass_internal::raw_type;
 
 // GLSL `KEY key_of(uint j, uint part)`: the order-preserving key of element j.
 std::string key_function(DType t) {

@@ -7,6 +7,8 @@
 #include "base/errors.h"
 #include "kernels/glsl/indexing.h"
 #include "kernels/lib/scan.h"
+#include "kernels/lib/sort.h"
+#include "kernels/lib/sort_key_glsl.h"
 #include "kernels/lib/sort_pass_glsl.h"
 
 namespace vka {
@@ -19,19 +21,59 @@ using sort_pass_internal::emit_scatter_portable;
 using sort_pass_internal::header;
 using sort_pass_internal::key_type;
 using sort_pass_internal::str;
+using sort_pass_internal::value_coding;
 
 // The histogram of a partition's digits. Its tile size is the scatter's (which depends on
 // whether indices move too): a constant in the 4-bit form, slot c3 in the 8-bit form.
 std::string emit_histogram(const KernelSpec& spec, const SortGeometry& g) {
   const std::string K = key_type(spec.inputs[0].dtype);
   const bool rows = spec.inputs.size() == 2;
+  const bool values = spec.outputs.size() == 2;  // sort_value_histogram_spec
   const std::string T = str(g.threads), D = str(g.digits());
   const std::string B = eight_bit(spec) ? "pc.c3.x" : str(g.block()) + "u";
   std::string s = header(spec, g) + operand_buffer(spec, 0, "readonly", K, "in0");
   if (rows) s += operand_buffer(spec, 1, "readonly", "uint", "in1");
   const int out = static_cast<int>(spec.inputs.size());
   s += operand_buffer(spec, out, "writeonly", "uint", "out0") + digit_function(K, g);
-  const std::string read = rows ? "digit(" + K + "(0), in1.v[i])" : "digit(in0.v[i], 0u)";
+  std::string read = rows ? "digit(" + K + "(0), in1.v[i])" : "digit(in0.v[i], 0u)";
+  // A sort of values: each key made as it is read, and the bits that vary and the lossy values
+  // noted on the way (sort_value_histogram_spec), which spares a pass that writes the keys.
+  std::string loads, words_in, words_out;
+  if (values) {
+    s += operand_buffer(spec, out + 1, "", "uint", "out1") + value_coding(spec.inputs[0].dtype) +
+         K + " k0, vary = " + K +
+         "(0);\n"
+         "bool lossy = false;\n" +
+         K + " key_of_value(" + K +
+         " x) {\n"
+         "  lossy = lossy || lossy_value(x);\n"
+         "  " +
+         K +
+         " k = encode_value(x);\n"
+         "  vary |= k ^ k0;\n"
+         "  return k;\n"
+         "}\n"
+         "shared uint words[3];\n";
+    // The eight values are loaded before any is keyed, so that their loads overlap.
+    loads = "    " + K +
+            " raw[8];\n"
+            "    for (uint k = 0u; k < 8u; ++k) {\n"
+            "      uint i = c + k * " +
+            T +
+            "u + t;\n"
+            "      raw[k] = i < end ? in0.v[i] : x0;\n"
+            "    }\n";
+    read = "digit(key_of_value(raw[k]), 0u)";
+    words_in = "  " + K +
+               " x0 = in0.v[0];\n"
+               "  k0 = encode_value(x0);\n"
+               "  if (t < 3u) words[t] = 0u;\n";
+    words_out = "  atomicOr(words[0], uint(vary));\n" +
+                std::string(K == "uint64_t" ? "  atomicOr(words[1], uint(vary >> 32));\n" : "") +
+                "  if (lossy) atomicOr(words[2], 1u);\n"
+                "  barrier();\n"
+                "  if (t < 3u && words[t] != 0u) atomicOr(out1.v[t], words[t]);\n";
+  }
   return s + "shared uint h[" + D +
          "];\n"
          "void main() {\n"
@@ -45,13 +87,12 @@ std::string emit_histogram(const KernelSpec& spec, const SortGeometry& g) {
          "tile;\n"
          "  end = min(end, n);\n"
          "  for (uint d = t; d < " +
-         D + "u; d += " + T +
-         "u) h[d] = 0u;\n"
+         D + "u; d += " + T + "u) h[d] = 0u;\n" + words_in +
          "  barrier();\n"
          "  for (uint c = first; c < end; c += 8u * " +
-         T +
-         "u) {\n"
+         T + "u) {\n" +
          // Eight loads issued before the first atomic: their latencies overlap.
+         loads +
          "    uint dig[8];\n"
          "    for (uint k = 0u; k < 8u; ++k) {\n"
          "      uint i = c + k * " +
@@ -67,9 +108,8 @@ std::string emit_histogram(const KernelSpec& spec, const SortGeometry& g) {
          "u) atomicAdd(h[dig[k]], 1u);\n"
          "    }\n"
          "  }\n"
-         "  barrier();\n"
-         "  for (uint d = t; d < " +
-         D + "u; d += " + T +
+         "  barrier();\n" +
+         words_out + "  for (uint d = t; d < " + D + "u; d += " + T +
          "u) out0.v[d * parts + p] = h[d];\n"
          "}\n";
 }
@@ -77,6 +117,9 @@ std::string emit_histogram(const KernelSpec& spec, const SortGeometry& g) {
 std::vector<DType> slots(int digit_bits) {
   return std::vector<DType>(digit_bits == 8 ? 4 : 3, DType::kInt64);
 }
+
+// The key dtype of a pass's in0 (a sort of values reads the values' own bits).
+DType key_of(const KernelSpec& spec) { return sort_key_dtype(spec.inputs[0].dtype); }
 
 KernelSpec pass_spec(KernelKind kind, const std::vector<DType>& in, const std::vector<DType>& out,
                      int digit_bits) {
@@ -124,6 +167,22 @@ KernelSpec sort_scatter_spec(DType key, int payload_bytes, int digit_bits) {
                    digit_bits);
 }
 
+bool sorts_as_values(DType t) {
+  return !is_complex(t) && !is_bool(t) && (itemsize(t) == 4 || itemsize(t) == 8);
+}
+
+KernelSpec sort_value_histogram_spec(DType t) {
+  VKA_ASSERT(sorts_as_values(t));
+  return pass_spec(KernelKind::kSortHistogram, {t}, {DType::kUInt32, DType::kUInt32}, 8);
+}
+
+KernelSpec sort_value_scatter_spec(DType t, bool reads_values, bool writes_values) {
+  VKA_ASSERT(sorts_as_values(t));
+  const DType key = sort_key_dtype(t);
+  return pass_spec(KernelKind::kSortScatter, {reads_values ? t : key, DType::kUInt32},
+                   {writes_values ? t : key}, 8);
+}
+
 std::string emit_sort_pass(const KernelSpec& spec, const EmitOptions& device) {
   SortGeometry g = sort_geometry_portable();
   if (eight_bit(spec)) {
@@ -131,13 +190,12 @@ std::string emit_sort_pass(const KernelSpec& spec, const EmitOptions& device) {
     const int payload = spec.kind != KernelKind::kSortScatter || spec.outputs.size() == 1
                             ? 0
                             : static_cast<int>(itemsize(spec.inputs[1].dtype));
-    g = sort_geometry(spec.inputs[0].dtype, device, payload);
+    g = sort_geometry(key_of(spec), device, payload);
     VKA_ASSERT(g.digit_bits == 8);  // the host asked the same device
   }
   if (spec.kind == KernelKind::kSortHistogram) return emit_histogram(spec, g);
   VKA_ASSERT(spec.kind == KernelKind::kSortScatter);
-  return g.digit_bits == 8 ? emit_scatter_ballot(spec, g, device.subgroup_partitioned)
-                           : emit_scatter_portable(spec, g);
+  return g.digit_bits == 8 ? emit_scatter_ballot(spec, g) : emit_scatter_portable(spec, g);
 }
 
 }  // namespace vka

@@ -12,9 +12,9 @@ std::string str(int v) { return std::to_string(v); }
 
 bool eight_bit(const KernelSpec& spec) { return spec.slots.size() == 4; }
 
-std::string key_type(DType key) { return key == DType::kUInt64 ? "uint64_t" : "uint"; }
+std::string key_type(DType key) { return itemsize(key) == 8 ? "uint64_t" : "uint"; }
 
-std::string header(const KernelSpec& spec, const SortGeometry& g, bool partitioned) {
+std::string header(const KernelSpec& spec, const SortGeometry& g) {
   GlslWriter w;
   w.line("#version 450");
   w.line("// " + spec.name());
@@ -24,7 +24,6 @@ std::string header(const KernelSpec& spec, const SortGeometry& g, bool partition
     w.line("#extension GL_KHR_shader_subgroup_basic : require");
     w.line("#extension GL_KHR_shader_subgroup_ballot : require");
   }
-  if (partitioned) w.line("#extension GL_NV_shader_subgroup_partitioned : require");
   w.line("layout(local_size_x = " + str(g.threads) + ") in;");
   emit_push_block(spec, w);
   return w.str();

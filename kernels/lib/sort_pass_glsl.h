@@ -13,9 +13,10 @@ namespace sort_pass_internal {
 std::string str(int v);
 // The 8-bit form's specs have four slots (sort_pass.h).
 bool eight_bit(const KernelSpec& spec);
+// The GLSL type of a key as wide as `key`.
 std::string key_type(DType key);
 // #version, extensions (subgroup ones for the 8-bit form), local size, argument block.
-std::string header(const KernelSpec& spec, const SortGeometry& g, bool partitioned = false);
+std::string header(const KernelSpec& spec, const SortGeometry& g);
 // GLSL `uint digit(KEY k, uint id)`: the pass's digit, of the key or of the row.
 std::string digit_function(const std::string& K, const SortGeometry& g);
 // GLSL: the workgroup's partition p of `parts`: tiles first .. last - 1 of B elements, in
@@ -32,7 +33,7 @@ std::string owned_exclusive_scan(const std::string& array, const std::string& pe
 
 // The scatters (sort_scatter.cc).
 std::string emit_scatter_portable(const KernelSpec& spec, const SortGeometry& g);
-std::string emit_scatter_ballot(const KernelSpec& spec, const SortGeometry& g, bool partitioned);
+std::string emit_scatter_ballot(const KernelSpec& spec, const SortGeometry& g);
 
 }  // namespace sort_pass_internal
 }  // namespace vka

@@ -3,15 +3,18 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <random>
+#include <string>
 
 #include <gtest/gtest.h>
 
 #include "array/array.h"
 #include "array/sort.h"
 #include "base/errors.h"
+#include "runtime/profile.h"
 
 namespace vka {
 namespace {
@@ -96,6 +99,71 @@ TEST(SortTest, FloatsPlaceNanInfAndNegativeZero) {
   expect_sorts(d, {5000});
   expect_sorts(d, {50, 100});  // rows: the row index is the most significant digit
   expect_sorts(d, {1000, 5});
+}
+
+// The names of the kernels `fn` dispatches.
+template <typename F>
+std::vector<std::string> kernels_of(F fn) {
+  Profile prof;
+  prof.start();
+  fn();
+  std::vector<std::string> names;
+  for (const ProfileRecord& r : prof.records()) names.push_back(r.name);
+  prof.stop();
+  return names;
+}
+
+int64_t count_with(const std::vector<std::string>& names, const std::string& part) {
+  return std::count_if(names.begin(), names.end(),
+                       [&](const std::string& s) { return s.find(part) != std::string::npos; });
+}
+
+// A sort of 32- and 64-bit values keys them in its first pass and writes them back in its last:
+// every combination of first and last pass, against std::stable_sort.
+TEST(SortTest, ValuesSortWithoutKeyPassesOfTheirOwn) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(),
+              inf = std::numeric_limits<float>::infinity();
+  std::vector<float> f = random_ints<float>(9001, -3000, 3000, 12);
+  for (size_t k = 0; k < f.size(); k += 97) f[k] = k % 2 ? nan : (k % 3 ? inf : -inf);
+  for (size_t k = 5; k < f.size(); k += 13) f[k] *= 1.0e-3f;
+  expect_sorts(f, {9001});
+  Array a = Array::from_host(f.data(), {9001}, DType::kFloat32);
+  const std::vector<std::string> names = kernels_of([&] { sort(a).eval(); });
+  EXPECT_EQ(count_with(names, "sort_keys"), 0);  // no pass of its own makes the keys
+  EXPECT_EQ(count_with(names, "ew_"), 0);        // nor turns them back into values
+  EXPECT_EQ(count_with(names, "scatter"), 4);
+  // Digit 0 the same everywhere: the first pass is digit 1's, with counts of its own.
+  std::vector<int32_t> i32 = random_ints<int32_t>(5000, -40000, 40000, 13);
+  for (int32_t& x : i32) x *= 256;
+  expect_sorts(i32, {5000});
+  // One pass, first and last: only the lowest byte varies.
+  expect_sorts(random_ints<int64_t>(4097, 1000, 1255, 14), {4097});
+  expect_sorts(random_ints<uint64_t>(3, 0, 255, 15), {3});
+  // Only the top byte varies: the last pass is digit 3's.
+  std::vector<uint32_t> top = random_ints<uint32_t>(777, 0, 255, 16);
+  for (uint32_t& x : top) x <<= 24;
+  expect_sorts(top, {777});
+  std::vector<double> d = random_ints<double>(6000, -1000000, 1000000, 17);
+  for (double& x : d) x /= 7.0;
+  d[17] = std::nan("");
+  d[4000] = -std::numeric_limits<double>::infinity();
+  expect_sorts(d, {6000});
+  // One value (no digit varies) and values whose keys lose their bits (-0.0, a NaN with a
+  // payload): the permutation's way, as before.
+  expect_sorts(std::vector<uint32_t>(300, 7u), {300});
+  expect_sorts(std::vector<float>{2.0f, -0.0f, 1.0f, 0.0f}, {4});
+  std::vector<double> payload = {1.0, std::nan("5"), -2.0, 0.5};
+  Array p = Array::from_host(payload.data(), {4}, DType::kFloat64);
+  std::vector<double> got = sort(p).to_vector<double>();
+  EXPECT_EQ((std::vector<double>{got[0], got[1], got[2]}), (std::vector<double>{-2.0, 0.5, 1.0}));
+  uint64_t bits;
+  std::memcpy(&bits, &got[3], 8);
+  EXPECT_EQ(bits, [] {
+    uint64_t b;
+    const double x = std::nan("5");
+    std::memcpy(&b, &x, 8);
+    return b;
+  }());
 }
 
 TEST(SortTest, AlongAnyAxisAndFlattened) {

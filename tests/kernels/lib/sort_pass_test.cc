@@ -66,9 +66,8 @@ TEST(SortPassTest, GeometryFollowsTheDevice) {
 }
 
 TEST(SortPassTest, EveryFormCompiles) {
-  EmitOptions nvidia = device(32, true, 49152);
-  nvidia.subgroup_partitioned = true;  // subgroupPartitionNV instead of eight ballots
-  for (const EmitOptions& o : {nvidia, device(32, true, 49152), device(8, true, 32768)}) {
+  const EmitOptions nvidia = device(32, true, 49152);
+  for (const EmitOptions& o : {nvidia, device(8, true, 32768)}) {
     for (DType key : {DType::kUInt32, DType::kUInt64}) {
       for (int bits : {4, 8}) {
         for (bool rows : {false, true}) {
@@ -81,12 +80,40 @@ TEST(SortPassTest, EveryFormCompiles) {
           const std::string glsl = emit_sort_pass(s, o);
           EXPECT_EQ(compile_error(glsl, s.name()), "");
           EXPECT_EQ(glsl.find("subgroupBallot") != std::string::npos, bits == 8);
-          EXPECT_EQ(glsl.find("subgroupPartitionNV") != std::string::npos,
-                    bits == 8 && o.subgroup_partitioned);
         }
       }
     }
   }
+  // A sort of values: the passes that read and write the values themselves, for every dtype
+  // as wide as its keys (8-bit form only).
+  for (const EmitOptions& o : {nvidia, device(8, true, 32768)}) {
+    for (DType t : {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kUInt32, DType::kInt64,
+                    DType::kUInt64}) {
+      ASSERT_TRUE(sorts_as_values(t));
+      for (const KernelSpec& s :
+           {sort_value_histogram_spec(t), sort_value_scatter_spec(t, true, false),
+            sort_value_scatter_spec(t, false, true), sort_value_scatter_spec(t, true, true)}) {
+        const std::string glsl = emit_sort_pass(s, o);
+        EXPECT_EQ(compile_error(glsl, s.name()), "");
+        // Unsigned values are their own keys.
+        EXPECT_EQ(glsl.find("_value(") != std::string::npos,
+                  !is_unsigned_integer(t) || s.outputs.size() == 2);
+      }
+    }
+  }
+  for (DType t : {DType::kFloat16, DType::kInt16, DType::kBool, DType::kComplex64}) {
+    EXPECT_FALSE(sorts_as_values(t));
+  }
+  // The value forms are distinct specs, and between them (and for unsigned values) the key
+  // scatter.
+  EXPECT_EQ(sort_value_scatter_spec(DType::kInt32, false, false),
+            sort_scatter_spec(DType::kUInt32, 0, 8));
+  EXPECT_EQ(sort_value_scatter_spec(DType::kUInt64, true, true),
+            sort_scatter_spec(DType::kUInt64, 0, 8));
+  EXPECT_NE(sort_value_scatter_spec(DType::kInt32, true, false),
+            sort_value_scatter_spec(DType::kInt32, false, true));
+  EXPECT_NE(sort_value_scatter_spec(DType::kInt32, true, true),
+            sort_value_scatter_spec(DType::kFloat32, true, true));
   // The forms and operand mixes are distinct specs (the cache tells them apart).
   EXPECT_NE(sort_scatter_spec(DType::kUInt32, 4, 8), sort_scatter_spec(DType::kUInt32, 4, 4));
   EXPECT_NE(sort_scatter_spec(DType::kUInt32, 4, 8), sort_scatter_spec(DType::kUInt32, 0, 8));
