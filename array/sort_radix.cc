@@ -12,6 +12,7 @@
 #include "array/functions.h"
 #include "array/views.h"
 #include "base/errors.h"
+#include "device/stream.h"
 #include "kernels/cache.h"
 #include "kernels/lib/scan.h"
 #include "kernels/lib/sort.h"
@@ -133,6 +134,7 @@ struct Passes {
                        static_cast<uint64_t>(nb), slots(shift, row_length));
     }
     auto offsets = exclusive_sums(ctx, counts, DType::kUInt32, g.digits() * nb);
+    submit_large();
     std::vector<std::shared_ptr<ReplicatedBuffer>> args = {source()};
     if (idx) args.push_back(done == 0 && first_idx ? first_idx : idx[cur]);
     args.push_back(offsets);
@@ -142,8 +144,18 @@ struct Passes {
                                 ? sort_value_scatter_spec(values, reads_values, last)
                                 : sort_scatter_spec(key, idx ? payload_bytes : 0, g.digit_bits);
     dispatch_library(ctx, spec, args, n, static_cast<uint64_t>(nb), slots(shift, row_length));
+    submit_large();
     cur = 1 - cur;
     ++done;
+  }
+
+  // A large pass's work goes to the device as soon as it is recorded, so that the device runs
+  // it while the next is recorded (the stream's own policy waits for eight dispatches first,
+  // which after the read of the varying bits left an H200 idle for the first pass's
+  // recording). Small sorts, whose time is the host's, keep the stream's batching.
+  void submit_large() const {
+    if (n < (int64_t{1} << 20)) return;
+    for (int r = 0; r < ctx->num_replicas(); ++r) ctx->replica(r).stream->submit();
   }
 
   // The passes over the key digits that `mask` (varying_bits) says differ between elements; a
