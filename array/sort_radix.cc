@@ -87,7 +87,8 @@ struct Passes {
   // Read by the first pass instead of idx[0] (the caller's values, left as they are).
   std::shared_ptr<ReplicatedBuffer> first_idx;
   // A sort of values of this dtype (sorts_as_values) reads them from `first_keys` in its first
-  // pass and writes them back in its last (sort_value_scatter_spec); kBool: keys throughout.
+  // pass and, moving keys alone, writes them back in its last (sort_value_scatter_spec); moving
+  // indices, its first pass makes them (sort_position_scatter_spec). kBool: keys throughout.
   DType values = DType::kBool;
   std::shared_ptr<ReplicatedBuffer> first_keys;
   int cur = 0;
@@ -136,13 +137,14 @@ struct Passes {
     auto offsets = exclusive_sums(ctx, counts, DType::kUInt32, g.digits() * nb);
     submit_large();
     std::vector<std::shared_ptr<ReplicatedBuffer>> args = {source()};
-    if (idx) args.push_back(done == 0 && first_idx ? first_idx : idx[cur]);
+    if (idx && !reads_values) args.push_back(done == 0 && first_idx ? first_idx : idx[cur]);
     args.push_back(offsets);
     args.push_back(keys[1 - cur]);
     if (idx) args.push_back(idx[1 - cur]);
-    const KernelSpec spec = values != DType::kBool
-                                ? sort_value_scatter_spec(values, reads_values, last)
-                                : sort_scatter_spec(key, idx ? payload_bytes : 0, g.digit_bits);
+    const KernelSpec spec =
+        values != DType::kBool && !idx ? sort_value_scatter_spec(values, reads_values, last)
+        : reads_values                 ? sort_position_scatter_spec(values)
+                                       : sort_scatter_spec(key, idx ? payload_bytes : 0, g.digit_bits);
     dispatch_library(ctx, spec, args, n, static_cast<uint64_t>(nb), slots(shift, row_length));
     submit_large();
     cur = 1 - cur;
@@ -226,9 +228,19 @@ Array sort_permutation(const Array& a, int64_t rowlen, std::string_view op) {
   std::shared_ptr<ReplicatedBuffer> idx[2] = {device_buffer(*idx_ref[0]),
                                               device_buffer(*idx_ref[1])};
   Passes passes{ctx, key, n, geometry(ctx, key, 4), keys, idx};
+  if (sorts_as_values(t) && passes.g.digit_bits == 8) {
+    // The first pass makes the keys as it reads the values, and the positions it moves. An
+    // argsort loses nothing to the keys (-0.0 ties with 0.0, and NaNs with each other, as in
+    // numpy's order); one pass at least runs, even where no digit varies, to write them.
+    passes.values = t;
+    passes.first_keys = device_buffer(*data.node()->buffer());
+    auto words = zeroed_words(ctx);
+    auto counts0 = passes.value_counts(0, words);
+    passes.run_varying(std::max<uint64_t>(varying_bits(ctx, words), 1), counts0);
+  }
   // Least significant key first: a complex number orders by (NaN class, real, imaginary).
   const std::vector<int> parts = is_complex(t) ? std::vector<int>{1, 0, 2} : std::vector<int>{0};
-  for (size_t p = 0; p < parts.size(); ++p) {
+  for (size_t p = 0; p < parts.size() && passes.values == DType::kBool; ++p) {
     const int cur = passes.cur;
     auto words = zeroed_words(ctx);
     dispatch_library(ctx, sort_keys_spec(t),

@@ -48,22 +48,12 @@ std::string KeyBits::h(uint64_t v) const { return hex(v, wide); }
 
 std::string float_key_functions(const KeyBits& b) {
   const std::string& K = b.K;
+  // Selects, not branches: the passes key a tile's values together.
   return "bool is_nan(" + K + " x) { return (x & " + b.h(b.sign - 1) + ") > " + b.h(b.expmask) +
-         "; }\n" + K + " float_key(" + K +
-         " x) {\n"
-         "  " +
-         K + " mag = x & " + b.h(b.sign - 1) +
-         ";\n"
-         "  if (mag > " +
-         b.h(b.expmask) + ") return " + b.h(b.mask) +
-         ";\n"
-         "  if (mag == " +
-         K + "(0)) return " + b.h(b.sign) +
-         ";\n"
-         "  return (x & " +
-         b.h(b.sign) + ") != " + K + "(0) ? (~x) & " + b.h(b.mask) + " : x | " + b.h(b.sign) +
-         ";\n"
-         "}\n";
+         "; }\n" + K + " float_key(" + K + " x) {\n  " + K + " mag = x & " + b.h(b.sign - 1) +
+         ";\n  " + K + " k = (x & " + b.h(b.sign) + ") != " + K + "(0) ? (~x) & " + b.h(b.mask) +
+         " : x | " + b.h(b.sign) + ";\n  k = mag == " + K + "(0) ? " + b.h(b.sign) +
+         " : k;\n  return mag > " + b.h(b.expmask) + " ? " + b.h(b.mask) + " : k;\n}\n";
 }
 
 std::string integer_key(DType t, const KeyBits& b, const std::string& x) {

@@ -43,10 +43,10 @@ std::string emit_histogram(const KernelSpec& spec, const SortGeometry& g) {
     s += operand_buffer(spec, out + 1, "", "uint", "out1") + value_coding(spec.inputs[0].dtype) +
          K + " k0, vary = " + K +
          "(0);\n"
-         "bool lossy = false;\n" +
+         "uint lossy = 0u;\n" +
          K + " key_of_value(" + K +
          " x) {\n"
-         "  lossy = lossy || lossy_value(x);\n"
+         "  lossy |= uint(lossy_value(x));\n"
          "  " +
          K +
          " k = encode_value(x);\n"
@@ -70,7 +70,7 @@ std::string emit_histogram(const KernelSpec& spec, const SortGeometry& g) {
                "  if (t < 3u) words[t] = 0u;\n";
     words_out = "  atomicOr(words[0], uint(vary));\n" +
                 std::string(K == "uint64_t" ? "  atomicOr(words[1], uint(vary >> 32));\n" : "") +
-                "  if (lossy) atomicOr(words[2], 1u);\n"
+                "  if (lossy != 0u) atomicOr(words[2], 1u);\n"
                 "  barrier();\n"
                 "  if (t < 3u && words[t] != 0u) atomicOr(out1.v[t], words[t]);\n";
   }
@@ -165,6 +165,12 @@ KernelSpec sort_scatter_spec(DType key, int payload_bytes, int digit_bits) {
   const DType payload = payload_bytes == 8 ? DType::kUInt64 : DType::kUInt32;
   return pass_spec(KernelKind::kSortScatter, {key, payload, DType::kUInt32}, {key, payload},
                    digit_bits);
+}
+
+KernelSpec sort_position_scatter_spec(DType t) {
+  VKA_ASSERT(sorts_as_values(t));
+  return pass_spec(KernelKind::kSortScatter, {t, DType::kUInt32},
+                   {sort_key_dtype(t), DType::kUInt32}, 8);
 }
 
 bool sorts_as_values(DType t) {

@@ -67,7 +67,11 @@ KernelSpec sort_value_histogram_spec(DType t);
 // sort_scatter_spec's keys alone. What the operands hold is in their dtypes, so each form is
 // a kernel of its own, with no branch for the others.
 KernelSpec sort_value_scatter_spec(DType t, bool reads_values, bool writes_values);
-// Whether t's values sort through the two specs above.
+// The first pass of an argsort of t's values (as above): in0 values (keyed as they are read),
+// in1 exclusive sums of the counts → out0 keys, out1 uint32 indices, each element's position
+// (so no pass of their own makes the keys and the first indices).
+KernelSpec sort_position_scatter_spec(DType t);
+// Whether t's values sort through the specs above.
 bool sorts_as_values(DType t);
 
 // GLSL of the specs above for a device.

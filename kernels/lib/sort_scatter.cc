@@ -120,8 +120,11 @@ std::string emit_scatter_portable(const KernelSpec& spec, const SortGeometry& g)
 std::string emit_scatter_ballot(const KernelSpec& spec, const SortGeometry& g) {
   const std::string K = key_type(spec.inputs[0].dtype);
   const bool ids = spec.outputs.size() == 2;
+  // The first pass of an argsort of values (sort_position_scatter_spec): the indices moved are
+  // the elements' positions, read from nowhere.
+  const bool positions = ids && spec.inputs.size() == 2;
   // What moves with the keys: uint32 indices, or 64-bit values (sort_pass.h).
-  const bool wide = ids && spec.inputs[1].dtype == DType::kUInt64;
+  const bool wide = ids && !positions && spec.inputs[1].dtype == DType::kUInt64;
   const std::string I = wide ? "uint64_t" : "uint";
   // 64-bit values are not held in registers nor staged: shared memory holds each key's place in
   // the block, and the values are read from there as they are written (the block's values
@@ -131,7 +134,7 @@ std::string emit_scatter_ballot(const KernelSpec& spec, const SortGeometry& g) {
   const std::string T = str(g.threads), P = str(g.per_thread), B = str(g.block()),
                     S = str(g.subgroups), DPT = str(256 / g.threads);
   std::string s = header(spec, g) + operand_buffer(spec, 0, "readonly", K, "in0");
-  if (ids) s += operand_buffer(spec, 1, "readonly", I, "in1");
+  if (ids && !positions) s += operand_buffer(spec, 1, "readonly", I, "in1");
   // The lanes holding digit d: eight ballots, one per bit of the digit. (On an H200 these
   // ranked a pass's keys in 560 us at 2^26 against 760 us for VK_NV_shader_subgroup_partitioned's
   // one-instruction subgroupPartitionNV.)
@@ -142,7 +145,7 @@ std::string emit_scatter_ballot(const KernelSpec& spec, const SortGeometry& g) {
       "        uvec4 m = subgroupBallot(set);\n"
       "        peers &= set ? m : ~m;\n"
       "      }\n";
-  const int sums = ids ? 2 : 1;
+  const int sums = ids && !positions ? 2 : 1;
   s += operand_buffer(spec, sums, "readonly", "uint", "in2") +
        operand_buffer(spec, sums + 1, "writeonly", K, "out0");
   if (ids) s += operand_buffer(spec, sums + 2, "writeonly", I, "out1");
@@ -158,7 +161,7 @@ std::string emit_scatter_ballot(const KernelSpec& spec, const SortGeometry& g) {
   const std::string store = decode ? "decode_value(k)" : "k";
   s += "shared " + K + " skey[" + B + "];\n";
   if (ids) s += "shared " + R + " sidx[" + B + "];\n";
-  const std::string load_id = ids && !wide ? "in1.v[i]" : "0u";
+  const std::string load_id = positions ? "i" : ids && !wide ? "in1.v[i]" : "0u";
   return s + "shared uint whist[" + S +
          " * 256];\n"  // (subgroup, digit): count, then offset
          "shared uint dstart[256];\n"

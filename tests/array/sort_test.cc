@@ -118,8 +118,9 @@ int64_t count_with(const std::vector<std::string>& names, const std::string& par
                        [&](const std::string& s) { return s.find(part) != std::string::npos; });
 }
 
-// A sort of 32- and 64-bit values keys them in its first pass and writes them back in its last:
-// every combination of first and last pass, against std::stable_sort.
+// A sort of 32- and 64-bit values keys them in its first pass and writes them back in its last
+// (an argsort's first pass writes the positions it moves): every combination of first and last
+// pass, against std::stable_sort (expect_sorts checks argsort too).
 TEST(SortTest, ValuesSortWithoutKeyPassesOfTheirOwn) {
   const float nan = std::numeric_limits<float>::quiet_NaN(),
               inf = std::numeric_limits<float>::infinity();
@@ -132,6 +133,10 @@ TEST(SortTest, ValuesSortWithoutKeyPassesOfTheirOwn) {
   EXPECT_EQ(count_with(names, "sort_keys"), 0);  // no pass of its own makes the keys
   EXPECT_EQ(count_with(names, "ew_"), 0);        // nor turns them back into values
   EXPECT_EQ(count_with(names, "scatter"), 4);
+  // An argsort's first pass makes its keys and positions too.
+  const std::vector<std::string> arg = kernels_of([&] { argsort(a).eval(); });
+  EXPECT_EQ(count_with(arg, "sort_keys"), 0);
+  EXPECT_EQ(count_with(arg, "scatter"), 4);
   // Digit 0 the same everywhere: the first pass is digit 1's, with counts of its own.
   std::vector<int32_t> i32 = random_ints<int32_t>(5000, -40000, 40000, 13);
   for (int32_t& x : i32) x *= 256;

@@ -92,12 +92,17 @@ TEST(SortPassTest, EveryFormCompiles) {
       ASSERT_TRUE(sorts_as_values(t));
       for (const KernelSpec& s :
            {sort_value_histogram_spec(t), sort_value_scatter_spec(t, true, false),
-            sort_value_scatter_spec(t, false, true), sort_value_scatter_spec(t, true, true)}) {
+            sort_value_scatter_spec(t, false, true), sort_value_scatter_spec(t, true, true),
+            sort_position_scatter_spec(t)}) {
         const std::string glsl = emit_sort_pass(s, o);
         EXPECT_EQ(compile_error(glsl, s.name()), "");
         // Unsigned values are their own keys.
+        const bool histogram = s.kind == KernelKind::kSortHistogram;
         EXPECT_EQ(glsl.find("_value(") != std::string::npos,
-                  !is_unsigned_integer(t) || s.outputs.size() == 2);
+                  !is_unsigned_integer(t) || histogram);
+        // Positions: each element's index, read from no buffer.
+        EXPECT_EQ(glsl.find("mi[r] = i < n ? i :") != std::string::npos,
+                  !histogram && s.outputs.size() == 2);
       }
     }
   }
