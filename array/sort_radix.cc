@@ -134,11 +134,24 @@ struct Passes {
       dispatch_library(ctx, sort_histogram_spec(key, rows, g.digit_bits), hist_args, n,
                        static_cast<uint64_t>(nb), slots(shift, row_length));
     }
-    auto offsets = exclusive_sums(ctx, counts, DType::kUInt32, g.digits() * nb);
+    // The 8-bit form: offsets within each digit and the digits' starts (sort_offsets_spec);
+    // the 4-bit form: the prefix sum over every count.
+    std::shared_ptr<ReplicatedBuffer> offsets, starts;
+    if (g.digit_bits == 8) {
+      offsets = scratch_buffer(ctx, DType::kUInt32, g.digits() * nb);
+      auto totals = scratch_buffer(ctx, DType::kUInt32, g.digits());
+      starts = scratch_buffer(ctx, DType::kUInt32, g.digits());
+      dispatch_library(ctx, sort_offsets_spec(false), {counts, offsets, totals}, nb,
+                       static_cast<uint64_t>(g.digits()));
+      dispatch_library(ctx, sort_offsets_spec(true), {totals, starts}, g.digits(), 1);
+    } else {
+      offsets = exclusive_sums(ctx, counts, DType::kUInt32, g.digits() * nb);
+    }
     submit_large();
     std::vector<std::shared_ptr<ReplicatedBuffer>> args = {source()};
     if (idx && !reads_values) args.push_back(done == 0 && first_idx ? first_idx : idx[cur]);
     args.push_back(offsets);
+    if (starts) args.push_back(starts);
     args.push_back(keys[1 - cur]);
     if (idx) args.push_back(idx[1 - cur]);
     const KernelSpec spec =

@@ -200,6 +200,8 @@ std::string KernelSpec::name() const {
       return "sort_histogram_" + std::string(short_name(inputs[0].dtype));
     case KernelKind::kSortScatter:
       return "sort_scatter_" + std::string(short_name(inputs[0].dtype));
+    case KernelKind::kSortOffsets:
+      return outputs.size() == 1 ? "sort_starts" : "sort_offsets";
     case KernelKind::kSegmentSum:
       return "segment_sum";
     case KernelKind::kBincount:

@@ -31,6 +31,7 @@ enum class KernelKind : uint8_t {
   kSortKeys,
   kSortHistogram,
   kSortScatter,
+  kSortOffsets,
   kSegmentSum,
   kBincount,
   kCumulativeReduce,  // scans (kernels/lib/cumulative.h)

@@ -26,6 +26,7 @@ std::string emit(const KernelSpec& spec, const EmitOptions& options) {
     case KernelKind::kSortKeys:
     case KernelKind::kSortHistogram:
     case KernelKind::kSortScatter:
+    case KernelKind::kSortOffsets:
     case KernelKind::kSegmentSum:
       return emit_sort(spec, options);
     case KernelKind::kBincount:

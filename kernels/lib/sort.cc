@@ -143,6 +143,7 @@ std::string emit_sort(const KernelSpec& spec, const EmitOptions& options) {
     }
     case KernelKind::kSortHistogram:
     case KernelKind::kSortScatter:
+    case KernelKind::kSortOffsets:
       return emit_sort_pass(spec, options);
     case KernelKind::kSegmentSum:
       // One workgroup per segment. Up to 4096 elements, thread 0 adds them in input order (the

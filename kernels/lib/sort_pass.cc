@@ -20,6 +20,7 @@ using sort_pass_internal::emit_scatter_ballot;
 using sort_pass_internal::emit_scatter_portable;
 using sort_pass_internal::header;
 using sort_pass_internal::key_type;
+using sort_pass_internal::owned_exclusive_scan;
 using sort_pass_internal::str;
 using sort_pass_internal::value_coding;
 
@@ -114,6 +115,50 @@ std::string emit_histogram(const KernelSpec& spec, const SortGeometry& g) {
          "}\n";
 }
 
+// Offsets within each digit and the digits' totals (sort_offsets_spec): workgroup d scans
+// digit d's row of counts in chunks of 2048 (8 an invocation), carrying the sum between chunks.
+std::string emit_offsets(const KernelSpec& spec) {
+  SortGeometry g;                  // 256 invocations
+  if (spec.outputs.size() == 1) {  // the digits' starts from their totals
+    return header(spec, g) + operand_buffer(spec, 0, "readonly", "uint", "in0") +
+           operand_buffer(spec, 1, "writeonly", "uint", "out0") +
+           "shared uint starts[256];\n"
+           "shared uint part[256];\n"
+           "void main() {\n"
+           "  uint t = gl_LocalInvocationID.x;\n"
+           "  starts[t] = in0.v[t];\n"
+           "  barrier();\n" +
+           owned_exclusive_scan("starts", "1", "256") +
+           "  out0.v[t] = starts[t];\n"
+           "}\n";
+  }
+  return header(spec, g) + operand_buffer(spec, 0, "readonly", "uint", "in0") +
+         operand_buffer(spec, 1, "writeonly", "uint", "out0") +
+         operand_buffer(spec, 2, "writeonly", "uint", "out1") +
+         "shared uint buf[2048];\n"
+         "shared uint part[256];\n"
+         "void main() {\n"
+         "  uint t = gl_LocalInvocationID.x, d = gl_WorkGroupID.x, parts = uint(pc.n);\n"
+         "  uint carry = 0u;\n"
+         "  for (uint c = 0u; c < parts; c += 2048u) {\n"
+         "    for (uint k = 0u; k < 8u; ++k) {\n"
+         "      uint i = c + k * 256u + t;\n"
+         "      buf[k * 256u + t] = i < parts ? in0.v[d * parts + i] : 0u;\n"
+         "    }\n"
+         "    barrier();\n" +
+         owned_exclusive_scan("buf", "8", "256") +
+         "    barrier();\n"
+         "    for (uint k = 0u; k < 8u; ++k) {\n"
+         "      uint i = c + k * 256u + t;\n"
+         "      if (i < parts) out0.v[d * parts + i] = buf[k * 256u + t] + carry;\n"
+         "    }\n"
+         "    carry += part[255];\n"
+         "    barrier();\n"
+         "  }\n"
+         "  if (t == 0u) out1.v[d] = carry;\n"
+         "}\n";
+}
+
 std::vector<DType> slots(int digit_bits) {
   return std::vector<DType>(digit_bits == 8 ? 4 : 3, DType::kInt64);
 }
@@ -121,8 +166,10 @@ std::vector<DType> slots(int digit_bits) {
 // The key dtype of a pass's in0 (a sort of values reads the values' own bits).
 DType key_of(const KernelSpec& spec) { return sort_key_dtype(spec.inputs[0].dtype); }
 
-KernelSpec pass_spec(KernelKind kind, const std::vector<DType>& in, const std::vector<DType>& out,
+KernelSpec pass_spec(KernelKind kind, std::vector<DType> in, const std::vector<DType>& out,
                      int digit_bits) {
+  // An 8-bit scatter reads the digits' totals after its offsets (sort_offsets_spec).
+  if (kind == KernelKind::kSortScatter && digit_bits == 8) in.push_back(DType::kUInt32);
   KernelSpec s = library_spec(kind, in, out, 0);
   s.slots = slots(digit_bits);
   return s;
@@ -167,6 +214,13 @@ KernelSpec sort_scatter_spec(DType key, int payload_bytes, int digit_bits) {
                    digit_bits);
 }
 
+KernelSpec sort_offsets_spec(bool starts) {
+  return library_spec(KernelKind::kSortOffsets, {DType::kUInt32},
+                      starts ? std::vector<DType>{DType::kUInt32}
+                             : std::vector<DType>{DType::kUInt32, DType::kUInt32},
+                      0);
+}
+
 KernelSpec sort_position_scatter_spec(DType t) {
   VKA_ASSERT(sorts_as_values(t));
   return pass_spec(KernelKind::kSortScatter, {t, DType::kUInt32},
@@ -190,6 +244,7 @@ KernelSpec sort_value_scatter_spec(DType t, bool reads_values, bool writes_value
 }
 
 std::string emit_sort_pass(const KernelSpec& spec, const EmitOptions& device) {
+  if (spec.kind == KernelKind::kSortOffsets) return emit_offsets(spec);
   SortGeometry g = sort_geometry_portable();
   if (eight_bit(spec)) {
     // A histogram reads only the threads of the geometry, which the payload does not change.

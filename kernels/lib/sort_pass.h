@@ -46,7 +46,8 @@ SortGeometry sort_geometry(DType key, const EmitOptions& device, int payload_byt
 // histogram: in0 keys[, in1 indices (row passes)] → out0 counts (uint32, digit-major:
 // d * parts + p).
 KernelSpec sort_histogram_spec(DType key, bool rows, int digit_bits);
-// scatter: in0 keys[, in1 payload], in2 exclusive sums of the counts → out0 keys[, out1
+// scatter: in0 keys[, in1 payload], in2 exclusive sums of the counts (8-bit form: offsets
+// within each digit, and then the digits' starts; sort_offsets_spec) → out0 keys[, out1
 // payload], each element at its digit's offset for its block plus its stable rank in the block
 // (keys are not moved in row passes: nothing reads them afterwards). The payload, as in
 // sort_geometry: uint32 indices (4 bytes), 64-bit values (8; the 8-bit form, no row passes: a
@@ -73,6 +74,13 @@ KernelSpec sort_value_scatter_spec(DType t, bool reads_values, bool writes_value
 KernelSpec sort_position_scatter_spec(DType t);
 // Whether t's values sort through the specs above.
 bool sorts_as_values(DType t);
+
+// The 8-bit form's offsets from a histogram's counts, in two kernels (instead of a prefix sum
+// over every count: five at 8192 partitions). `starts` false: one workgroup a digit, in0
+// counts (digit-major, n = the partitions) → out0 each partition's exclusive offset within its
+// digit, out1 (uint32 x 256) the digits' totals; true: one workgroup, in0 the totals → out0 the
+// digits' starts (their exclusive sums). The 8-bit scatters read both outputs (in2, then in3).
+KernelSpec sort_offsets_spec(bool starts);
 
 // GLSL of the specs above for a device.
 std::string emit_sort_pass(const KernelSpec& spec, const EmitOptions& device);

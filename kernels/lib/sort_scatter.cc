@@ -122,7 +122,7 @@ std::string emit_scatter_ballot(const KernelSpec& spec, const SortGeometry& g) {
   const bool ids = spec.outputs.size() == 2;
   // The first pass of an argsort of values (sort_position_scatter_spec): the indices moved are
   // the elements' positions, read from nowhere.
-  const bool positions = ids && spec.inputs.size() == 2;
+  const bool positions = ids && spec.inputs.size() == 3;
   // What moves with the keys: uint32 indices, or 64-bit values (sort_pass.h).
   const bool wide = ids && !positions && spec.inputs[1].dtype == DType::kUInt64;
   const std::string I = wide ? "uint64_t" : "uint";
@@ -145,10 +145,12 @@ std::string emit_scatter_ballot(const KernelSpec& spec, const SortGeometry& g) {
       "        uvec4 m = subgroupBallot(set);\n"
       "        peers &= set ? m : ~m;\n"
       "      }\n";
+  // The offsets within each digit, then the digits' starts (sort_offsets_spec).
   const int sums = ids && !positions ? 2 : 1;
   s += operand_buffer(spec, sums, "readonly", "uint", "in2") +
-       operand_buffer(spec, sums + 1, "writeonly", K, "out0");
-  if (ids) s += operand_buffer(spec, sums + 2, "writeonly", I, "out1");
+       operand_buffer(spec, sums + 1, "readonly", "uint", "in3") +
+       operand_buffer(spec, sums + 2, "writeonly", K, "out0");
+  if (ids) s += operand_buffer(spec, sums + 3, "writeonly", I, "out1");
   s += digit_function(K, g);
   // A sort of values (sort_value_scatter_spec): its first pass keys the values as it reads
   // them, its last writes values back.
@@ -173,9 +175,10 @@ std::string emit_scatter_ballot(const KernelSpec& spec, const SortGeometry& g) {
          partition(B) +
          "  uint sg = gl_SubgroupID, lane = gl_SubgroupInvocationID, size = gl_SubgroupSize;\n"
          "  bool keys = pc.c1.x == 0u;\n"
+         // The digit's start plus the partition's offset within the digit.
          "  for (uint d = t; d < 256u; d += " +
          T +
-         "u) goff[d] = in2.v[d * parts + p];\n"
+         "u) goff[d] = in3.v[d] + in2.v[d * parts + p];\n"
          "  for (uint b = first; b < last; ++b) {\n"
          "    uint base = b * " +
          B +

@@ -141,6 +141,12 @@ TEST(SortTest, ValuesSortWithoutKeyPassesOfTheirOwn) {
   std::vector<int32_t> i32 = random_ints<int32_t>(5000, -40000, 40000, 13);
   for (int32_t& x : i32) x *= 256;
   expect_sorts(i32, {5000});
+  // More partitions than the offsets kernel scans in one chunk (2048; 1024-key tiles here).
+  std::vector<int32_t> big = random_ints<int32_t>((1 << 21) + 12345, -2000000000, 2000000000, 18);
+  Array b = Array::from_host(big.data(), {static_cast<int64_t>(big.size())}, DType::kInt32);
+  std::vector<int32_t> want = big;
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(sort(b).to_vector<int32_t>(), want);
   // One pass, first and last: only the lowest byte varies.
   expect_sorts(random_ints<int64_t>(4097, 1000, 1255, 14), {4097});
   expect_sorts(random_ints<uint64_t>(3, 0, 255, 15), {3});

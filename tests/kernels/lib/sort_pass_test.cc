@@ -106,6 +106,10 @@ TEST(SortPassTest, EveryFormCompiles) {
       }
     }
   }
+  for (bool starts : {false, true}) {
+    const KernelSpec offsets = sort_offsets_spec(starts);
+    EXPECT_EQ(compile_error(emit_sort_pass(offsets, nvidia), offsets.name()), "");
+  }
   for (DType t : {DType::kFloat16, DType::kInt16, DType::kBool, DType::kComplex64}) {
     EXPECT_FALSE(sorts_as_values(t));
   }
