@@ -2,8 +2,9 @@
 // deterministic weighted sums. A sort runs over (key, index) pairs, or over keys alone when
 // only the sorted values are wanted: sort_keys turns values into order-preserving unsigned
 // keys and finds the key bits that differ between elements (passes over constant
-// digits are skipped), and each pass is a block digit histogram, an exclusive prefix sum over
-// (digit, block) (kernels/lib/scan.h) and a stable scatter (kernels/lib/sort_pass.h).
+// digits are skipped), and each pass is a block digit histogram, the offsets of each (digit,
+// block) (8-bit passes: sort_offsets_spec; 4-bit ones: a prefix sum, kernels/lib/scan.h) and a
+// stable scatter (kernels/lib/sort_pass.h).
 #pragma once
 
 #include <string>
