@@ -91,6 +91,8 @@ struct Passes {
   // indices, its first pass makes them (sort_position_scatter_spec). kBool: keys throughout.
   DType values = DType::kBool;
   std::shared_ptr<ReplicatedBuffer> first_keys;
+  // Digit 0's counts, found by read_values, for the first pass if it is digit 0's.
+  std::shared_ptr<ReplicatedBuffer> first_counts;
   int cur = 0;
   int done = 0;  // passes run
 
@@ -108,25 +110,37 @@ struct Passes {
     return done == 0 && first_keys ? first_keys : keys[cur];
   }
 
+  // Starts a sort of t's values, read from `data` by the first pass: digit 0's counts (kept for
+  // that pass) and the key bits that vary, read back (varying_bits; `lossy` its flag).
+  uint64_t read_values(DType t, std::shared_ptr<ReplicatedBuffer> data, bool* lossy = nullptr) {
+    values = t;
+    first_keys = std::move(data);
+    auto words = zeroed_words(ctx);
+    first_counts = value_counts(0, words);
+    return varying_bits(ctx, words, lossy);
+  }
+
   // The counts of the digits at `shift` of the values (sort_value_histogram_spec, which also
   // writes `words`) before the first pass.
   std::shared_ptr<ReplicatedBuffer> value_counts(int shift,
                                                  const std::shared_ptr<ReplicatedBuffer>& words) {
-    auto counts = device_buffer(*alloc(ctx, DType::kUInt32, g.digits() * parts()));
+    auto counts = scratch_buffer(ctx, DType::kUInt32, g.digits() * parts());
     dispatch_library(ctx, sort_value_histogram_spec(values), {first_keys, counts, words}, n,
                      static_cast<uint64_t>(parts()), slots(shift, 0));
     return counts;
   }
 
   // A pass; in a sort of values, the first reads values and the last writes them
-  // (sort_value_scatter_spec); `counts` the digits' counts where they were found already.
-  void run(int shift, int64_t row_length, bool last = false,
-           std::shared_ptr<ReplicatedBuffer> counts = nullptr) {
+  // (sort_value_scatter_spec).
+  void run(int shift, int64_t row_length, bool last = false) {
     const int64_t nb = parts();
     const bool reads_values = values != DType::kBool && done == 0;
-    if (!counts && reads_values) counts = value_counts(shift, zeroed_words(ctx));
-    if (!counts) {
-      counts = device_buffer(*alloc(ctx, DType::kUInt32, g.digits() * nb));
+    std::shared_ptr<ReplicatedBuffer> counts;
+    if (reads_values) {
+      counts = shift == 0 && first_counts ? std::move(first_counts)
+                                          : value_counts(shift, zeroed_words(ctx));
+    } else {
+      counts = scratch_buffer(ctx, DType::kUInt32, g.digits() * nb);
       const bool rows = row_length > 0;
       std::vector<std::shared_ptr<ReplicatedBuffer>> hist_args = {source()};
       if (rows) hist_args.push_back(idx[cur]);
@@ -174,16 +188,15 @@ struct Passes {
   }
 
   // The passes over the key digits that `mask` (varying_bits) says differ between elements; a
-  // sort of values reads them in the first and writes them in the last, `counts0` the counts
-  // of digit 0 where they were found already.
-  void run_varying(uint64_t mask, std::shared_ptr<ReplicatedBuffer> counts0 = nullptr) {
+  // sort of values reads them in the first and writes them in the last.
+  void run_varying(uint64_t mask) {
     const int bits = static_cast<int>(itemsize(key)) * 8;
     std::vector<int> shifts;
     for (int shift = 0; shift < bits; shift += g.digit_bits) {
       if ((mask >> shift) & (g.digits() - 1)) shifts.push_back(shift);
     }
     for (size_t i = 0; i < shifts.size(); ++i) {
-      run(shifts[i], 0, i + 1 == shifts.size(), i == 0 && shifts[i] == 0 ? counts0 : nullptr);
+      run(shifts[i], 0, i + 1 == shifts.size());
     }
   }
 };
@@ -245,21 +258,19 @@ Array sort_permutation(const Array& a, int64_t rowlen, std::string_view op) {
     // The first pass makes the keys as it reads the values, and the positions it moves. An
     // argsort loses nothing to the keys (-0.0 ties with 0.0, and NaNs with each other, as in
     // numpy's order); one pass at least runs, even where no digit varies, to write them.
-    passes.values = t;
-    passes.first_keys = device_buffer(*data.node()->buffer());
-    auto words = zeroed_words(ctx);
-    auto counts0 = passes.value_counts(0, words);
-    passes.run_varying(std::max<uint64_t>(varying_bits(ctx, words), 1), counts0);
-  }
-  // Least significant key first: a complex number orders by (NaN class, real, imaginary).
-  const std::vector<int> parts = is_complex(t) ? std::vector<int>{1, 0, 2} : std::vector<int>{0};
-  for (size_t p = 0; p < parts.size() && passes.values == DType::kBool; ++p) {
-    const int cur = passes.cur;
-    auto words = zeroed_words(ctx);
-    dispatch_library(ctx, sort_keys_spec(t),
-                     {device_buffer(*data.node()->buffer()), keys[cur], idx[cur], words}, n,
-                     sort_groups(n, kSortThreads), {slot(parts[p]), slot(p == 0 ? 1 : 0)});
-    passes.run_varying(varying_bits(ctx, words));
+    const uint64_t mask = passes.read_values(t, device_buffer(*data.node()->buffer()));
+    passes.run_varying(std::max<uint64_t>(mask, 1));
+  } else {
+    // Least significant key first: a complex number orders by (NaN class, real, imaginary).
+    const std::vector<int> parts = is_complex(t) ? std::vector<int>{1, 0, 2} : std::vector<int>{0};
+    for (size_t p = 0; p < parts.size(); ++p) {
+      const int cur = passes.cur;
+      auto words = zeroed_words(ctx);
+      dispatch_library(ctx, sort_keys_spec(t),
+                       {device_buffer(*data.node()->buffer()), keys[cur], idx[cur], words}, n,
+                       sort_groups(n, kSortThreads), {slot(parts[p]), slot(p == 0 ? 1 : 0)});
+      passes.run_varying(varying_bits(ctx, words));
+    }
   }
   // Rows last: the most significant digits (the sort within each row is already done).
   const int64_t rows = n / rowlen;
@@ -290,14 +301,10 @@ std::optional<Array> sort_values(const Array& a, std::string_view op) {
     // The passes read the values and write them back: the first histogram also finds the
     // key bits that vary.
     const Array data = flat_buffer(a, t);
-    passes.values = t;
-    passes.first_keys = device_buffer(*data.node()->buffer());
-    auto words = zeroed_words(ctx);
-    auto counts0 = passes.value_counts(0, words);
-    const uint64_t mask = varying_bits(ctx, words, &lossy);
+    const uint64_t mask = passes.read_values(t, device_buffer(*data.node()->buffer()), &lossy);
     // Every value alike, or values whose bits their keys lose: the permutation's way.
     if (lossy || mask == 0) return std::nullopt;
-    passes.run_varying(mask, counts0);
+    passes.run_varying(mask);
     return Array(default_graph().buffer(key_ref[passes.cur], t, View::contiguous({n})), ctx);
   }
   const uint64_t mask = value_keys(a, keys[0], &lossy);

@@ -65,8 +65,7 @@ std::string value_key_function(DType t) {
   std::string s = is_floating(t) ? float_key_functions(b) : "";
   s += K + " value_key(uint j) {\n  " + K + " x = " + K + "(in0.v[j]);\n";
   if (is_floating(t)) {
-    s += "  if ((is_nan(x) && x != " + b.h(b.quiet) + ") || x == " + b.h(b.sign) +
-         ") atomicOr(out1.v[2], 1u);\n"
+    s += "  if (lossy_value(x)) atomicOr(out1.v[2], 1u);\n"
          "  return float_key(x);\n";
   } else {
     s += "  return " + integer_key(t, b, "x") + ";\n";

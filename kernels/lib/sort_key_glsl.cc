@@ -53,7 +53,9 @@ std::string float_key_functions(const KeyBits& b) {
          "; }\n" + K + " float_key(" + K + " x) {\n  " + K + " mag = x & " + b.h(b.sign - 1) +
          ";\n  " + K + " k = (x & " + b.h(b.sign) + ") != " + K + "(0) ? (~x) & " + b.h(b.mask) +
          " : x | " + b.h(b.sign) + ";\n  k = mag == " + K + "(0) ? " + b.h(b.sign) +
-         " : k;\n  return mag > " + b.h(b.expmask) + " ? " + b.h(b.mask) + " : k;\n}\n";
+         " : k;\n  return mag > " + b.h(b.expmask) + " ? " + b.h(b.mask) + " : k;\n}\n" +
+         "bool lossy_value(" + K + " x) { return (is_nan(x) && x != " + b.h(b.quiet) +
+         ") || x == " + b.h(b.sign) + "; }\n";
 }
 
 std::string integer_key(DType t, const KeyBits& b, const std::string& x) {
@@ -82,13 +84,6 @@ std::string value_coding(DType t) {
          "  return (k & " +
          b.h(b.sign) + ") != " + K + "(0) ? k ^ " + b.h(b.sign) +
          " : ~k;\n"
-         "}\n"
-         "bool lossy_value(" +
-         K +
-         " x) {\n"
-         "  return (is_nan(x) && x != " +
-         b.h(b.quiet) + ") || x == " + b.h(b.sign) +
-         ";\n"
          "}\n";
 }
 

@@ -27,7 +27,8 @@ struct KeyBits {
 };
 
 // GLSL `is_nan` and `float_key` of a float component's bits: the sign bit flipped (negatives:
-// every bit), -0.0 as 0.0 and every NaN the largest key, so unsigned order is numpy's order.
+// every bit), -0.0 as 0.0 and every NaN the largest key, so unsigned order is numpy's order;
+// and `lossy_value`: a value whose bits its key loses (-0.0, a NaN other than the quiet NaN).
 std::string float_key_functions(const KeyBits& b);
 // The key of a real value x of t that is not a float.
 std::string integer_key(DType t, const KeyBits& b, const std::string& x);

@@ -115,8 +115,9 @@ std::string emit_histogram(const KernelSpec& spec, const SortGeometry& g) {
          "}\n";
 }
 
-// Offsets within each digit and the digits' totals (sort_offsets_spec): workgroup d scans
-// digit d's row of counts in chunks of 2048 (8 an invocation), carrying the sum between chunks.
+// sort_offsets_spec: offsets within each digit and the digits' totals (workgroup d scans digit
+// d's row of counts in chunks of 2048, 8 an invocation, carrying the sum between chunks), or
+// the digits' starts from their totals (one workgroup).
 std::string emit_offsets(const KernelSpec& spec) {
   SortGeometry g;                  // 256 invocations
   if (spec.outputs.size() == 1) {  // the digits' starts from their totals
@@ -168,7 +169,7 @@ DType key_of(const KernelSpec& spec) { return sort_key_dtype(spec.inputs[0].dtyp
 
 KernelSpec pass_spec(KernelKind kind, std::vector<DType> in, const std::vector<DType>& out,
                      int digit_bits) {
-  // An 8-bit scatter reads the digits' totals after its offsets (sort_offsets_spec).
+  // An 8-bit scatter reads the digits' starts after its offsets (sort_offsets_spec).
   if (kind == KernelKind::kSortScatter && digit_bits == 8) in.push_back(DType::kUInt32);
   KernelSpec s = library_spec(kind, in, out, 0);
   s.slots = slots(digit_bits);
