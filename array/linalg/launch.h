@@ -19,8 +19,11 @@ inline constexpr uint64_t kMaxGroups = 65535;  // Vulkan's guaranteed maxCompute
 // Matrices at least this large (QR: min(m, n)) factor in panels of kPanel columns, the trailing
 // matrix updated by the GEMM kernel between panels (LAPACK's right-looking blocked getrf/potrf/
 // geqrf).
-inline constexpr int64_t kBlockedMin = 128;
-inline constexpr int64_t kPanel = 32;
+inline constexpr int64_t kBlockedMin = kLinalgBlockedMin;
+inline constexpr int64_t kPanel = kLinalgBlock;
+// The blocked LU and Cholesky update the matrix beyond each group of this many panel columns
+// with one GEMM (array/linalg/linalg.cc: blocked).
+inline constexpr int64_t kOuterPanel = 4 * kPanel;
 
 // A stack of matrices: the batch shape, its element count, and the matrix size.
 struct Stack {

@@ -18,17 +18,19 @@
 namespace vka {
 namespace {
 
-using linalg_detail::Stack;
 using linalg_detail::any_flag;
 using linalg_detail::block;
 using linalg_detail::copy_in;
 using linalg_detail::fresh;
 using linalg_detail::kBlockedMin;
+using linalg_detail::kOuterPanel;
 using linalg_detail::kPanel;
 using linalg_detail::panel_threads;
 using linalg_detail::per_thread;
 using linalg_detail::promote;
+using linalg_detail::run;
 using linalg_detail::run_steps;
+using linalg_detail::Stack;
 using linalg_detail::stack_of;
 using linalg_detail::subtract_product;
 using linalg_detail::throw_if_not_converged;
@@ -40,30 +42,45 @@ struct Lu {
   std::shared_ptr<BufferRef> lu, piv, info;
 };
 
-// A[j1:, j1:] -= A[j1:, j0:j1] @ (A[j0:j1, j1:], or A[j1:, j0:j1]ᴴ when `symmetric`) for the
-// stack of n×n matrices in `ref`.
-void trailing_update(const Array& like, const std::shared_ptr<BufferRef>& ref, const Stack& s,
-                     int64_t j0, int64_t j1, bool symmetric) {
-  const int64_t n = s.n;
-  auto at = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
-    return block(like, ref, s.t, s.batch, n, n, r0, r1, c0, c1);
+// A[r0:r1, c0:c1] -= A[r0:r1, k0:k1] @ (A[k0:k1, c0:c1], or A[c0:c1, k0:k1]ᴴ when `symmetric`)
+// for the stack of n×n matrices in `ref`.
+void update(const Array& like, const std::shared_ptr<BufferRef>& ref, const Stack& s,
+            bool symmetric, int64_t r0, int64_t r1, int64_t c0, int64_t c1, int64_t k0,
+            int64_t k1) {
+  if (r0 >= r1 || c0 >= c1 || s.count == 0) return;
+  auto at = [&](int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
+    return block(like, ref, s.t, s.batch, s.n, s.n, i0, i1, j0, j1);
   };
-  Array l21 = at(j1, n, j0, j1);
-  Array u12 = !symmetric ? at(j0, j1, j1, n)
-              : is_complex(s.t) ? conj(matrix_transpose(l21)) : matrix_transpose(l21);
-  subtract_product(at(j1, n, j1, n), l21, u12);
+  auto herm = [&](const Array& x) {
+    return is_complex(s.t) ? conj(matrix_transpose(x)) : matrix_transpose(x);
+  };
+  Array right = symmetric ? herm(at(c0, c1, k0, k1)) : at(k0, k1, c0, c1);
+  subtract_product(at(r0, r1, c0, c1), at(r0, r1, k0, k1), right);
 }
 
-// Panel by panel (or the whole matrix as one panel when small): `panel(j0, j1)` factors
-// columns [j0, j1) and updates what lies outside A[j1:, j1:], trailing_update the rest.
-template <typename Panel>
+// Panel by panel (or the whole matrix as one panel when small), in two levels: outer panels
+// of kOuterPanel columns, each of panels of kPanel. `panel(o0, o1, j0, j1)` factors columns
+// [j0, j1) and updates what lies outside A[j1:, j1:] within the outer panel's columns [o0, o1)
+// (LU: U12 of those columns); the GEMM updates the rest of the outer panel's columns. Then
+// `outer(o0, o1)` (LU: U12 of the columns right of the outer panel) and one update of the
+// matrix right of and below the outer panel, of kOuterPanel terms: the GEMM runs near its
+// peak there, where an update of 32 terms per panel was bound by reading and writing the whole
+// trailing matrix each time.
+template <typename Panel, typename Outer>
 void blocked(const Array& like, const std::shared_ptr<BufferRef>& ref, const Stack& s,
-             bool symmetric, Panel panel) {
+             bool symmetric, Panel panel, Outer outer) {
   const int64_t n = s.n, nb = n >= kBlockedMin ? kPanel : n;
-  for (int64_t j0 = 0; j0 < n; j0 += nb) {
-    const int64_t j1 = std::min(j0 + nb, n);
-    panel(j0, j1);
-    if (j1 < n && s.count > 0) trailing_update(like, ref, s, j0, j1, symmetric);
+  const int64_t width = n >= kBlockedMin ? kOuterPanel : n;
+  for (int64_t o0 = 0; o0 < n; o0 += width) {
+    const int64_t o1 = std::min(o0 + width, n);
+    for (int64_t j0 = o0; j0 < o1; j0 += nb) {
+      const int64_t j1 = std::min(j0 + nb, o1);
+      panel(o0, o1, j0, j1);
+      update(like, ref, s, symmetric, j1, n, j1, o1, j0, j1);
+    }
+    if (o1 == n) break;
+    outer(o0, o1);
+    update(like, ref, s, symmetric, o1, n, o1, n, o0, o1);
   }
 }
 
@@ -90,21 +107,40 @@ Lu factor(const Array& a, const Stack& s) {
   // Large matrices: the wide workgroup (four times the invocations on each panel).
   const int64_t th = panels ? panel_threads(a.context()) : kLinalgThreads;
   const KernelSpec spec = lu_factor_spec(s.t, th == kLinalgWideThreads);
-  blocked(a, f.lu, s, false, [&](int64_t j0, int64_t j1) {
-    std::vector<int64_t> slots = {n, j0, j1, kPanel};
-    if (th == kLinalgWideThreads) slots.push_back(th);
-    run_steps("lu_factor", a, spec, {f.lu, f.piv, f.info, inv}, s.count, slots, j1,
-              [n, j0, j1, th](int64_t k) {
-                const int64_t w = j1 - j0;
-                return per_thread(n - k, th) + 20 + per_thread(n, th) + per_thread(n - k, th) +
-                       per_thread((n - k - 1) * (j1 - k - 1), th) + 4 +
-                       (k == j1 - 1 ? per_thread(n - j1, th) * (w + 2) + w * w / 2 + 2 : 0);
-              }, j0);
-    if (j1 == n || s.count == 0) return;
-    // U12 = L11⁻¹ A12 on the GEMM (trsm by the inverted unit-lower diagonal block).
+  // U12 = L11⁻¹ A12 over columns [c0, c1) for the panel [j0, j1) on the GEMM (trsm by the
+  // inverted unit-lower diagonal block).
+  auto solve_rows = [&](int64_t j0, int64_t j1, int64_t c0, int64_t c1) {
     Array inv11 = block(a, inv, s.t, s.batch, n, kPanel, j0, j1, 0, j1 - j0);
-    assign_product(a, s.t, matmul(inv11, at(j0, j1, j1, n)), at(j0, j1, j1, n), f.lu);
-  });
+    assign_product(a, s.t, matmul(inv11, at(j0, j1, c0, c1)), at(j0, j1, c0, c1), f.lu);
+  };
+  auto panel = [&](int64_t o0, int64_t o1, int64_t j0, int64_t j1) {
+    std::vector<int64_t> slots = {n, j0, j1, kPanel, o0, o1};
+    if (th == kLinalgWideThreads) slots.push_back(th);
+    run_steps(
+        "lu_factor", a, spec, {f.lu, f.piv, f.info, inv}, s.count, slots, j1,
+        [n, j0, j1, o0, o1, th](int64_t k) {
+          const int64_t w = j1 - j0, rounds = j1 == o1 && o1 < n ? (o1 - o0) / kPanel : 0;
+          return 3 * per_thread(n - k, th) + 20 + per_thread(j1, th) + per_thread(n, th) +
+                 2 * per_thread((n - k - 1) * (j1 - k - 1), th) + 4 +
+                 (k == j1 - 1
+                      ? (per_thread(n - j1, th) + 4 * kPanel) * (rounds + 1) * 8 + 3 * w * w + 2
+                      : 0);
+        },
+        j0);
+    if (j1 < o1 && s.count > 0) solve_rows(j0, j1, j1, o1);
+  };
+  // The rows of the outer panel in the columns right of it, panel by panel: U12, then the
+  // outer panel's later rows updated by it (the panel kernel swapped these columns' rows when
+  // the outer panel ended).
+  auto outer = [&](int64_t o0, int64_t o1) {
+    if (s.count == 0) return;
+    for (int64_t j0 = o0; j0 < o1; j0 += kPanel) {
+      const int64_t j1 = std::min(j0 + kPanel, o1);
+      solve_rows(j0, j1, o1, n);
+      update(a, f.lu, s, false, j1, o1, o1, n, j0, j1);
+    }
+  };
+  blocked(a, f.lu, s, false, panel, outer);
   return f;
 }
 
@@ -119,7 +155,9 @@ void substitute(const Array& like, DType t, const std::shared_ptr<BufferRef>& lu
     run_steps("solve", like, lu_solve_spec(t), {lu, piv, x}, count, {n, k, lo, hi}, end,
               [n, k, lo, hi](int64_t s) {
                 const int64_t len = s < n ? 0 : s < 2 * n ? s - n - lo : hi - (3 * n - 1 - s);
-                return per_thread(k) * (std::max<int64_t>(len, 0) + 3);
+                // A few columns walk the steps together: a swap's share of its group's map
+                // (kernels/lib/linalg.h), a row's terms, its chunk's loads and barriers.
+                return per_thread(k) * (std::max<int64_t>(len, 0) + 3) + (s < n ? 40 : 8);
               }, begin);
   };
   if (n < kBlockedMin) return steps(0, n, 0, 3 * n);
@@ -209,21 +247,23 @@ Array cholesky(const Array& a) {
   auto at = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
     return block(a, l, s.t, s.batch, n, n, r0, r1, c0, c1);
   };
-  blocked(a, l, s, true, [&](int64_t j0, int64_t j1) {
-    const int64_t rows = panels ? j1 : n;
-    run_steps("cholesky", a, cholesky_spec(s.t), {l, info, linv}, s.count,
-              {n, panels ? kPanel : 0, j0, j1}, j1,
-              [n, rows, j0, j1](int64_t k) {
-                return per_thread(rows - k) + per_thread((rows - k - 1) * (j1 - k - 1)) + 4 +
-                       (k == j1 - 1 ? (j1 - j0) * (j1 - j0) / 2 + 2 : 0) +
-                       (k == n - 1 ? per_thread(n * n) : 0);
-              }, j0);
+  auto panel = [&](int64_t, int64_t, int64_t j0, int64_t j1) {
+    if (panels) {
+      run(a, cholesky_spec(s.t), {l, info, linv}, s.count, {n, kPanel, j0, j1, j0, j1});
+    } else {
+      run_steps("cholesky", a, cholesky_spec(s.t), {l, info, linv}, s.count, {n, 0, 0, n}, n,
+                [n](int64_t k) {
+                  return per_thread(n - k) + per_thread((n - k - 1) * (n - k - 1)) + 4 +
+                         (k == n - 1 ? per_thread(n * n) : 0);
+                });
+    }
     if (!panels || j1 == n || s.count == 0) return;
     // L21 = A21 L11⁻ᴴ on the GEMM (trsm by the inverted diagonal block).
     Array inv11 = block(a, linv, s.t, s.batch, n, kPanel, j0, j1, 0, j1 - j0);
     Array inv11h = is_complex(s.t) ? conj(matrix_transpose(inv11)) : matrix_transpose(inv11);
     assign_product(a, s.t, matmul(at(j1, n, j0, j1), inv11h), at(j1, n, j0, j1), l);
-  });
+  };
+  blocked(a, l, s, true, panel, [](int64_t, int64_t) {});
   if (s.n > 0 && any_flag(a, info, s.count)) {
     throw LinAlgError("Matrix is not positive definite");
   }

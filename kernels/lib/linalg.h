@@ -13,6 +13,12 @@
 namespace vka {
 
 inline constexpr int kLinalgThreads = 256;
+// The widest diagonal block the blocked kernels factor or invert in shared memory (and so the
+// widest panel of the blocked LU and Cholesky, array/linalg/launch.h).
+inline constexpr int kLinalgBlock = 32;
+// Matrices at least this large factor in panels (array/linalg/launch.h); a smaller one is one
+// panel, the LU kernel holding a pivot row of up to this many columns in shared memory.
+inline constexpr int kLinalgBlockedMin = 128;
 // The workgroup size of the wide variants (lu_factor_spec, qr_spec with `wide`): one large
 // matrix per workgroup walks its panels with four times the invocations. They carry one slot
 // more than the narrow ones, before the step range (the caller passes the workgroup size there;
@@ -29,24 +35,27 @@ inline constexpr int kJacobiSweeps = 30;
 // a factorization into launches that each stay under that (array/linalg/linalg.cc: run_steps).
 
 // LU with partial pivoting (LAPACK getrf's right-looking order), steps = columns of the panel
-// [j0, j1) (the whole matrix unblocked): out0 (T, n×n) is replaced by L (unit, below the
-// diagonal) and U; out1 (int32, n) the pivot row of each step; out2 (int32, 1) info: 0, or
-// k + 1 for the first exactly zero pivot U[k, k]. Row swaps cover columns < j1; the launch that
-// ends a panel with j1 < n swaps the columns right of it and writes L11⁻¹ (unit lower, zero
-// above) to out3 (T, n×nb) rows [j0, j1), columns [0, j1 - j0), leaving U12 = L11⁻¹ A12 and
-// A22 -= L21 U12 to the GEMM. Slots c0 n, c1 j0, c2 j1, c3 nb (>= j1 - j0), c4 s0, c5 s1.
+// [j0, j1) (the whole matrix unblocked) inside the outer panel [o0, o1): out0 (T, n×n) is
+// replaced by L (unit, below the diagonal) and U; out1 (int32, n) the pivot row of each step;
+// out2 (int32, 1) info: 0, or k + 1 for the first exactly zero pivot U[k, k]. Row swaps cover
+// columns < j1; the launch that ends a panel with j1 < n swaps the rows of columns [j1, o1) (and
+// when j1 == o1, those of columns [o1, n) by the outer panel's pivots) and writes L11⁻¹ (unit
+// lower, zero above) to out3 (T, n×nb) rows [j0, j1), columns [0, j1 - j0), leaving
+// U12 = L11⁻¹ A12 and A22 -= L21 U12 to the GEMM. Slots c0 n, c1 j0, c2 j1, c3 nb
+// (>= j1 - j0, at most kLinalgBlock), c4 o0, c5 o1, c6 s0, c7 s1.
 KernelSpec lu_factor_spec(DType t, bool wide = false);
 // Solves with an LU factorization: in0 LU (T, n×n), in1 pivots (int32, n); out0 (T, n×k) the
 // right-hand sides, replaced by the solutions, one invocation per column. Steps: n row swaps,
 // n forward (L rows over columns [lo, i)), n backward (U rows over columns (i, hi)).
 // Slots c0 n, c1 k, c2 lo, c3 hi, c4 s0, c5 s1.
 KernelSpec lu_solve_spec(DType t);
-// Cholesky (lower), steps = columns of the panel [j0, j1) ([0, n) unblocked, nb = 0): out0
-// (T, n×n) is replaced by L, reading only its lower triangle, the upper zeroed by the launch
-// that reaches n when unblocked (blocked, the upper triangle is left undefined); out1 (int32, 1) info: 0, or k + 1 where the leading minor of order k + 1 is
-// not positive (or NaN). Blocked (nb > 0, nb >= j1 - j0): only the panel's diagonal block
-// L11 is factored (L21 = A21 L11⁻ᴴ and A22 are the GEMM's), and the launch that ends the panel
-// writes L11⁻¹ (lower, zero above) to out2 (T, n×nb) rows [j0, j1), columns [0, j1 - j0).
+// Cholesky (lower). Unblocked (nb = 0), steps = columns: out0 (T, n×n) is replaced by L,
+// reading only its lower triangle, the upper zeroed by the launch that reaches n; out1
+// (int32, 1) info: 0, or k + 1 where the leading minor of order k + 1 is not positive (or NaN).
+// Blocked (nb > 0, j1 - j0 <= kLinalgBlock): one launch factors the panel's diagonal block L11
+// whole (the step range is not read; L21 = A21 L11⁻ᴴ and A22 are the GEMM's; the upper triangle
+// is left undefined), its info as above, and, when j1 < n, writes L11⁻¹ (lower, zero above) to
+// out2 (T, n×nb) rows [j0, j1), columns [0, j1 - j0).
 // Slots c0 n, c1 nb, c2 j0, c3 j1, c4 s0, c5 s1.
 KernelSpec cholesky_spec(DType t);
 // Householder QR (LAPACK geqrf's reflectors, so R's signs match numpy's). out0 (T, m×n) is

@@ -11,18 +11,19 @@ namespace {
 // The reflector of column k (dlarfg/zlarfg: beta = -sign(alpha)·‖x‖, tau = (beta - alpha)/beta,
 // v = x / (alpha - beta), the norm scaled by the largest element against overflow): two trees
 // in shared memory, one invocation forming tau, every invocation scaling its rows of v. Leaves
-// tau in `tau` (uniform) with every write behind a barrier.
+// tau in `tau` (uniform) with every write behind a barrier; barriers that order only shared
+// memory are SYNC_S (linalg.cc).
 constexpr const char* kReflector =
     "        R part = R(0);\n"
     "        for (int i = k + 1 + int(t); i < m; i += WG) part = max(part, ABSV(A(i, k)));\n"
     "        s_red[t] = part;\n"
-    "        SYNC();\n"
+    "        SYNC_S();\n"
     "        for (uint h = WG / 2; h > 0u; h >>= 1) {\n"
     "          if (t < h) s_red[t] = max(s_red[t], s_red[t + h]);\n"
-    "          SYNC();\n"
+    "          SYNC_S();\n"
     "        }\n"
     "        R mx = s_red[0];\n"
-    "        SYNC();\n"
+    "        SYNC_S();\n"
     "        part = R(0);\n"
     "        if (mx > R(0)) {\n"
     "          for (int i = k + 1 + int(t); i < m; i += WG) {\n"
@@ -31,10 +32,10 @@ constexpr const char* kReflector =
     "          }\n"
     "        }\n"
     "        s_red[t] = part;\n"
-    "        SYNC();\n"
+    "        SYNC_S();\n"
     "        for (uint h = WG / 2; h > 0u; h >>= 1) {\n"
     "          if (t < h) s_red[t] = s_red[t] + s_red[t + h];\n"
-    "          SYNC();\n"
+    "          SYNC_S();\n"
     "        }\n"
     "        if (t == 0u) {\n"
     "          T alpha = A(k, k), tau = T(0), scale = T(0);\n"
@@ -53,7 +54,8 @@ constexpr const char* kReflector =
     "          s_scale = scale;\n"
     "          out1.v[tbase + k] = tau;\n"
     "        }\n"
-    "        SYNC();\n"
+    // A(k, k) is read again only after a later SYNC: shared memory alone here.
+    "        SYNC_S();\n"
     "        T tau = s_tau, scale = s_scale;\n"
     "        if (tau != T(0)) {\n"
     "          for (int i = k + 1 + int(t); i < m; i += WG) A(i, k) = MUL(A(i, k), scale);\n"
@@ -132,13 +134,13 @@ constexpr const char* kPanel =
     "          GROUP_ROWS(i) dot += MUL(CONJ(A(i, j)), A(i, k));\n"
     "        }\n"
     "        s_part[t] = dot;\n"
-    "        SYNC();\n"
+    "        SYNC_S();\n"
     "        if (t < uint(LANES)) {\n"
     "          T acc = T(0);\n"
     "          for (int h = 0; h < GROUPS; ++h) acc += s_part[h * LANES + int(t)];\n"
     "          s_col[t] = acc;\n"
     "        }\n"
-    "        SYNC();\n"
+    "        SYNC_S();\n"
     "        if (tau != T(0) && j > k && j < j1) {\n"
     "          T wj = MUL(CONJ(tau), s_col[lane]);\n"
     "          if (g == 0u) A(k, j) = A(k, j) - wj;\n"

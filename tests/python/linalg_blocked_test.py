@@ -1,10 +1,11 @@
 """vkarray.linalg's LU family (solve, inv, det) and cholesky on matrices large enough for the
-blocked factorizations (n >= 128: panels of 32 columns; the panel kernel factors the panel
-(LU: with its pivots over every row; Cholesky: its diagonal block alone) and inverts its
-diagonal block, the GEMM forming U12 = L11^-1 A12 (LU) or L21 = A21 L11^-H (Cholesky) and
-updating the trailing matrix) and around the threshold, against float64 numpy with the bounds
-of docs/accuracy.md ("Linear algebra"): real, complex, batched, ill-conditioned, singular or
-not positive definite past the first panels."""
+blocked factorizations (n >= 128: panels of 32 columns in groups of four; the panel kernel
+factors the panel (LU: with its pivots over every row; Cholesky: its diagonal block alone) and
+inverts its diagonal block, the GEMM forming U12 = L11^-1 A12 (LU) or L21 = A21 L11^-H
+(Cholesky), updating the group's columns, and the trailing matrix once per group; n = 290 has
+three groups, its pivots crossing them) and around the threshold, against float64 numpy with
+the bounds of docs/accuracy.md ("Linear algebra"): real, complex, batched, ill-conditioned,
+singular or not positive definite past the first panels."""
 
 import os
 import subprocess
@@ -31,7 +32,7 @@ def general(shape, dtype, seed, cond=None):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("n", [127, 128, 129, 200])
+@pytest.mark.parametrize("n", [127, 128, 129, 200, 290])
 def test_blocked_solve_inv(n, dtype):
     real = real_of(dtype)
     wide = np.complex128 if np.iscomplexobj(np.zeros(1, dtype)) else np.float64
@@ -111,7 +112,7 @@ def check(a, dtype, rtol_l=1.0):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
-@pytest.mark.parametrize("n", [127, 128, 129, 200])
+@pytest.mark.parametrize("n", [127, 128, 129, 200, 290])
 def test_blocked_cholesky(n, dtype):
     check(hermitian_pd(n, dtype, n), dtype)
 
