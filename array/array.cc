@@ -58,7 +58,8 @@ bool is_valid_everywhere(const NodePtr& n) {
 
 Array Array::reading(NodePtr leaf, std::shared_ptr<Context> context) {
   VKA_ASSERT(leaf && leaf->is_leaf() && context);
-  return Array(std::make_shared<State>(State{std::move(leaf), std::move(context), false, false}));
+  return Array(std::make_shared<State>(
+      State{std::move(leaf), std::move(context), false, false, nullptr, true}));
 }
 
 namespace {
@@ -104,7 +105,7 @@ bool Array::owns_buffer() const {
 const NodePtr& Array::storage() const {
   node();  // a fresh leaf after writes
   NodePtr& n = state_->node;
-  if (n->is_leaf() && n->buffer()->is_storage()) return n;
+  if (n->is_leaf() && (n->buffer()->is_storage() || state_->in_place)) return n;
   // An evaluated buffer no other array can reach becomes storage as it is. Expressions that
   // read it are fine: writes pin them first (array/write.h).
   if (owns_buffer()) {
@@ -132,8 +133,8 @@ Array Array::view_as(DType dtype, const View& v, bool writeable) const {
   const NodePtr& base = storage();
   const bool w = writeable && is_writeable();
   const std::shared_ptr<State> owner = state_->base ? state_->base : state_;
-  return Array(std::make_shared<State>(
-      State{default_graph().buffer(base->buffer(), dtype, v), context(), w, w, owner}));
+  return Array(std::make_shared<State>(State{default_graph().buffer(base->buffer(), dtype, v),
+                                             context(), w, w, owner, state_->in_place}));
 }
 
 void Array::become_view(DType dtype, const View& v) {

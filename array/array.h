@@ -32,8 +32,10 @@ class Array {
   // storage is wrapped as a copy: the new array is a value, not a view.
   Array(NodePtr node, std::shared_ptr<Context> context);
 
-  // An array reading `leaf` as it is, a view of storage included, not writeable: for code that
-  // consumes a value at once (a library node's evaluation, array/library_node.h).
+  // An array reading `leaf` as it is, a view of storage included, not writeable; its views
+  // (reshape, transposes, indexing) read the same buffer in place: for code that consumes a
+  // value at once (a library node's evaluation, array/library_node.h; the blocks the blocked
+  // factorizations multiply, array/linalg/launch.h).
   static Array reading(NodePtr leaf, std::shared_ptr<Context> context);
 
   // Uploads host data (C order) to every replica.
@@ -159,6 +161,9 @@ class Array {
     bool may_write = true;
     // The owner of the storage a view was taken from (numpy's base); null for an owner.
     std::shared_ptr<State> base;
+    // An array made by reading(): it and its views read the leaf's buffer as it is, storage or
+    // not, never through a copy.
+    bool in_place = false;
   };
   explicit Array(std::shared_ptr<State> state) : state_(std::move(state)) {}
   // Copies of an Array share one State, like Python names bound to one numpy array.

@@ -130,7 +130,7 @@ Array block(const Array& like, const std::shared_ptr<BufferRef>& ref, DType t, c
   const int nd = static_cast<int>(batch.size()) + 2;
   View v = slice(View::contiguous(with(batch, {rows, cols})), nd - 2, SliceSpec{r0, r1, 1});
   v = slice(v, nd - 1, SliceSpec{c0, c1, 1});
-  return Array(default_graph().buffer(ref, t, v), like.context());
+  return Array::reading(default_graph().buffer(ref, t, v), like.context());
 }
 
 // dest -= a @ b on the GEMM kernel, written back in place (each element is read and written

@@ -59,7 +59,9 @@ bool any_flag(const Array& like, const std::shared_ptr<BufferRef>& flags, int64_
 // LinAlgError "<op> did not converge" when a Jacobi flag is set.
 void throw_if_not_converged(std::string_view op, const Array& like,
                             const std::shared_ptr<BufferRef>& flags, int64_t count);
-// The (r0:r1, c0:c1) block of the stack of rows×cols matrices in `ref`, as an Array.
+// The (r0:r1, c0:c1) block of the stack of rows×cols matrices in `ref`, as an Array that reads
+// the buffer in place (Array::reading), its transposes and reshapes too: an operand of the
+// next product or update, consumed before anything writes what it reads.
 Array block(const Array& like, const std::shared_ptr<BufferRef>& ref, DType t, const Shape& batch,
             int64_t rows, int64_t cols, int64_t r0, int64_t r1, int64_t c0, int64_t c1);
 // dest -= a @ b on the GEMM kernel, written back in place.
