@@ -75,6 +75,25 @@ def test_blocked_solve_batch_and_pivoting():
     assert mx(x[1] - x1) == 0
 
 
+@pytest.mark.parametrize("n", [67, 200])
+@pytest.mark.parametrize("k", [1, 5, 8, 9])
+def test_substitution_modes(n, k):
+    # Up to 8 right-hand sides (256 invocations / 32 rows) the workgroup walks the triangular
+    # solves together, 32 rows at a time, the row swaps 32 pivots at a time; more take one
+    # invocation per column. Both against float64 numpy, unblocked (67) and blocked (200), a
+    # batch whose matrices pivot differently, and solve_triangular (identity pivots).
+    a = random((2, n, n), np.float64, n + k)
+    a[0, np.arange(n), np.arange(n)] = 0.0  # a swap at every step of the first matrix
+    b = random((2, n, k), np.float64, n - k)
+    x = np.asarray(vla.solve(a, b))
+    assert mx(a @ x - b) <= bound(np.float64, n, mx(a) * mx(x) * n)
+    assert mx(x - np.linalg.solve(a, b)) <= bound(np.float64, n,
+                                                  np.linalg.cond(a).max() * mx(x) * n)
+    u = np.triu(a[1]) + n * np.eye(n)
+    y = np.asarray(vla.solve_triangular(u, b[1], lower=False))
+    assert mx(y - np.linalg.solve(u, b[1])) <= bound(np.float64, n, mx(y) * n)
+
+
 @pytest.mark.parametrize("col", [3, 40, 140])
 def test_blocked_singular(col):
     a = random((150, 150), np.float64, col)
