@@ -63,9 +63,9 @@ void update(const Array& like, const std::shared_ptr<BufferRef>& ref, const Stac
 // [j0, j1) and updates what lies outside A[j1:, j1:] within the outer panel's columns [o0, o1)
 // (LU: U12 of those columns); the GEMM updates the rest of the outer panel's columns. Then
 // `outer(o0, o1)` (LU: U12 of the columns right of the outer panel) and one update of the
-// matrix right of and below the outer panel, of kOuterPanel terms: the GEMM runs near its
-// peak there, where an update of 32 terms per panel was bound by reading and writing the whole
-// trailing matrix each time.
+// matrix right of and below the outer panel, of kOuterPanel terms: the trailing matrix is read
+// and written once per outer panel, not once per panel (on the H200 a 32-term update of a
+// 4064² matrix took 188 us, a 128-term one 285 us).
 template <typename Panel, typename Outer>
 void blocked(const Array& like, const std::shared_ptr<BufferRef>& ref, const Stack& s,
              bool symmetric, Panel panel, Outer outer) {
