@@ -1,5 +1,6 @@
-"""Per-kernel GPU time of vkarray's library primitives (vk.profile): each primitive once after a
-warm-up call, its kernels' table, and the wall clock of the call beside the GPU total. For
+"""Per-kernel GPU time of vkarray's library primitives (vk.profile): each primitive once after
+half a second of warm-up calls, its kernels' table (summed by kernel name past 60 launches, as
+for the 4096² float32 factorizations), and the wall clock of the call beside the GPU total. For
 finding which kernel of a primitive is slow; the peers' figures come from the *_peers.py
 scripts.
 

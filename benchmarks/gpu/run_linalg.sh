@@ -2,7 +2,7 @@
 # Runs on the GPU machine, from the repository root, with .gpu/ (from prepare.sh) carried along:
 # the linear-algebra device test (tests/array/linalg/linalg_test) and benchmarks/linalg_peers.py for
 # vkarray, CuPy, PyTorch (cuSOLVER) and numpy in the same run. Writes $OUT/linalg.md and the raw
-# JSON lines.
+# JSON lines, and $OUT/linalg_profile.txt (benchmarks/profile_kernels.py's per-kernel GPU time).
 set -uo pipefail
 source benchmarks/gpu/common.sh
 gpu_setup
@@ -13,6 +13,9 @@ install_python311
 : > "$WORK/linalg_peers.jsonl"
 timeout 300 python3 benchmarks/linalg_peers.py cupy torch numpy >> "$WORK/linalg_peers.jsonl" || status=1
 PY_TIMEOUT=300 py311 benchmarks/linalg_peers.py vkarray >> "$WORK/linalg_peers.jsonl" || status=1
+# Where the factorizations' time goes: GPU time by kernel at 4096² float32.
+PY_TIMEOUT=300 py311 benchmarks/profile_kernels.py solve cholesky qr > "$OUT/linalg_profile.txt" 2>&1 \
+  || status=1
 cp "$WORK/linalg_peers.jsonl" "$OUT/linalg_peers.jsonl"
 {
   echo "# Linear algebra on the $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
