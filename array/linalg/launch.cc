@@ -133,6 +133,10 @@ Array block(const Array& like, const std::shared_ptr<BufferRef>& ref, DType t, c
   return Array::reading(default_graph().buffer(ref, t, v), like.context());
 }
 
+Array herm(const Array& x) {
+  return is_complex(x.dtype()) ? conj(matrix_transpose(x)) : matrix_transpose(x);
+}
+
 // dest -= a @ b on the GEMM kernel, written back in place (each element is read and written
 // by the same invocation): the trailing updates of the blocked factorizations and solves.
 void subtract_product(const Array& dest, const Array& a, const Array& b) {

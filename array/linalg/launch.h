@@ -64,6 +64,9 @@ void throw_if_not_converged(std::string_view op, const Array& like,
 // next product or update, consumed before anything writes what it reads.
 Array block(const Array& like, const std::shared_ptr<BufferRef>& ref, DType t, const Shape& batch,
             int64_t rows, int64_t cols, int64_t r0, int64_t r1, int64_t c0, int64_t c1);
+// The conjugate transpose of a stack of matrices (the transpose of a real one), a view where
+// the dtype is real.
+Array herm(const Array& x);
 // dest -= a @ b on the GEMM kernel, written back in place.
 void subtract_product(const Array& dest, const Array& a, const Array& b);
 

@@ -22,6 +22,7 @@ using linalg_detail::any_flag;
 using linalg_detail::block;
 using linalg_detail::copy_in;
 using linalg_detail::fresh;
+using linalg_detail::herm;
 using linalg_detail::kBlockedMin;
 using linalg_detail::kOuterPanel;
 using linalg_detail::kPanel;
@@ -50,9 +51,6 @@ void update(const Array& like, const std::shared_ptr<BufferRef>& ref, const Stac
   if (r0 >= r1 || c0 >= c1 || s.count == 0) return;
   auto at = [&](int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
     return block(like, ref, s.t, s.batch, s.n, s.n, i0, i1, j0, j1);
-  };
-  auto herm = [&](const Array& x) {
-    return is_complex(s.t) ? conj(matrix_transpose(x)) : matrix_transpose(x);
   };
   Array right = symmetric ? herm(at(c0, c1, k0, k1)) : at(k0, k1, c0, c1);
   subtract_product(at(r0, r1, c0, c1), at(r0, r1, k0, k1), right);
@@ -260,8 +258,7 @@ Array cholesky(const Array& a) {
     if (!panels || j1 == n || s.count == 0) return;
     // L21 = A21 L11⁻ᴴ on the GEMM (trsm by the inverted diagonal block).
     Array inv11 = block(a, linv, s.t, s.batch, n, kPanel, j0, j1, 0, j1 - j0);
-    Array inv11h = is_complex(s.t) ? conj(matrix_transpose(inv11)) : matrix_transpose(inv11);
-    assign_product(a, s.t, matmul(at(j1, n, j0, j1), inv11h), at(j1, n, j0, j1), l);
+    assign_product(a, s.t, matmul(at(j1, n, j0, j1), herm(inv11)), at(j1, n, j0, j1), l);
   };
   blocked(a, l, s, true, panel, [](int64_t, int64_t) {});
   if (s.n > 0 && any_flag(a, info, s.count)) {
@@ -278,15 +275,13 @@ Array cholesky(const Array& a) {
 
 std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv) {
   const Stack s = stack_of("svd", a, false);
-  // The kernel wants m >= n: a wide matrix is factored as its transpose, A = (V S Uᵀ)ᵀ.
+  // The kernel wants m >= n: a wide matrix is factored as its conjugate transpose,
+  // A = (V S Uᴴ)ᴴ.
   const bool tall = s.m >= s.n;
   const int64_t m = std::max(s.m, s.n), n = std::min(s.m, s.n);
   const int64_t uc = !compute_uv ? 0 : full_matrices ? m : n;
   const int64_t c = s.count;
-  const bool cx = is_complex(s.t);
   const DType r = real_dtype(s.t);
-  // The conjugate transpose: A = (V S Uᴴ)ᴴ.
-  auto herm = [cx](const Array& x) { return cx ? conj(matrix_transpose(x)) : matrix_transpose(x); };
   // The wide mode (array/linalg/wide.h) reads each matrix transposed: columns contiguous.
   const bool wide = n > 0 && linalg_detail::use_wide_jacobi(a, c, n);
   const Array src = tall ? a : herm(a);

@@ -18,6 +18,7 @@ namespace {
 using linalg_detail::block;
 using linalg_detail::copy_in;
 using linalg_detail::fresh;
+using linalg_detail::herm;
 using linalg_detail::kBlockedMin;
 using linalg_detail::kPanel;
 using linalg_detail::panel_threads;
@@ -32,11 +33,6 @@ using linalg_detail::wrap;
 static_assert(kPanel <= kQrLanes, "the QR panel kernel spreads a panel's columns over kQrLanes");
 
 using Ref = std::shared_ptr<BufferRef>;
-
-// The conjugate transpose of a stack of matrices.
-Array herm(const Array& x) {
-  return is_complex(x.dtype()) ? conj(matrix_transpose(x)) : matrix_transpose(x);
-}
 
 // The buffers of one factorization: R (in place of A), tau, Q, and the blocked V and T.
 struct Factors {

@@ -36,14 +36,11 @@ std::string linalg_preamble(const KernelSpec& spec, int threads) {
   const DType t = spec.outputs[0].dtype;
   const bool f64 = t == DType::kFloat64 || t == DType::kComplex128;
   const std::string real = f64 ? "double" : "float";
+  const std::string wg = std::to_string(threads);
   std::string s =
       "#version 450\n// " + spec.name() + "\n" + address_extensions(spec) +
-      "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n"
-      "layout(local_size_x = " +
-      std::to_string(threads) +
-      ") in;\n"
-      "#define R " +
-      real + "\n" +
+      "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n" +
+      "layout(local_size_x = " + wg + ") in;\n" + "#define R " + real + "\n" +
       // T: the element type; MUL, DIV, CONJ, ABS1 (|re| + |im|, LAPACK's pivot
       // measure), ABSV (modulus), ABS2 (its square), RE, IM, MAKE (re, im) and TR
       // (a real as T) cover real and complex alike.
@@ -80,7 +77,7 @@ std::string linalg_preamble(const KernelSpec& spec, int threads) {
                  "#define ABS2(a) ((a) * (a))\n"
                  "#define MAKE(re, im) T(re)\n"
                  "#define TR(x) T(x)\n") +
-      "#define WG " + std::to_string(threads) + "\n" +
+      "#define WG " + wg + "\n" +
       // Machine epsilon and 1/sqrt(eps) of T (rotation angles past it use t = 1/2z).
       (f64 ? "#define EPS 2.220446049250313e-16lf\n#define BIG 6.7108864e7lf\n"
            : "#define EPS 1.1920929e-7\n#define BIG 2896.3093\n") +
@@ -135,6 +132,13 @@ KernelSpec eigh_jacobi_spec(DType t) {
   return spec_of(KernelKind::kEighJacobi, t, {}, {t, t, real_dtype(t), t, t, DType::kInt32}, 4);
 }
 
+std::string shared_block_glsl() {
+  return "#define BLK " + std::to_string(kLinalgBlock) +
+         "\n"
+         "shared T s_blk[BLK * (BLK + 1)];\n"
+         "#define S(i, j) s_blk[(i) * (BLK + 1) + (j)]\n";
+}
+
 namespace {
 
 // Right-looking Cholesky on the lower triangle. Unblocked (nb = 0): columns [k0, k1) of the
@@ -144,8 +148,7 @@ namespace {
 // launch and in shared memory, since its order is at most kLinalgBlock (rows below j1 are the
 // GEMM's: L21 = A21 L11⁻ᴴ); L11 is written back and L11⁻¹ to out2.
 std::string cholesky(const KernelSpec& spec) {
-  return linalg_preamble(spec) + "#define BLK " + std::to_string(kLinalgBlock) + "\n" +
-         kSharedBlock +
+  return linalg_preamble(spec) + shared_block_glsl() +
          "#define A(i, j) out0.v[base + (i) * n + (j)]\n"
          "#define INV(i, c) out2.v[ibase + (j0 + (i)) * nb + (c)]\n"
          "shared int s_bad;\n"

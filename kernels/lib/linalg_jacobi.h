@@ -31,11 +31,9 @@ inline constexpr const char* kBatchLoop =
     "  uint t = gl_LocalInvocationID.x;\n"
     "  for (uint b = gl_WorkGroupID.x; b < uint(pc.n); b += gl_NumWorkGroups.x) {\n";
 
-// The lower triangle of a diagonal block of at most kLinalgBlock columns in shared memory, read
-// as S(i, j); padded rows keep a column's elements in different banks.
-inline constexpr const char* kSharedBlock =
-    "shared T s_blk[BLK * (BLK + 1)];\n"
-    "#define S(i, j) s_blk[(i) * (BLK + 1) + (j)]\n";
+// BLK (kLinalgBlock) and a diagonal block of at most BLK columns in shared memory, read as
+// S(i, j); padded rows keep a column's elements in different banks.
+std::string shared_block_glsl();
 
 // S's lower triangle (a lower-triangular matrix of order w with nonzero diagonal) replaced by its
 // inverse, column by column from the last (LAPACK trti2's order): column j of the inverse is

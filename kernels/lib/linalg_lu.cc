@@ -8,10 +8,12 @@
 namespace vka {
 namespace {
 
-// The row swaps of pivots [p0, p1) (at most BLK, in s_piv) as one permutation of the rows they
-// touch, run by one invocation: s_dst[q] is a touched row, s_src[q] the row whose content it
-// takes (rows [p0, p1), then each pivot row below p1 once), s_m their count. Applying it loads
-// every touched row, then stores them: one round trip to memory, not one per swap.
+// plan_swaps(pbase, p0, p1): the row swaps of pivots [p0, p1) (at most BLK; pivot k is PIV(k),
+// which the kernel defines over pbase, its matrix's first pivot) as one permutation of the rows
+// they touch, planned by one invocation: s_dst[q] is a touched row, s_src[q] the row whose content
+// it takes (rows [p0, p1), then each pivot row below p1 once), s_m their count. Applying it loads
+// every touched row, then stores them: one round trip to memory, not one per swap. Call it in
+// uniform control flow.
 constexpr const char* kSwapMap =
     "shared int s_m, s_src[2 * BLK], s_dst[2 * BLK], s_piv[BLK];\n"
     "void swap_map(int p0, int p1) {\n"
@@ -29,7 +31,33 @@ constexpr const char* kSwapMap =
     "    int x = s_src[k - p0]; s_src[k - p0] = s_src[qp]; s_src[qp] = x;\n"
     "  }\n"
     "  s_m = m;\n"
+    "}\n"
+    "void plan_swaps(int pbase, int p0, int p1) {\n"
+    "  uint t = gl_LocalInvocationID.x;\n"
+    "  SYNC_S();\n"
+    "  if (int(t) < p1 - p0) s_piv[t] = PIV(p0 + int(t));\n"
+    "  SYNC_S();\n"
+    "  if (t == 0u) swap_map(p0, p1);\n"
+    "  SYNC_S();\n"
     "}\n";
+
+// A chunk [r0, r1) of a substitution (emit_lu_solve), w = r1 - r0 rows: its diagonal block into
+// S, and into s_x each row's right-hand side less its terms from the solved columns [p0, p1).
+std::string open_chunk(const std::string& p0, const std::string& p1) {
+  return "        SYNC();\n"
+         "        for (int e = int(t); e < w * w; e += WG) {\n"
+         "          S(e / w, e % w) = LU(r0 + e / w, r0 + e % w);\n"
+         "        }\n"
+         "        T acc = T(0);\n"
+         "        if (mine && ii < w) {\n"
+         "          acc = B(i);\n"
+         "          for (int j = " +
+         p0 + "; j < " + p1 +
+         "; ++j) acc -= MUL(LU(i, j), B(j));\n"
+         "        }\n"
+         "        s_x[t] = acc;\n"
+         "        SYNC_S();\n";
+}
 
 }  // namespace
 
@@ -41,23 +69,18 @@ constexpr const char* kSwapMap =
 // right of k from the unscaled column (the multipliers A(i, k) / d, rounded as the scaling will
 // round them). Each phase behind a barrier; the launch's last column is scaled at its end.
 std::string emit_lu_factor(const KernelSpec& spec) {
-  return linalg_preamble(spec) + "#define BLK " + std::to_string(kLinalgBlock) + "\n" +
-         kSharedBlock +
+  return linalg_preamble(spec) + shared_block_glsl() +
          "#define A(i, j) out0.v[base + (i) * n + (j)]\n"
          "#define SCALED(x, d) ((d) != T(0) ? DIV(x, d) : (x))\n"
          "shared int s_p;\n"
          "shared R s_val[WG];\n"
          "shared int s_idx[WG];\n"
          "shared T s_row[" +
-         std::to_string(kLinalgBlockedMin) + "];\n" + kSwapMap +
-         // Columns [c0, c1) of the matrix at base: the swaps of pivots [p0, p1) (swap_map).
+         std::to_string(kLinalgBlockedMin) + "];\n#define PIV(k) out1.v[pbase + (k)]\n" + kSwapMap +
+         // Columns [c0, c1) of the matrix at base: the swaps of pivots [p0, p1).
          "void laswp(uint b, int base, int n, int c0, int c1, int p0, int p1) {\n"
          "  uint t = gl_LocalInvocationID.x;\n"
-         "  SYNC_S();\n"
-         "  if (int(t) < p1 - p0) s_piv[t] = out1.v[int(b) * n + p0 + int(t)];\n"
-         "  SYNC_S();\n"
-         "  if (t == 0u) swap_map(p0, p1);\n"
-         "  SYNC_S();\n"
+         "  plan_swaps(int(b) * n, p0, p1);\n"
          "  int m = s_m;\n"
          "  for (int j = c0 + int(t); j < c1; j += WG) {\n"
          "    T v[2 * BLK];\n"
@@ -93,8 +116,10 @@ std::string emit_lu_factor(const KernelSpec& spec) {
          "        if (t < h) {\n"
          "          R v = s_val[t + h];\n"
          "          int q = s_idx[t + h];\n"
-         "          if (v > s_val[t] || (v == s_val[t] && q < s_idx[t])) { s_val[t] = v; s_idx[t] "
-         "= q; }\n"
+         "          if (v > s_val[t] || (v == s_val[t] && q < s_idx[t])) {\n"
+         "            s_val[t] = v;\n"
+         "            s_idx[t] = q;\n"
+         "          }\n"
          "        }\n"
          "        SYNC_S();\n"
          "      }\n"
@@ -136,8 +161,9 @@ std::string emit_lu_factor(const KernelSpec& spec) {
          "      int w = j1 - j0, ibase = int(b) * n * nb;\n"
          "      laswp(b, base, n, j1, o1, j0, j1);\n"
          "      if (j1 == o1) {\n"
-         "        for (int q = o0; q < o1; q += BLK) laswp(b, base, n, o1, n, q, min(q + BLK, "
-         "o1));\n"
+         "        for (int q = o0; q < o1; q += BLK) {\n"
+         "          laswp(b, base, n, o1, n, q, min(q + BLK, o1));\n"
+         "        }\n"
          "      }\n"
          "      for (int e = int(t); e < w * w; e += WG) {\n"
          "        int i = e / w, c = e % w;\n"
@@ -165,8 +191,8 @@ std::string emit_lu_factor(const KernelSpec& spec) {
 // diagonal block from shared memory, one barrier per row (a lone invocation per column waited on
 // memory at every term).
 std::string emit_lu_solve(const KernelSpec& spec) {
-  return linalg_preamble(spec) + "#define BLK " + std::to_string(kLinalgBlock) + "\n" +
-         kSharedBlock + kSwapMap +
+  return linalg_preamble(spec) + shared_block_glsl() + "#define PIV(k) in1.v[pbase + (k)]\n" +
+         kSwapMap +
          "#define LU(i, j) in0.v[abase + (i) * n + (j)]\n"
          "#define B(i) out0.v[bbase + (i) * k + c]\n"
          "shared T s_x[WG];\n"
@@ -179,12 +205,8 @@ std::string emit_lu_solve(const KernelSpec& spec) {
          "      int c = int(t) / BLK, ii = int(t) % BLK;\n"
          "      bool mine = c < k;\n"
          "      for (int g0 = s0; g0 < min(s1, n); g0 += BLK) {\n"
-         "        int g1 = min(g0 + BLK, min(s1, n));\n"
          "        SYNC();\n"
-         "        if (int(t) < g1 - g0) s_piv[t] = in1.v[int(b) * n + g0 + int(t)];\n"
-         "        SYNC_S();\n"
-         "        if (t == 0u) swap_map(g0, g1);\n"
-         "        SYNC_S();\n"
+         "        plan_swaps(int(b) * n, g0, min(g0 + BLK, min(s1, n)));\n"
          "        int m = s_m;\n"
          "        T v0 = T(0), v1 = T(0);\n"
          "        if (mine && ii < m) v0 = B(s_src[ii]);\n"
@@ -196,20 +218,12 @@ std::string emit_lu_solve(const KernelSpec& spec) {
          // Forward: rows [f0, f1) in chunks of BLK.
          "      int f0 = clamp(s0, n, 2 * n) - n, f1 = clamp(s1, n, 2 * n) - n;\n"
          "      for (int r0 = f0; r0 < f1; r0 += BLK) {\n"
-         "        int r1 = min(r0 + BLK, f1), w = r1 - r0, i = r0 + ii;\n"
-         "        SYNC();\n"
-         "        for (int e = int(t); e < w * w; e += WG) S(e / w, e % w) = LU(r0 + e / w, r0 + e "
-         "% w);\n"
-         "        T acc = T(0);\n"
-         "        if (mine && ii < w) {\n"
-         "          acc = B(i);\n"
-         "          for (int j = lo; j < r0; ++j) acc -= MUL(LU(i, j), B(j));\n"
-         "        }\n"
-         "        s_x[t] = acc;\n"
-         "        SYNC_S();\n"
+         "        int r1 = min(r0 + BLK, f1), w = r1 - r0, i = r0 + ii;\n" +
+         open_chunk("lo", "r0") +
          "        for (int jj = 0; jj < w; ++jj) {\n"
-         "          if (ii > jj && ii < w && r0 + jj >= lo) s_x[t] -= MUL(S(ii, jj), s_x[c * BLK + "
-         "jj]);\n"
+         "          if (ii > jj && ii < w && r0 + jj >= lo) {\n"
+         "            s_x[t] -= MUL(S(ii, jj), s_x[c * BLK + jj]);\n"
+         "          }\n"
          "          SYNC_S();\n"
          "        }\n"
          "        if (mine && ii < w) B(i) = s_x[t];\n"
@@ -218,17 +232,8 @@ std::string emit_lu_solve(const KernelSpec& spec) {
          // bottom.
          "      int u0 = 3 * n - max(s1, 2 * n), u1 = 3 * n - max(s0, 2 * n);\n"
          "      for (int r1 = u1; r1 > u0; r1 -= BLK) {\n"
-         "        int r0 = max(r1 - BLK, u0), w = r1 - r0, i = r0 + ii;\n"
-         "        SYNC();\n"
-         "        for (int e = int(t); e < w * w; e += WG) S(e / w, e % w) = LU(r0 + e / w, r0 + e "
-         "% w);\n"
-         "        T acc = T(0);\n"
-         "        if (mine && ii < w) {\n"
-         "          acc = B(i);\n"
-         "          for (int j = r1; j < hi; ++j) acc -= MUL(LU(i, j), B(j));\n"
-         "        }\n"
-         "        s_x[t] = acc;\n"
-         "        SYNC_S();\n"
+         "        int r0 = max(r1 - BLK, u0), w = r1 - r0, i = r0 + ii;\n" +
+         open_chunk("r1", "hi") +
          // Row jj is final (undivided) at its step: every later row's terms are in.
          "        for (int jj = w - 1; jj >= 0; --jj) {\n"
          "          if (ii < jj && r0 + jj < hi) {\n"
