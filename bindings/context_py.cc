@@ -192,8 +192,8 @@ list of indices into vkarray.list_devices() (an index may repeat: several logica
 one physical device), default VKA_DEVICE or the best device; validate turns on the Khronos
 validation layer (default: VKA_VALIDATE); host_access "staging" sends every transfer through
 the staging pool even where device memory is host-visible; disable_features leaves optional
-device features off ("float64", "int64", "int16", "int8", "float16", "subgroup_ballot"), as a
-smaller device would;
+device features off ("float64", "int64", "int16", "int8", "float16", "subgroup_ballot",
+"subgroup_arithmetic"), as a smaller device would;
 transfer_queue says which queue copies between HostArrays and device arrays (default:
 VKA_TRANSFER_QUEUE, else "auto"): "auto" the device's dedicated transfer queue family (its
 copy engines, which run beside kernels) where it has one, else the replica's own queue;

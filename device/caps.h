@@ -28,6 +28,8 @@ struct Caps {
   uint32_t subgroup_size = 0;
   // GL_KHR_shader_subgroup_ballot in compute shaders (the radix sort's 8-bit ranking).
   bool subgroup_ballot = false;
+  // GL_KHR_shader_subgroup_arithmetic in compute shaders (the LU panel's pivot search).
+  bool subgroup_arithmetic = false;
   // Streaming multiprocessors (VK_NV_shader_sm_builtins' shaderSMCount); 0: not reported.
   uint32_t sm_count = 0;
   uint64_t max_memory_allocation_size = 0;

@@ -45,8 +45,8 @@ struct ContextOptions {
   std::optional<bool> validate;  // unset: VKA_VALIDATE
   HostAccess host_access = HostAccess::kAuto;
   // Optional features to leave off even where the device has them ("float64", "int64",
-  // "int16", "int8", "float16", "subgroup_ballot"): runs the code paths of a smaller device on
-  // a larger one.
+  // "int16", "int8", "float16", "subgroup_ballot", "subgroup_arithmetic"): runs the code paths
+  // of a smaller device on a larger one.
   std::vector<std::string> disable_features;
   // Unset: VKA_TRANSFER_QUEUE ("auto", "off" or "shared"), else kAuto.
   std::optional<TransferQueue> transfer_queue;

@@ -89,6 +89,10 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
   caps_.subgroup_size = p11.subgroupSize;
   caps_.subgroup_ballot = (p11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
                           (p11.subgroupSupportedOperations & VK_SUBGROUP_FEATURE_BALLOT_BIT);
+  caps_.subgroup_arithmetic =
+      (p11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+      (p11.subgroupSupportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT) &&
+      (p11.subgroupSupportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT);
   caps_.sm_count = sm.shaderSMCount;
   caps_.max_memory_allocation_size = p11.maxMemoryAllocationSize;
   caps_.max_buffer_size = maintenance4 ? m4.maxBufferSize : UINT32_MAX;
@@ -186,10 +190,12 @@ Device::Device(std::shared_ptr<Instance> instance, VkPhysicalDevice physical, in
       f12.shaderFloat16 = VK_FALSE;
     } else if (f == "subgroup_ballot") {
       caps_.subgroup_ballot = false;
+    } else if (f == "subgroup_arithmetic") {
+      caps_.subgroup_arithmetic = false;
     } else {
       throw DeviceError("[context] unknown feature '" + f +
                         "' in disable_features (float64, int64, int16, int8, float16, "
-                        "subgroup_ballot)");
+                        "subgroup_ballot, subgroup_arithmetic)");
     }
   }
   caps_.shader_float64 = avail.features.shaderFloat64;

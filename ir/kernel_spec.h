@@ -42,6 +42,7 @@ enum class KernelKind : uint8_t {
   // Batched matrix factorizations (kernels/lib/linalg.h).
   kLuFactor,
   kLuSolve,
+  kLuPanel,  // LU panels by tournament pivoting
   kCholesky,
   kQr,
   kSvdJacobi,

@@ -59,7 +59,7 @@ std::string device_key(const Device& device) {
          bit("i8", c.shader_int8) + bit("f16", c.shader_float16) +
          bit("sb8", c.storage_buffer_8bit) + bit("sb16", c.storage_buffer_16bit) +
          bit("bda", c.buffer_device_address) + bit("f32atomic", c.shader_float32_atomic_add) +
-         bit("ballot", c.subgroup_ballot) +
+         bit("ballot", c.subgroup_ballot) + bit("arith", c.subgroup_arithmetic) +
          " shared=" + std::to_string(c.max_compute_shared_memory_size) + "\n";
 }
 
@@ -148,6 +148,7 @@ EmitOptions emit_options(const Caps& caps) {
   options.float64 = caps.shader_float64;
   options.subgroup_size = caps.subgroup_size;
   options.subgroup_ballot = caps.subgroup_ballot;
+  options.subgroup_arithmetic = caps.subgroup_arithmetic;
   options.max_shared_bytes = caps.max_compute_shared_memory_size;
   return options;
 }

@@ -37,13 +37,14 @@ std::string emit(const KernelSpec& spec, const EmitOptions& options) {
       return emit_cumulative(spec);
     case KernelKind::kLuFactor:
     case KernelKind::kLuSolve:
+    case KernelKind::kLuPanel:
     case KernelKind::kCholesky:
     case KernelKind::kQr:
     case KernelKind::kSvdJacobi:
     case KernelKind::kEighJacobi:
     case KernelKind::kSvdJacobiWide:
     case KernelKind::kEighJacobiWide:
-      return emit_linalg(spec);
+      return emit_linalg(spec, options);
     case KernelKind::kRandomGamma:
     case KernelKind::kRandomPoisson:
     case KernelKind::kRandomBinomial:

@@ -94,11 +94,48 @@ void assign_product(const Array& like, DType t, const Array& value, const Array&
   ref->bump_version();  // views made from here on are new nodes, never an earlier value
 }
 
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// The panel [j0, j1) of the stack's LU by lu_panel_spec: the leaves over the panel's rows,
+// merges until the candidate sets fit one workgroup, the final, then the swaps of the other
+// columns with U12 over the outer panel's columns right of it, [j1, o1), and L21. `in` and
+// `out` are the candidate buffers, swapped after every launch.
+void tournament(const Array& a, DType t, const Lu& f, const std::shared_ptr<BufferRef>& inv,
+                std::shared_ptr<BufferRef> in, std::shared_ptr<BufferRef> out, int64_t count,
+                int64_t n, int64_t j0, int64_t j1, int64_t o1) {
+  const KernelSpec spec = lu_panel_spec(t);
+  const int64_t rows = lu_panel_rows(t), per = rows / kPanel;
+  auto go = [&](int64_t mode, int64_t sets, int64_t groups) {
+    run(a, spec, {f.lu, f.piv, f.info, inv, in, out}, count * groups,
+        {n, j0, j1, kPanel, mode, sets, groups, o1});
+    std::swap(in, out);
+  };
+  int64_t sets = 0;  // 0: the final factors the panel's rows themselves
+  if (n - j0 > rows) {
+    sets = ceil_div(n - j0, rows);
+    go(0, 0, sets);
+    while (sets > per) {
+      const int64_t groups = ceil_div(sets, per);
+      go(1, sets, groups);
+      sets = groups;
+    }
+  }
+  go(2, sets, 1);
+  const int64_t l21 = sets > 0 ? ceil_div(n - j1, rows - kPanel) : 0;
+  // The last workgroup inverts L11 (needed when j1 < n; harmless at the end).
+  go(3, sets, std::max(ceil_div(n - (j1 - j0), kLinalgThreads), l21) + 1);
+}
+
 Lu factor(const Array& a, const Stack& s) {
   const int64_t n = s.n;
   const bool panels = n >= kBlockedMin;
   Lu f{copy_in(a, s.t), fresh(a, DType::kInt32, s.count * s.n), fresh(a, DType::kInt32, s.count)};
   auto inv = fresh(a, s.t, panels ? s.count * n * kPanel : 1);
+  // Panels by tournament where the dtype has the kernel (complex128: the one-workgroup panel).
+  const int64_t rows = lu_panel_rows(s.t);
+  const bool by_tournament = panels && rows > 0;
+  const int64_t scratch = by_tournament ? s.count * (ceil_div(n, rows) + 4) * kPanel : 1;
+  auto cand_a = fresh(a, DType::kInt32, scratch), cand_b = fresh(a, DType::kInt32, scratch);
   auto at = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
     return block(a, f.lu, s.t, s.batch, n, n, r0, r1, c0, c1);
   };
@@ -112,6 +149,10 @@ Lu factor(const Array& a, const Stack& s) {
     assign_product(a, s.t, matmul(inv11, at(j0, j1, c0, c1)), at(j0, j1, c0, c1), f.lu);
   };
   auto panel = [&](int64_t o0, int64_t o1, int64_t j0, int64_t j1) {
+    if (by_tournament) {
+      if (s.count > 0) tournament(a, s.t, f, inv, cand_a, cand_b, s.count, n, j0, j1, o1);
+      return;
+    }
     std::vector<int64_t> slots = {n, j0, j1, kPanel, o0, o1};
     if (th == kLinalgWideThreads) slots.push_back(th);
     run_steps(

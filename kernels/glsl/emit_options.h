@@ -18,6 +18,8 @@ struct EmitOptions {
   // support in compute shaders, and the shared memory a workgroup may use.
   uint32_t subgroup_size = 0;
   bool subgroup_ballot = false;
+  // GL_KHR_shader_subgroup_arithmetic (the LU panel's pivot search: kernels/lib/linalg.h).
+  bool subgroup_arithmetic = false;
   uint32_t max_shared_bytes = 0;
 };
 

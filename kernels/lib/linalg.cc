@@ -114,6 +114,11 @@ KernelSpec lu_factor_spec(DType t, bool wide) {
   return spec_of(KernelKind::kLuFactor, t, {}, {t, DType::kInt32, DType::kInt32, t},
                  base_slots(KernelKind::kLuFactor) + (wide ? 1 : 0));
 }
+KernelSpec lu_panel_spec(DType t) {
+  VKA_ASSERT(lu_panel_rows(t) > 0);
+  return spec_of(KernelKind::kLuPanel, t, {},
+                 {t, DType::kInt32, DType::kInt32, t, DType::kInt32, DType::kInt32}, 8);
+}
 KernelSpec lu_solve_spec(DType t) {
   return spec_of(KernelKind::kLuSolve, t, {t, DType::kInt32}, {t}, 6);
 }
@@ -230,9 +235,10 @@ std::string cholesky(const KernelSpec& spec) {
 
 }  // namespace
 
-std::string emit_linalg(const KernelSpec& spec) {
+std::string emit_linalg(const KernelSpec& spec, const EmitOptions& options) {
   if (spec.kind == KernelKind::kLuFactor) return emit_lu_factor(spec);
   if (spec.kind == KernelKind::kLuSolve) return emit_lu_solve(spec);
+  if (spec.kind == KernelKind::kLuPanel) return emit_lu_panel(spec, options);
   if (spec.kind == KernelKind::kCholesky) return cholesky(spec);
   if (spec.kind == KernelKind::kQr) return emit_qr(spec);
   if (spec.kind == KernelKind::kSvdJacobi) return emit_svd_jacobi(spec);

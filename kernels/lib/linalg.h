@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ir/kernel_spec.h"
+#include "kernels/glsl/emit_options.h"
 
 namespace vka {
 
@@ -44,6 +45,24 @@ inline constexpr int kJacobiSweeps = 30;
 // U12 = L11⁻¹ A12 and A22 -= L21 U12 to the GEMM. Slots c0 n, c1 j0, c2 j1, c3 nb
 // (>= j1 - j0, at most kLinalgBlock), c4 o0, c5 o1, c6 s0, c7 s1.
 KernelSpec lu_factor_spec(DType t, bool wide = false);
+// The panel [j0, j1) of a blocked LU (j1 - j0 <= kLinalgBlock) by tournament pivoting (CALU):
+// many workgroups each factor up to lu_panel_rows(t) of its rows with partial pivoting in shared
+// memory and put forward its pivot rows as candidates; merges factor lu_panel_rows(t) /
+// kLinalgBlock candidate sets at a time until one set remains, whose factorization gives the
+// panel's pivots and L11\U11; the rows below then solve L21 U11 = A21. When the panel's rows
+// fit one workgroup (n - j0 <= lu_panel_rows(t)) the final mode factors them all: partial
+// pivoting exactly. out0..out3 as lu_factor_spec's (out3 the inverse of L11 when j1 < n);
+// out4 and out5 (int32, ((n + rows - 1) / rows + 4) * kLinalgBlock per matrix, rows =
+// lu_panel_rows(t)) the candidate sets in and out, and the final's row map. Modes, one launch
+// each (kernels/lib/linalg_lu_panel.cc): 0 leaves, 1 merges, 2 the final (one workgroup per
+// matrix), 3 the row swaps of the other columns, U12 = L11⁻¹ A12 on the columns [j1, o1) and
+// L21 (its last workgroup L11⁻¹). Workgroups: `groups` per matrix, pc.n = the batch size times
+// groups. Slots c0 n, c1 j0, c2 j1, c3 nb, c4 mode, c5 sets (the candidate sets in; 0: the
+// panel's rows by ranges), c6 groups, c7 o1.
+KernelSpec lu_panel_spec(DType t);
+// Rows of the panel one lu_panel_spec workgroup factors (0: the dtype has no such kernel, its
+// factors too large for 32 KiB of shared memory).
+int lu_panel_rows(DType t);
 // Solves with an LU factorization: in0 LU (T, n×n), in1 pivots (int32, n); out0 (T, n×k) the
 // right-hand sides, replaced by the solutions, one invocation per column. Steps: n row swaps,
 // n forward (L rows over columns [lo, i)), n backward (U rows over columns (i, hi)).
@@ -103,6 +122,6 @@ KernelSpec svd_jacobi_wide_spec(DType t);
 KernelSpec eigh_jacobi_wide_spec(DType t);
 
 // GLSL of the specs above (kernels/emit.cc's linalg cases).
-std::string emit_linalg(const KernelSpec& spec);
+std::string emit_linalg(const KernelSpec& spec, const EmitOptions& options = {});
 
 }  // namespace vka

@@ -190,6 +190,7 @@ std::string emit_sort(const KernelSpec& spec, const EmitOptions& options) {
     case KernelKind::kGemm:
     case KernelKind::kLuFactor:
     case KernelKind::kLuSolve:
+    case KernelKind::kLuPanel:
     case KernelKind::kCholesky:
     case KernelKind::kQr:
     case KernelKind::kSvdJacobi:
