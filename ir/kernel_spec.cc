@@ -217,6 +217,8 @@ std::string KernelSpec::name() const {
     }
     case KernelKind::kLuFactor:
       return "lu_factor_" + std::string(short_name(outputs[0].dtype));
+    case KernelKind::kLuChunks:
+      return "lu_chunks_" + std::string(short_name(outputs[0].dtype));
     case KernelKind::kLuPanel:
       return "lu_panel_" + std::string(short_name(outputs[0].dtype));
     case KernelKind::kLuSolve:

@@ -42,7 +42,8 @@ enum class KernelKind : uint8_t {
   // Batched matrix factorizations (kernels/lib/linalg.h).
   kLuFactor,
   kLuSolve,
-  kLuPanel,  // LU panels by tournament pivoting
+  kLuPanel,   // LU panels by tournament pivoting
+  kLuChunks,  // blocked triangular solves of a few right-hand sides
   kCholesky,
   kQr,
   kSvdJacobi,

@@ -38,6 +38,7 @@ std::string emit(const KernelSpec& spec, const EmitOptions& options) {
     case KernelKind::kLuFactor:
     case KernelKind::kLuSolve:
     case KernelKind::kLuPanel:
+    case KernelKind::kLuChunks:
     case KernelKind::kCholesky:
     case KernelKind::kQr:
     case KernelKind::kSvdJacobi:

@@ -184,8 +184,9 @@ Lu factor(const Array& a, const Stack& s) {
 }
 
 // The triangular solves of lu_solve_spec for k right-hand sides, in place in x.
-// Large systems run in blocks of kPanel rows, the GEMM updating the rows still to solve
-// between blocks (getrs with a blocked trsm).
+// Large systems run in blocks of kPanel rows: a few right-hand sides by lu_chunks_spec, one
+// launch per block; more with the GEMM updating the rows still to solve between blocks
+// (getrs with a blocked trsm).
 void substitute(const Array& like, DType t, const std::shared_ptr<BufferRef>& lu,
                 const std::shared_ptr<BufferRef>& piv, const std::shared_ptr<BufferRef>& x,
                 int64_t count, int64_t n, int64_t k) {
@@ -200,6 +201,21 @@ void substitute(const Array& like, DType t, const std::shared_ptr<BufferRef>& lu
               }, begin);
   };
   if (n < kBlockedMin) return steps(0, n, 0, 3 * n);
+  if (k <= kLinalgFewRhs) {
+    // The row swaps, then a launch per chunk of kPanel rows, forward then backward: each
+    // solves its chunk after the rows beyond take the previous chunk's terms.
+    steps(0, n, 0, n);
+    const KernelSpec spec = lu_chunks_spec(t);
+    auto chunk = [&](int64_t back, int64_t c0, int64_t rows) {
+      const int64_t groups = ceil_div(rows, kLinalgThreads);
+      run(like, spec, {lu, x}, count * groups, {n, k, back, c0, groups});
+    };
+    for (int64_t c0 = 0; c0 < n; c0 += kPanel) chunk(0, c0, n - c0);
+    for (int64_t c0 = (n - 1) / kPanel * kPanel; c0 >= 0; c0 -= kPanel) {
+      chunk(1, c0, std::min(c0 + kPanel, n));
+    }
+    return;
+  }
   Shape batch(like.shape().begin(), like.shape().end() - 2);
   auto l = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
     return block(like, lu, t, batch, n, n, r0, r1, c0, c1);

@@ -119,6 +119,7 @@ KernelSpec lu_panel_spec(DType t) {
   return spec_of(KernelKind::kLuPanel, t, {},
                  {t, DType::kInt32, DType::kInt32, t, DType::kInt32, DType::kInt32}, 8);
 }
+KernelSpec lu_chunks_spec(DType t) { return spec_of(KernelKind::kLuChunks, t, {t}, {t}, 5); }
 KernelSpec lu_solve_spec(DType t) {
   return spec_of(KernelKind::kLuSolve, t, {t, DType::kInt32}, {t}, 6);
 }
@@ -239,6 +240,7 @@ std::string emit_linalg(const KernelSpec& spec, const EmitOptions& options) {
   if (spec.kind == KernelKind::kLuFactor) return emit_lu_factor(spec);
   if (spec.kind == KernelKind::kLuSolve) return emit_lu_solve(spec);
   if (spec.kind == KernelKind::kLuPanel) return emit_lu_panel(spec, options);
+  if (spec.kind == KernelKind::kLuChunks) return emit_lu_chunks(spec);
   if (spec.kind == KernelKind::kCholesky) return cholesky(spec);
   if (spec.kind == KernelKind::kQr) return emit_qr(spec);
   if (spec.kind == KernelKind::kSvdJacobi) return emit_svd_jacobi(spec);

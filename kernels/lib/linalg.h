@@ -60,6 +60,16 @@ KernelSpec lu_factor_spec(DType t, bool wide = false);
 // groups. Slots c0 n, c1 j0, c2 j1, c3 nb, c4 mode, c5 sets (the candidate sets in; 0: the
 // panel's rows by ranges), c6 groups, c7 o1.
 KernelSpec lu_panel_spec(DType t);
+// The blocked solves' right-hand sides up to which lu_chunks_spec takes them (more: the GEMM).
+inline constexpr int kLinalgFewRhs = kLinalgThreads / kLinalgBlock;
+// One chunk of the triangular solves of a blocked getrs with k <= kLinalgFewRhs right-hand
+// sides (the row swaps before it are lu_solve_spec's): the rows [c0, c0 + kLinalgBlock) solved
+// against their diagonal block of in0 (LU, T n×n: unit lower when forward, upper when backward)
+// after every row beyond them (below forward, above backward) takes the previous chunk's terms
+// (the chunk before, solved by the launch before). out0 (T, n×k) the right-hand sides, replaced
+// by the solutions chunk by chunk. Workgroups: `groups` per matrix (kLinalgThreads rows each),
+// pc.n = the batch size times groups. Slots c0 n, c1 k, c2 backward (0, 1), c3 c0, c4 groups.
+KernelSpec lu_chunks_spec(DType t);
 // Rows of the panel one lu_panel_spec workgroup factors (0: the dtype has no such kernel, its
 // factors too large for 32 KiB of shared memory).
 int lu_panel_rows(DType t);

@@ -16,6 +16,7 @@ namespace vka {
 std::string linalg_preamble(const KernelSpec& spec, int threads = 0);
 std::string emit_lu_factor(const KernelSpec& spec);
 std::string emit_lu_solve(const KernelSpec& spec);
+std::string emit_lu_chunks(const KernelSpec& spec);
 std::string emit_lu_panel(const KernelSpec& spec, const EmitOptions& options);
 std::string emit_qr(const KernelSpec& spec);
 std::string emit_svd_jacobi(const KernelSpec& spec);

@@ -191,6 +191,7 @@ std::string emit_sort(const KernelSpec& spec, const EmitOptions& options) {
     case KernelKind::kLuFactor:
     case KernelKind::kLuSolve:
     case KernelKind::kLuPanel:
+    case KernelKind::kLuChunks:
     case KernelKind::kCholesky:
     case KernelKind::kQr:
     case KernelKind::kSvdJacobi:

@@ -78,10 +78,11 @@ def test_blocked_solve_batch_and_pivoting():
 @pytest.mark.parametrize("n", [67, 200])
 @pytest.mark.parametrize("k", [1, 5, 8, 9])
 def test_substitution_modes(n, k):
-    # Up to 8 right-hand sides (256 invocations / 32 rows) the workgroup walks the triangular
-    # solves together, 32 rows at a time, the row swaps 32 pivots at a time; more take one
-    # invocation per column. Both against float64 numpy, unblocked (67) and blocked (200), a
-    # batch whose matrices pivot differently, and solve_triangular (identity pivots).
+    # Up to 8 right-hand sides (256 invocations / 32 rows): unblocked (67), the workgroup walks
+    # the triangular solves together, 32 rows at a time, the row swaps 32 pivots at a time;
+    # blocked (200), a launch per chunk of 32 rows (lu_chunks_spec). More take one invocation
+    # per column between the GEMM's updates. All against float64 numpy, a batch whose matrices
+    # pivot differently, and solve_triangular (identity pivots).
     a = random((2, n, n), np.float64, n + k)
     a[0, np.arange(n), np.arange(n)] = 0.0  # a swap at every step of the first matrix
     b = random((2, n, k), np.float64, n - k)
