@@ -83,6 +83,8 @@ int64_t loop_budget(const std::shared_ptr<Context>& ctx) {
   return int64_t{1} << 40;
 }
 
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 int64_t per_thread(int64_t work, int64_t threads) { return (work + threads - 1) / threads; }
 
 int64_t panel_threads(const std::shared_ptr<Context>& ctx) {

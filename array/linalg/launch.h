@@ -67,6 +67,12 @@ Array block(const Array& like, const std::shared_ptr<BufferRef>& ref, DType t, c
 // The conjugate transpose of a stack of matrices (the transpose of a real one), a view where
 // the dtype is real.
 Array herm(const Array& x);
+// The triangular solves of getrs for the stacks of k right-hand sides in x (n×k, in place)
+// with the LU factors and pivots of lu_factor_spec (array/linalg/substitute.cc).
+void substitute(const Array& like, DType t, const std::shared_ptr<BufferRef>& lu,
+                const std::shared_ptr<BufferRef>& piv, const std::shared_ptr<BufferRef>& x,
+                int64_t count, int64_t n, int64_t k);
+int64_t ceil_div(int64_t a, int64_t b);
 // dest -= a @ b on the GEMM kernel, written back in place.
 void subtract_product(const Array& dest, const Array& a, const Array& b);
 
