@@ -95,3 +95,17 @@ def test_pivot_search_without_subgroups(dtype):
     pa = permuted(piv0, a.astype(np.float64))
     real = np.float32 if dtype == np.float32 else np.float64
     assert mx(pa - low @ np.triu(lu0)) <= bound(real, n, mx(low) * mx(np.triu(lu0)) * n)
+
+
+@pytest.mark.parametrize("n,dtype", [(300, np.float32), (300, np.complex64), (700, np.float64)])
+def test_permutation_determinants(n, dtype):
+    # Every pivot row lies wherever the permutation put it, most of them far below the panel:
+    # det must be the permutation's sign exactly, and solve must undo it.
+    import vkarray.linalg as vla
+    rng = np.random.default_rng(n)
+    perms = np.stack([np.eye(n)[rng.permutation(n)] for _ in range(3)]).astype(dtype)
+    signs = np.linalg.det(perms.real.astype(np.float64))
+    assert np.array_equal(np.asarray(vla.det(perms)), signs.astype(dtype))
+    b = matrices((3, n, 2), dtype, n + 1)
+    x = np.asarray(vla.solve(perms, b))
+    assert np.array_equal(x, np.swapaxes(perms, -1, -2) @ b)
