@@ -189,3 +189,22 @@ print("ok")
                          timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize("n", [67, 200])
+@pytest.mark.parametrize("k", [1, 8, 9])
+def test_row_swaps_with_repeated_pivot_rows(n, k):
+    # getrs' swaps planned 32 pivots at a time: rows below the group named by several of its
+    # pivots (each swap moves the row's current content on), rows inside it, and no-ops. With
+    # LU = I the solve is the permutation alone, so x must equal the swaps applied by hand.
+    from vkarray import _vkarray as _vk
+    piv = np.arange(n, dtype=np.int32)
+    piv[0:5] = [n - 1, n - 1, 40, n - 1, 4]
+    piv[32:40] = [50, 50, 35, 50, 45, 45, 45, 39]
+    piv[40:44] = [n - 2, 41, n - 2, n - 2]
+    b = random((n, k), np.float64, n + k)
+    x = np.asarray(_vk._linalg_lu_solve(np.eye(n), piv, b))
+    want = b.copy()
+    for i, p in enumerate(piv):
+        want[[i, p]] = want[[p, i]]
+    assert np.array_equal(x, want)
