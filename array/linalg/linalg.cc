@@ -62,10 +62,10 @@ void update(const Array& like, const std::shared_ptr<BufferRef>& ref, const Stac
 // of kOuterPanel columns, each of panels of kPanel. `panel(o0, o1, j0, j1)` factors columns
 // [j0, j1) and updates what lies outside A[j1:, j1:] within the outer panel's columns [o0, o1)
 // (LU: U12 of those columns); the GEMM updates the rest of the outer panel's columns. Then
-// `outer(o0, o1)` (LU: U12 of the columns right of the outer panel) and one update of the
-// matrix right of and below the outer panel, of kOuterPanel terms: the trailing matrix is read
-// and written once per outer panel, not once per panel (on the H200 a 32-term update of a
-// 4064² matrix took 188 us, a 128-term one 285 us).
+// `outer(o0, o1)` (LU: U12 of the columns right of the outer panel, where the panels did not
+// form it) and one update of the matrix right of and below the outer panel, of kOuterPanel
+// terms: the trailing matrix is read and written once per outer panel, not once per panel (on
+// the H200 a 32-term update of a 4064² matrix took 188 us, a 128-term one 285 us).
 template <typename Panel, typename Outer>
 void blocked(const Array& like, const std::shared_ptr<BufferRef>& ref, const Stack& s,
              bool symmetric, Panel panel, Outer outer) {
@@ -98,16 +98,16 @@ void assign_product(const Array& like, DType t, const Array& value, const Array&
 
 // The panel [j0, j1) of the stack's LU by lu_panel_spec: the leaves over the panel's rows,
 // merges until the candidate sets fit one workgroup, the final, then the swaps of the other
-// columns with U12 over the outer panel's columns right of it, [j1, o1), and L21. `in` and
-// `out` are the candidate buffers, swapped after every launch.
-void tournament(const Array& a, DType t, const Lu& f, const std::shared_ptr<BufferRef>& inv,
-                std::shared_ptr<BufferRef> in, std::shared_ptr<BufferRef> out, int64_t count,
-                int64_t n, int64_t j0, int64_t j1, int64_t o1) {
+// columns with U12 right of the panel, and L21. `in` and `out` are the candidate buffers,
+// swapped after every launch.
+void tournament(const Array& a, DType t, const Lu& f, std::shared_ptr<BufferRef> in,
+                std::shared_ptr<BufferRef> out, int64_t count, int64_t n, int64_t j0, int64_t j1,
+                int64_t o0, int64_t o1) {
   const KernelSpec spec = lu_panel_spec(t);
   const int64_t rows = lu_panel_rows(t), per = rows / kPanel;
   auto go = [&](int64_t mode, int64_t sets, int64_t groups) {
-    run(a, spec, {f.lu, f.piv, f.info, inv, in, out}, count * groups,
-        {n, j0, j1, kPanel, mode, sets, groups, o1});
+    run(a, spec, {f.lu, f.piv, f.info, in, out}, count * groups,
+        {n, j0, j1, o0, o1, mode, sets, groups});
     std::swap(in, out);
   };
   int64_t sets = 0;  // 0: the final factors the panel's rows themselves
@@ -122,18 +122,18 @@ void tournament(const Array& a, DType t, const Lu& f, const std::shared_ptr<Buff
   }
   go(2, sets, 1);
   const int64_t l21 = sets > 0 ? ceil_div(n - j1, rows - kPanel) : 0;
-  // The last workgroup inverts L11 (needed when j1 < n; harmless at the end).
-  go(3, sets, std::max(ceil_div(n - (j1 - j0), kLinalgThreads), l21) + 1);
+  go(3, sets, std::max(ceil_div(n - (j1 - j0), kLinalgThreads), l21));
 }
 
 Lu factor(const Array& a, const Stack& s) {
   const int64_t n = s.n;
   const bool panels = n >= kBlockedMin;
   Lu f{copy_in(a, s.t), fresh(a, DType::kInt32, s.count * s.n), fresh(a, DType::kInt32, s.count)};
-  auto inv = fresh(a, s.t, panels ? s.count * n * kPanel : 1);
-  // Panels by tournament where the dtype has the kernel (complex128: the one-workgroup panel).
+  // Panels by tournament where the dtype has the kernel (complex128: the one-workgroup panel,
+  // whose L11⁻¹ the GEMM's U12 takes).
   const int64_t rows = lu_panel_rows(s.t);
   const bool by_tournament = panels && rows > 0;
+  auto inv = fresh(a, s.t, panels && !by_tournament ? s.count * n * kPanel : 1);
   const int64_t scratch = by_tournament ? s.count * (ceil_div(n, rows) + 4) * kPanel : 1;
   auto cand_a = fresh(a, DType::kInt32, scratch), cand_b = fresh(a, DType::kInt32, scratch);
   auto at = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
@@ -150,7 +150,7 @@ Lu factor(const Array& a, const Stack& s) {
   };
   auto panel = [&](int64_t o0, int64_t o1, int64_t j0, int64_t j1) {
     if (by_tournament) {
-      if (s.count > 0) tournament(a, s.t, f, inv, cand_a, cand_b, s.count, n, j0, j1, o1);
+      if (s.count > 0) tournament(a, s.t, f, cand_a, cand_b, s.count, n, j0, j1, o0, o1);
       return;
     }
     std::vector<int64_t> slots = {n, j0, j1, kPanel, o0, o1};
@@ -172,7 +172,7 @@ Lu factor(const Array& a, const Stack& s) {
   // outer panel's later rows updated by it (the panel kernel swapped these columns' rows when
   // the outer panel ended).
   auto outer = [&](int64_t o0, int64_t o1) {
-    if (s.count == 0) return;
+    if (s.count == 0 || by_tournament) return;  // the tournament's rows launches formed them
     for (int64_t j0 = o0; j0 < o1; j0 += kPanel) {
       const int64_t j1 = std::min(j0 + kPanel, o1);
       solve_rows(j0, j1, o1, n);

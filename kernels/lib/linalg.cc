@@ -117,7 +117,7 @@ KernelSpec lu_factor_spec(DType t, bool wide) {
 KernelSpec lu_panel_spec(DType t) {
   VKA_ASSERT(lu_panel_rows(t) > 0);
   return spec_of(KernelKind::kLuPanel, t, {},
-                 {t, DType::kInt32, DType::kInt32, t, DType::kInt32, DType::kInt32}, 8);
+                 {t, DType::kInt32, DType::kInt32, DType::kInt32, DType::kInt32}, 8);
 }
 KernelSpec lu_chunks_spec(DType t) { return spec_of(KernelKind::kLuChunks, t, {t}, {t}, 5); }
 KernelSpec lu_solve_spec(DType t) {

@@ -51,14 +51,15 @@ KernelSpec lu_factor_spec(DType t, bool wide = false);
 // kLinalgBlock candidate sets at a time until one set remains, whose factorization gives the
 // panel's pivots and L11\U11; the rows below then solve L21 U11 = A21. When the panel's rows
 // fit one workgroup (n - j0 <= lu_panel_rows(t)) the final mode factors them all: partial
-// pivoting exactly. out0..out3 as lu_factor_spec's (out3 the inverse of L11 when j1 < n);
-// out4 and out5 (int32, ((n + rows - 1) / rows + 4) * kLinalgBlock per matrix, rows =
-// lu_panel_rows(t)) the candidate sets in and out, and the final's row map. Modes, one launch
-// each (kernels/lib/linalg_lu_panel.cc): 0 leaves, 1 merges, 2 the final (one workgroup per
-// matrix), 3 the row swaps of the other columns, U12 = L11⁻¹ A12 on the columns [j1, o1) and
-// L21 (its last workgroup L11⁻¹). Workgroups: `groups` per matrix, pc.n = the batch size times
-// groups. Slots c0 n, c1 j0, c2 j1, c3 nb, c4 mode, c5 sets (the candidate sets in; 0: the
-// panel's rows by ranges), c6 groups, c7 o1.
+// pivoting exactly. out0..out2 as lu_factor_spec's; out3 and out4 (int32, ((n + rows - 1) /
+// rows + 4) * kLinalgBlock per matrix, rows = lu_panel_rows(t)) the candidate sets in and out,
+// and the final's row map. Modes, one launch each (kernels/lib/linalg_lu_panel.cc): 0 leaves,
+// 1 merges, 2 the final (one workgroup per matrix), 3 the row swaps of the other columns,
+// U12 = L11⁻¹ A12 on the columns right of the panel (right of its outer panel [o0, o1), less
+// the terms of the outer panel's earlier panels: nothing is left for the GEMM but the
+// trailing update) and L21. Workgroups: `groups` per matrix, pc.n = the batch size times
+// groups. Slots c0 n, c1 j0, c2 j1, c3 o0, c4 o1, c5 mode, c6 sets (the candidate sets in; 0:
+// the panel's rows by ranges), c7 groups.
 KernelSpec lu_panel_spec(DType t);
 // The blocked solves' right-hand sides up to which lu_chunks_spec takes them (more: the GEMM).
 inline constexpr int kLinalgFewRhs = kLinalgThreads / kLinalgBlock;

@@ -136,11 +136,12 @@ int lu_panel_rows(DType t) {
 // Modes (slot c4): 0, a leaf: the workgroup's ROWS rows of the panel, its w candidates out;
 // 1, a merge of ROWS / BLK candidate sets into one; 2, the final: the last sets (or, with
 // sets = 0, all the panel's rows) factored, the pivots, the rows written (the panel's first w,
-// or all when they were all there), the row map to out5; 3, with the map in out4, the row swaps
-// on the columns outside the panel (a column per invocation), U12 = L11⁻¹ A12 on the outer
-// panel's columns right of it, [j1, o1), and, when the final had candidates (sets > 0), L21 = A21
-// U11⁻¹ for the rows below the panel, ROWS - BLK rows per workgroup, one invocation per row (the
-// substitution in getf2's order of terms); its last workgroup writes L11⁻¹ to out3.
+// or all when they were all there), the row map to out4; 3, with the map in out3, the row swaps
+// on the columns outside the panel (a column per invocation), U12 = L11⁻¹ A12 on the columns
+// right of it (right of the outer panel [o0, o1), less the outer panel's earlier panels' terms
+// first), and, when the final had candidates (sets > 0), L21 = A21 U11⁻¹ for the rows below
+// the panel, ROWS - BLK rows per workgroup, one invocation per row (the substitution in getf2's
+// order of terms).
 std::string emit_lu_panel(const KernelSpec& spec, const EmitOptions& options) {
   const int rows = lu_panel_rows(spec.outputs[0].dtype);
   const bool subgroups = options.subgroup_arithmetic && options.subgroup_size >= 4;
@@ -163,31 +164,16 @@ std::string emit_lu_panel(const KernelSpec& spec, const EmitOptions& options) {
          "shared int s_info, s_at[BLK], s_loc[BLK], s_src[2 * BLK], s_dst[2 * BLK];\n" +
          partial_glsl(subgroups) + kGepp + kPivots +
          "void main() {\n"
-         "  int n = slot(pc.c0), j0 = slot(pc.c1), j1 = slot(pc.c2), nb = slot(pc.c3);\n"
-         "  int mode = slot(pc.c4), sets = slot(pc.c5), groups = slot(pc.c6), o1 = slot(pc.c7);\n"
+         "  int n = slot(pc.c0), j0 = slot(pc.c1), j1 = slot(pc.c2), o0 = slot(pc.c3);\n"
+         "  int o1 = slot(pc.c4), mode = slot(pc.c5), sets = slot(pc.c6), groups = slot(pc.c7);\n"
          "  int w = j1 - j0, cap = ((n + ROWS - 1) / ROWS + 4) * BLK;\n" +
          kBatchLoop +
          "    int mat = int(b) / groups, g = int(b) % groups;\n"
          "    int base = mat * n * n, cin = mat * cap, cout = mat * cap + g * BLK;\n"
-         "    if (mode == 3 && g == groups - 1) {\n"
-         // The last workgroup: L11⁻¹ (unit lower, zero above) for U12 = L11⁻¹ A12 (the GEMM's).
-         "      for (int e = int(t); e < w * w; e += WG) {\n"
-         "        int i = e / w, c = e % w;\n"
-         "        if (c <= i) S(i, c) = c == i ? TR(1) : A(j0 + i, j0 + c);\n"
-         "      }\n"
-         "      SYNC_S();\n" +
-         kInvertShared +
-         "      for (int e = int(t); e < w * w; e += WG) {\n"
-         "        int i = e / w, c = e % w;\n"
-         "        out3.v[mat * n * nb + (j0 + i) * nb + c] = c <= i ? S(i, c) : T(0);\n"
-         "      }\n"
-         "      SYNC_S();\n"
-         "      continue;\n"
-         "    }\n"
          "    if (mode == 3) {\n"
          "      if (int(t) < 2 * BLK) {\n"
-         "        s_src[t] = out4.v[cin + int(t)];\n"
-         "        s_dst[t] = out4.v[cin + 2 * BLK + int(t)];\n"
+         "        s_src[t] = out3.v[cin + int(t)];\n"
+         "        s_dst[t] = out3.v[cin + 2 * BLK + int(t)];\n"
          "      }\n"
          "      int r0 = j1 + g * (ROWS - BLK), nr = sets > 0 ? clamp(n - r0, 0, ROWS - BLK) : 0;\n"
          "      for (int e = int(t); e < w * w; e += WG) {\n"
@@ -200,12 +186,20 @@ std::string emit_lu_panel(const KernelSpec& spec, const EmitOptions& options) {
          "      int j = g * WG + int(t);\n"
          "      if (j < n - w) {\n"
          "        j = j < j0 ? j : j + w;\n"
-         "        move_rows(base, n, j);\n"
-         // U12 = L11⁻¹ A12 on the outer panel's columns right of this panel: the unit lower
-         // substitution in registers, on the rows this invocation just swapped.
-         "        if (j >= j1 && j < o1) {\n"
+         "        if (j < o0 || j >= j0) move_rows(base, n, j);\n"
+         // U12 = L11⁻¹ A12 on the columns right of this panel, on the rows this invocation just
+         // swapped: inside the outer panel, A12 as the GEMM updated it; right of it, less the
+         // terms of the outer panel's earlier panels first (their U12 rows, left-looking), so
+         // that the outer panel's rows there are final when its trailing update runs.
+         "        if (j >= j1) {\n"
          "          T y[BLK];\n"
          "          [[unroll]] for (int r = 0; r < BLK; ++r) y[r] = r < w ? A(j0 + r, j) : T(0);\n"
+         "          for (int l = j >= o1 ? o0 : j0; l < j0; ++l) {\n"
+         "            T u = A(l, j);\n"
+         "            [[unroll]] for (int r = 0; r < BLK; ++r) {\n"
+         "              if (r < w) y[r] -= MUL(A(j0 + r, l), u);\n"
+         "            }\n"
+         "          }\n"
          "          [[unroll]] for (int l = 0; l < BLK; ++l) {\n"
          "            [[unroll]] for (int r = l + 1; r < BLK; ++r) {\n"
          "              if (r < w) y[r] -= MUL(S(r, l), y[l]);\n"
@@ -247,7 +241,7 @@ std::string emit_lu_panel(const KernelSpec& spec, const EmitOptions& options) {
          "    } else {\n"
          "      int s0 = g * (ROWS / BLK);\n"
          "      nr = (min(s0 + ROWS / BLK, sets) - s0) * BLK;\n"
-         "      for (int i = int(t); i < nr; i += WG) s_orig[i] = out4.v[cin + s0 * BLK + i];\n"
+         "      for (int i = int(t); i < nr; i += WG) s_orig[i] = out3.v[cin + s0 * BLK + i];\n"
          "    }\n"
          "    if (t == 0u) s_info = mode == 2 && j0 > 0 ? out2.v[mat] : 0;\n"
          "    if (t < uint(BLK)) s_step[t] = -1;\n"
@@ -260,7 +254,7 @@ std::string emit_lu_panel(const KernelSpec& spec, const EmitOptions& options) {
          "    gepp(nr, w, mode == 2, j0);\n"
          "    if (mode < 2) {\n"
          "      if (int(t) < BLK) {\n"
-         "        out5.v[cout + int(t)] = s_step[t] >= 0 ? s_orig[s_step[t]] : -1;\n"
+         "        out4.v[cout + int(t)] = s_step[t] >= 0 ? s_orig[s_step[t]] : -1;\n"
          "      }\n"
          "      SYNC();\n"
          "      continue;\n"
@@ -268,15 +262,17 @@ std::string emit_lu_panel(const KernelSpec& spec, const EmitOptions& options) {
          "    if (t == 0u) out2.v[mat] = s_info;\n"
          "    pivots(mat * n, j0, j1);\n"
          "    if (int(t) < 2 * BLK) {\n"
-         "      out5.v[cout + int(t)] = s_src[t];\n"
-         "      out5.v[cout + 2 * BLK + int(t)] = s_dst[t];\n"
+         "      out4.v[cout + int(t)] = s_src[t];\n"
+         "      out4.v[cout + 2 * BLK + int(t)] = s_dst[t];\n"
          "    }\n"
-         // Candidates: the panel's rows below j1 take the rows moved down, then its first w rows
-         // the factored pivot rows. A range: every row is W's, the pivot rows to the panel's
-         // first, the others where the swaps leave them.
+         // The swaps of the outer panel's earlier columns here, not in the rows launch, which
+         // reads them (U12 right of the outer panel). Candidates: the panel's rows below j1
+         // take the rows moved down, then its first w rows the factored pivot rows. A range:
+         // every row is W's, the pivot rows to the panel's first, the others where the swaps
+         // leave them.
+         "    if (int(t) < (sets > 0 ? j1 : j0) - o0) move_rows(base, n, o0 + int(t));\n"
+         "    SYNC();\n"
          "    if (sets > 0) {\n"
-         "      if (int(t) < w) move_rows(base, n, j0 + int(t));\n"
-         "      SYNC();\n"
          "      for (int e = int(t); e < w * w; e += WG) {\n"
          "        A(j0 + e / w, j0 + e % w) = W(s_step[e / w], e % w);\n"
          "      }\n"
