@@ -133,7 +133,7 @@ int lu_panel_rows(DType t) {
   return t == DType::kFloat32 ? 6 * kLinalgBlock : t == DType::kComplex128 ? 0 : 3 * kLinalgBlock;
 }
 
-// Modes (slot c4): 0, a leaf: the workgroup's ROWS rows of the panel, its w candidates out;
+// Modes (slot c5): 0, a leaf: the workgroup's ROWS rows of the panel, its w candidates out;
 // 1, a merge of ROWS / BLK candidate sets into one; 2, the final: the last sets (or, with
 // sets = 0, all the panel's rows) factored, the pivots, the rows written (the panel's first w,
 // or all when they were all there), the row map to out4; 3, with the map in out3, the row swaps
@@ -157,7 +157,7 @@ std::string emit_lu_panel(const KernelSpec& spec, const EmitOptions& options) {
          "\n"
          "shared T s_w[ROWS * (BLK + 1)];\n"
          "#define W(i, j) s_w[(i) * (BLK + 1) + (j)]\n"
-         // The diagonal block (L11's inverse, U11) shares W's last BLK rows.
+         // The rows launch's diagonal block (L11\U11) shares W's last BLK rows.
          "#define S(i, j) W(ROWS - BLK + (i), j)\n"
          "#define A(i, j) out0.v[base + (i) * n + (j)]\n"
          "shared int s_orig[ROWS], s_rstep[ROWS], s_step[BLK];\n"
