@@ -245,25 +245,21 @@ Array cholesky(const Array& a) {
   const Stack s = stack_of("cholesky", a, true);
   const int64_t n = s.n;
   const bool panels = n >= kBlockedMin;
-  auto l = copy_in(a, s.t), info = fresh(a, DType::kInt32, s.count),
-       linv = fresh(a, s.t, panels ? s.count * n * kPanel : 1);
-  auto at = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
-    return block(a, l, s.t, s.batch, n, n, r0, r1, c0, c1);
-  };
+  auto l = copy_in(a, s.t), info = fresh(a, DType::kInt32, s.count);
+  const KernelSpec spec = cholesky_spec(s.t);
   auto panel = [&](int64_t, int64_t, int64_t j0, int64_t j1) {
-    if (panels) {
-      run(a, cholesky_spec(s.t), {l, info, linv}, s.count, {n, kPanel, j0, j1, j0, j1});
-    } else {
-      run_steps("cholesky", a, cholesky_spec(s.t), {l, info, linv}, s.count, {n, 0, 0, n}, n,
-                [n](int64_t k) {
-                  return per_thread(n - k) + per_thread((n - k - 1) * (n - k - 1)) + 4 +
-                         (k == n - 1 ? per_thread(n * n) : 0);
-                });
+    if (!panels) {
+      run_steps("cholesky", a, spec, {l, info}, s.count, {n, 0, 0, n, 1}, n, [n](int64_t k) {
+        return per_thread(n - k) + per_thread((n - k - 1) * (n - k - 1)) + 4 +
+               (k == n - 1 ? per_thread(n * n) : 0);
+      });
+      return;
     }
-    if (!panels || j1 == n || s.count == 0) return;
-    // L21 = A21 L11⁻ᴴ on the GEMM (trsm by the inverted diagonal block).
-    Array inv11 = block(a, linv, s.t, s.batch, n, kPanel, j0, j1, 0, j1 - j0);
-    assign_product(a, s.t, matmul(at(j1, n, j0, j1), herm(inv11)), at(j1, n, j0, j1), l);
+    run(a, spec, {l, info}, s.count, {n, 1, j0, j1, 1, j0, j1});
+    if (j1 == n || s.count == 0) return;
+    // L21 = A21 L11⁻ᴴ: a row per invocation over the whole device.
+    const int64_t groups = ceil_div(n - j1, kLinalgThreads);
+    run(a, spec, {l, info}, s.count * groups, {n, 2, j0, j1, groups, j0, j1});
   };
   blocked(a, l, s, true, panel, [](int64_t, int64_t) {});
   if (s.n > 0 && any_flag(a, info, s.count)) {

@@ -124,7 +124,7 @@ KernelSpec lu_solve_spec(DType t) {
   return spec_of(KernelKind::kLuSolve, t, {t, DType::kInt32}, {t}, 6);
 }
 KernelSpec cholesky_spec(DType t) {
-  return spec_of(KernelKind::kCholesky, t, {}, {t, DType::kInt32, t}, 6);
+  return spec_of(KernelKind::kCholesky, t, {}, {t, DType::kInt32}, 7);
 }
 KernelSpec qr_spec(DType t, bool wide) {
   return spec_of(KernelKind::kQr, t, {}, {t, t, t, t, t},
@@ -147,26 +147,51 @@ std::string shared_block_glsl() {
 
 namespace {
 
-// Right-looking Cholesky on the lower triangle. Unblocked (nb = 0): columns [k0, k1) of the
+// Right-looking Cholesky on the lower triangle. Unblocked (mode 0): columns [k0, k1) of the
 // matrix, the diagonal (one invocation, which also detects a non-positive pivot), the column
 // scaling and the symmetric rank-1 update, each behind a barrier; the launch that ends at n
-// zeroes the upper triangle. Blocked (nb > 0): the panel's diagonal block alone, whole in one
-// launch and in shared memory, since its order is at most kLinalgBlock (rows below j1 are the
-// GEMM's: L21 = A21 L11⁻ᴴ); L11 is written back and L11⁻¹ to out2.
+// zeroes the upper triangle. Mode 1: the panel's diagonal block alone, whole in one launch and
+// in shared memory, since its order is at most kLinalgBlock; L11 is written back. Mode 2: the
+// rows below it, an invocation per row, x L11ᴴ = a by substitution in registers (right-looking,
+// as potf2 scales and updates a column), many workgroups.
 std::string cholesky(const KernelSpec& spec) {
-  return linalg_preamble(spec) + shared_block_glsl() +
+  std::string head = linalg_preamble(spec);
+  head.insert(head.find('\n') + 1, "#extension GL_EXT_control_flow_attributes : require\n");
+  return head + shared_block_glsl() +
          "#define A(i, j) out0.v[base + (i) * n + (j)]\n"
-         "#define INV(i, c) out2.v[ibase + (j0 + (i)) * nb + (c)]\n"
          "shared int s_bad;\n"
          "void main() {\n"
-         "  int n = slot(pc.c0), nb = slot(pc.c1), j0 = slot(pc.c2), j1 = slot(pc.c3);\n"
-         "  int k0 = slot(pc.c4), k1 = min(slot(pc.c5), j1);\n" +
+         "  int n = slot(pc.c0), mode = slot(pc.c1), j0 = slot(pc.c2), j1 = slot(pc.c3);\n"
+         "  int groups = slot(pc.c4), k0 = slot(pc.c5), k1 = min(slot(pc.c6), j1);\n" +
          kBatchLoop +
-         "    int base = int(b) * n * n, ibase = int(b) * n * nb;\n"
-         "    if (nb > 0) {\n"
+         "    int mat = int(b) / groups, g = int(b) % groups;\n"
+         "    int base = mat * n * n;\n"
+         "    if (mode == 2) {\n"
+         "      int w = j1 - j0, i = j1 + g * WG + int(t);\n"
+         "      for (int e = int(t); e < w * w; e += WG) {\n"
+         "        if (e % w <= e / w) S(e / w, e % w) = A(j0 + e / w, j0 + e % w);\n"
+         "      }\n"
+         "      SYNC_S();\n"
+         "      if (i < n) {\n"
+         "        T x[BLK];\n"
+         "        [[unroll]] for (int c = 0; c < BLK; ++c) x[c] = c < w ? A(i, j0 + c) : T(0);\n"
+         "        [[unroll]] for (int c = 0; c < BLK; ++c) {\n"
+         "          if (c < w) {\n"
+         "            x[c] = x[c] / RE(S(c, c));\n"
+         "            [[unroll]] for (int q = c + 1; q < BLK; ++q) {\n"
+         "              if (q < w) x[q] -= MUL(x[c], CONJ(S(q, c)));\n"
+         "            }\n"
+         "          }\n"
+         "        }\n"
+         "        [[unroll]] for (int c = 0; c < BLK; ++c) { if (c < w) A(i, j0 + c) = x[c]; }\n"
+         "      }\n"
+         "      SYNC_S();\n"
+         "      continue;\n"
+         "    }\n"
+         "    if (mode == 1) {\n"
          "      int w = j1 - j0;\n"
          "      int info = 0;\n"
-         "      if (t == 0u) { if (j0 == 0) out1.v[b] = 0; else info = out1.v[b]; }\n"
+         "      if (t == 0u) { if (j0 == 0) out1.v[mat] = 0; else info = out1.v[mat]; }\n"
          "      for (int e = int(t); e < w * w; e += WG) {\n"
          "        int i = e / w, j = e % w;\n"
          "        if (j <= i) S(i, j) = A(j0 + i, j0 + j);\n"
@@ -176,7 +201,7 @@ std::string cholesky(const KernelSpec& spec) {
          "        if (t == 0u) {\n"
          "          R d = RE(S(k, k));\n"
          "          if (d > R(0) && info == 0) { S(k, k) = TR(sqrt(d)); s_bad = 0; }\n"
-         "          else { s_bad = 1; if (info == 0) out1.v[b] = j0 + k + 1; }\n"
+         "          else { s_bad = 1; if (info == 0) out1.v[mat] = j0 + k + 1; }\n"
          "        }\n"
          "        SYNC_S();\n"
          "        if (s_bad != 0) break;\n"
@@ -194,23 +219,15 @@ std::string cholesky(const KernelSpec& spec) {
          "        int i = e / w, j = e % w;\n"
          "        if (j <= i) A(j0 + i, j0 + j) = S(i, j);\n"
          "      }\n"
-         "      SYNC_S();\n"
-         "      if (s_bad == 0 && j1 < n) {\n" +
-         kInvertShared +
-         "        for (int e = int(t); e < w * w; e += WG) {\n"
-         "          int i = e / w, c = e % w;\n"
-         "          INV(i, c) = c <= i ? S(i, c) : T(0);\n"
-         "        }\n"
-         "      }\n"
          "      SYNC();\n"
          "      continue;\n"
          "    }\n"
-         "    if (k0 == 0 && t == 0u) out1.v[b] = 0;\n"
+         "    if (k0 == 0 && t == 0u) out1.v[mat] = 0;\n"
          "    for (int k = k0; k < k1; ++k) {\n"
          "      if (t == 0u) {\n"
          "        R d = RE(A(k, k));\n"
-         "        if (d > R(0) && out1.v[b] == 0) { A(k, k) = TR(sqrt(d)); s_bad = 0; }\n"
-         "        else { s_bad = 1; if (out1.v[b] == 0) out1.v[b] = k + 1; }\n"
+         "        if (d > R(0) && out1.v[mat] == 0) { A(k, k) = TR(sqrt(d)); s_bad = 0; }\n"
+         "        else { s_bad = 1; if (out1.v[mat] == 0) out1.v[mat] = k + 1; }\n"
          "      }\n"
          "      SYNC();\n"
          "      if (s_bad != 0) break;\n"

@@ -79,14 +79,14 @@ int lu_panel_rows(DType t);
 // n forward (L rows over columns [lo, i)), n backward (U rows over columns (i, hi)).
 // Slots c0 n, c1 k, c2 lo, c3 hi, c4 s0, c5 s1.
 KernelSpec lu_solve_spec(DType t);
-// Cholesky (lower). Unblocked (nb = 0), steps = columns: out0 (T, n×n) is replaced by L,
+// Cholesky (lower). Mode 0 (unblocked), steps = columns: out0 (T, n×n) is replaced by L,
 // reading only its lower triangle, the upper zeroed by the launch that reaches n; out1
 // (int32, 1) info: 0, or k + 1 where the leading minor of order k + 1 is not positive (or NaN).
-// Blocked (nb > 0, j1 - j0 <= kLinalgBlock): one launch factors the panel's diagonal block L11
-// whole (the step range is not read; L21 = A21 L11⁻ᴴ and A22 are the GEMM's; the upper triangle
-// is left undefined), its info as above, and, when j1 < n, writes L11⁻¹ (lower, zero above) to
-// out2 (T, n×nb) rows [j0, j1), columns [0, j1 - j0).
-// Slots c0 n, c1 nb, c2 j0, c3 j1, c4 s0, c5 s1.
+// Mode 1 (blocked, j1 - j0 <= kLinalgBlock): one launch factors the panel's diagonal block L11
+// whole (the step range is not read; the upper triangle is left undefined), its info as above.
+// Mode 2: L21 = A21 L11⁻ᴴ for the rows below the panel, an invocation per row, `groups`
+// workgroups per matrix (pc.n = the batch size times groups; 1 in the other modes); A22 is the
+// GEMM's. Slots c0 n, c1 mode, c2 j0, c3 j1, c4 groups, c5 s0, c6 s1.
 KernelSpec cholesky_spec(DType t);
 // Householder QR (LAPACK geqrf's reflectors, so R's signs match numpy's). out0 (T, m×n) is
 // replaced by R (zero below the diagonal); out1 (T, min(m, n)) the reflectors' tau; out2 (T, m×q)
