@@ -1,7 +1,7 @@
 // vka::linalg's factorizations: checks, the copy into fresh contiguous buffers, the kernels of
-// kernels/lib/linalg.h (large LU and Cholesky by 32-column panels, the GEMM solving each panel's
-// off-diagonal block by the inverse of its diagonal block and updating the trailing matrix), and
-// the flag read-back of the calls that can raise LinAlgError. QR is in qr.cc.
+// kernels/lib/linalg.h (large LU and Cholesky by 32-column panels, the panel kernels solving the
+// off-diagonal blocks, the GEMM updating the trailing matrix), and the flag read-back of the
+// calls that can raise LinAlgError. QR is in qr.cc, getrs' solves in substitute.cc.
 #include "array/linalg/linalg.h"
 
 #include <algorithm>

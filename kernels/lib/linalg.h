@@ -1,9 +1,9 @@
 // Fixed library kernels of vka::linalg (array/linalg/linalg.h): batched matrix factorizations, one
-// workgroup per matrix (a grid-stride loop over the batch), the matrices row-major and
-// contiguous in their buffers, factored in place in device memory. Every spec is rank 1 with
-// pc.n = the batch size; int64 slots carry the matrix sizes. Data dtype T: float32, float64,
-// complex64 or complex128 (the GLSL's MUL/DIV/CONJ/... macros cover both kinds); singular
-// values and eigenvalues are written in T's real dtype.
+// workgroup per matrix (a grid-stride loop over the batch) unless a spec says `groups`, the
+// matrices row-major and contiguous in their buffers, factored in place in device memory. Every
+// spec is rank 1 with pc.n = the batch size (times groups); int64 slots carry the matrix sizes.
+// Data dtype T: float32, float64, complex64 or complex128 (the GLSL's MUL/DIV/CONJ/... macros cover
+// both kinds); singular values and eigenvalues are written in T's real dtype.
 #pragma once
 
 #include <string>
