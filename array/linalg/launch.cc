@@ -85,7 +85,7 @@ int64_t loop_budget(const std::shared_ptr<Context>& ctx) {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-int64_t per_thread(int64_t work, int64_t threads) { return (work + threads - 1) / threads; }
+int64_t per_thread(int64_t work, int64_t threads) { return ceil_div(work, threads); }
 
 int64_t panel_threads(const std::shared_ptr<Context>& ctx) {
   // VKA_LINALG_PANEL_THREADS=256 keeps the narrow workgroup (to compare the two on a device).

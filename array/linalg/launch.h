@@ -72,6 +72,7 @@ Array herm(const Array& x);
 void substitute(const Array& like, DType t, const std::shared_ptr<BufferRef>& lu,
                 const std::shared_ptr<BufferRef>& piv, const std::shared_ptr<BufferRef>& x,
                 int64_t count, int64_t n, int64_t k);
+// a / b rounded up (a >= 0, b > 0).
 int64_t ceil_div(int64_t a, int64_t b);
 // dest -= a @ b on the GEMM kernel, written back in place.
 void subtract_product(const Array& dest, const Array& a, const Array& b);

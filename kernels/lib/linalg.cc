@@ -31,7 +31,7 @@ int linalg_threads(const KernelSpec& spec) {
                                                                           : kLinalgThreads;
 }
 
-std::string linalg_preamble(const KernelSpec& spec, int threads) {
+std::string linalg_preamble(const KernelSpec& spec, int threads, const std::string& extensions) {
   if (threads == 0) threads = linalg_threads(spec);
   const DType t = spec.outputs[0].dtype;
   const bool f64 = t == DType::kFloat64 || t == DType::kComplex128;
@@ -39,7 +39,7 @@ std::string linalg_preamble(const KernelSpec& spec, int threads) {
   const std::string wg = std::to_string(threads);
   std::string s =
       "#version 450\n// " + spec.name() + "\n" + address_extensions(spec) +
-      "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n" +
+      "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n" + extensions +
       "layout(local_size_x = " + wg + ") in;\n" + "#define R " + real + "\n" +
       // T: the element type; MUL, DIV, CONJ, ABS1 (|re| + |im|, LAPACK's pivot
       // measure), ABSV (modulus), ABS2 (its square), RE, IM, MAKE (re, im) and TR
@@ -155,9 +155,8 @@ namespace {
 // rows below it, an invocation per row, x L11ᴴ = a by substitution in registers (right-looking,
 // as potf2 scales and updates a column), many workgroups.
 std::string cholesky(const KernelSpec& spec) {
-  std::string head = linalg_preamble(spec);
-  head.insert(head.find('\n') + 1, "#extension GL_EXT_control_flow_attributes : require\n");
-  return head + shared_block_glsl() +
+  return linalg_preamble(spec, 0, "#extension GL_EXT_control_flow_attributes : require\n") +
+         shared_block_glsl() +
          "#define A(i, j) out0.v[base + (i) * n + (j)]\n"
          "shared int s_bad;\n"
          "void main() {\n"

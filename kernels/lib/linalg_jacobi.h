@@ -12,8 +12,10 @@ namespace vka {
 // Version, extensions, workgroup size, T/EPS/BIG/SYNC macros, the spec's storage buffers
 // (inputs readonly, outputs coherent: invocations of a workgroup read each other's writes
 // after SYNC) and the push-constant block with slot() to read an int64 slot. `threads`: the
-// workgroup size (WG); 0: linalg_threads(spec).
-std::string linalg_preamble(const KernelSpec& spec, int threads = 0);
+// workgroup size (WG); 0: linalg_threads(spec). `extensions`: the kernel's own #extension
+// lines, placed after the #version line.
+std::string linalg_preamble(const KernelSpec& spec, int threads = 0,
+                            const std::string& extensions = "");
 std::string emit_lu_factor(const KernelSpec& spec);
 std::string emit_lu_solve(const KernelSpec& spec);
 std::string emit_lu_chunks(const KernelSpec& spec);
@@ -26,6 +28,16 @@ std::string emit_eigh_jacobi_wide(const KernelSpec& spec);
 // GLSL of the round-robin pairing (pair_of(pr, r, np, p, q): pair pr of round r over np
 // indices, p < q) and of tan_of(z), the rotation's tangent for cot(2θ) = z.
 std::string jacobi_pairs_glsl();
+
+// GLSL's move_rows(base, n, j): column j of the matrix at base permuted by the row map
+// s_src/s_dst (2 * BLK entries, s_dst < 0 for none: kernels/lib/linalg_lu.cc's plan_swaps or
+// linalg_lu_panel.cc's pivots), every moved element loaded before any is stored.
+inline constexpr const char* kMoveRows =
+    "void move_rows(int base, int n, int j) {\n"
+    "  T v[2 * BLK];\n"
+    "  for (int q = 0; q < 2 * BLK; ++q) { if (s_dst[q] >= 0) v[q] = A(s_src[q], j); }\n"
+    "  for (int q = 0; q < 2 * BLK; ++q) { if (s_dst[q] >= 0) A(s_dst[q], j) = v[q]; }\n"
+    "}\n";
 
 // The batch loop: b walks the matrices of this workgroup; its bounds are uniform, so the
 // barriers inside stay in uniform control flow.

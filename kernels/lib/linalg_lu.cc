@@ -11,19 +11,19 @@ namespace {
 // plan_swaps(pbase, p0, p1): the row swaps of pivots [p0, p1) (at most BLK; pivot k is PIV(k),
 // which the kernel defines over pbase, its matrix's first pivot) as one permutation of the rows
 // they touch: s_dst[q] is a touched row, s_src[q] the row whose content it takes (rows [p0, p1),
-// then each pivot row below p1 once), s_m their count. Applying it loads every touched row, then
-// stores them: one round trip to memory, not one per swap. Each pivot's slot is found by its own
-// invocation (a row below p1 takes the next slot past p1 - p0 where it first appears, later
+// then each pivot row below p1 once; s_dst < 0 past them). Applying it loads every touched row,
+// then stores them: one round trip to memory, not one per swap. Each pivot's slot is found by its
+// own invocation (a row below p1 takes the next slot past p1 - p0 where it first appears, later
 // pivots naming it share that slot); one invocation then composes the swaps, O(1) each (one
 // invocation searching the slots took about 20 us per 32 pivots on the H200). Call it in
 // uniform control flow.
 constexpr const char* kSwapMap =
-    "shared int s_m, s_src[2 * BLK], s_dst[2 * BLK], s_piv[BLK], s_first[BLK], s_slot[BLK];\n"
+    "shared int s_src[2 * BLK], s_dst[2 * BLK], s_piv[BLK], s_first[BLK], s_slot[BLK];\n"
     "void plan_swaps(int pbase, int p0, int p1) {\n"
     "  int t = int(gl_LocalInvocationID.x), w = p1 - p0;\n"
     "  SYNC_S();\n"
     "  if (t < w) s_piv[t] = PIV(p0 + t);\n"
-    "  if (t < 2 * BLK) { s_dst[t] = p0 + t; s_src[t] = p0 + t; }\n"
+    "  if (t < 2 * BLK) { s_dst[t] = t < w ? p0 + t : -1; s_src[t] = p0 + t; }\n"
     "  SYNC_S();\n"
     // The first pivot naming the same row below p1 (-1: a row inside the range).
     "  if (t < w) {\n"
@@ -44,13 +44,10 @@ constexpr const char* kSwapMap =
     "  }\n"
     "  SYNC_S();\n"
     "  if (t == 0) {\n"
-    "    int m = w;\n"
     "    for (int k = 0; k < w; ++k) {\n"
-    "      if (s_first[k] == k) ++m;\n"
     "      int q = s_slot[k], x = s_src[k];\n"
     "      s_src[k] = s_src[q]; s_src[q] = x;\n"
     "    }\n"
-    "    s_m = m;\n"
     "  }\n"
     "  SYNC_S();\n"
     "}\n";
@@ -91,16 +88,12 @@ std::string emit_lu_factor(const KernelSpec& spec) {
          "shared int s_idx[WG];\n"
          "shared T s_row[" +
          std::to_string(kLinalgBlockedMin) + "];\n#define PIV(k) out1.v[pbase + (k)]\n" + kSwapMap +
+         kMoveRows +
          // Columns [c0, c1) of the matrix at base: the swaps of pivots [p0, p1).
          "void laswp(uint b, int base, int n, int c0, int c1, int p0, int p1) {\n"
          "  uint t = gl_LocalInvocationID.x;\n"
          "  plan_swaps(int(b) * n, p0, p1);\n"
-         "  int m = s_m;\n"
-         "  for (int j = c0 + int(t); j < c1; j += WG) {\n"
-         "    T v[2 * BLK];\n"
-         "    for (int q = 0; q < 2 * BLK; ++q) { if (q < m) v[q] = A(s_src[q], j); }\n"
-         "    for (int q = 0; q < 2 * BLK; ++q) { if (q < m) A(s_dst[q], j) = v[q]; }\n"
-         "  }\n"
+         "  for (int j = c0 + int(t); j < c1; j += WG) move_rows(base, n, j);\n"
          "}\n"
          "void main() {\n"
          "  int n = slot(pc.c0), j0 = slot(pc.c1), j1 = slot(pc.c2), nb = slot(pc.c3);\n"
@@ -221,13 +214,13 @@ std::string emit_lu_solve(const KernelSpec& spec) {
          "      for (int g0 = s0; g0 < min(s1, n); g0 += BLK) {\n"
          "        SYNC();\n"
          "        plan_swaps(int(b) * n, g0, min(g0 + BLK, min(s1, n)));\n"
-         "        int m = s_m;\n"
+         "        bool lo_row = mine && s_dst[ii] >= 0, hi_row = mine && s_dst[ii + BLK] >= 0;\n"
          "        T v0 = T(0), v1 = T(0);\n"
-         "        if (mine && ii < m) v0 = B(s_src[ii]);\n"
-         "        if (mine && ii + BLK < m) v1 = B(s_src[ii + BLK]);\n"
+         "        if (lo_row) v0 = B(s_src[ii]);\n"
+         "        if (hi_row) v1 = B(s_src[ii + BLK]);\n"
          "        SYNC();\n"
-         "        if (mine && ii < m) B(s_dst[ii]) = v0;\n"
-         "        if (mine && ii + BLK < m) B(s_dst[ii + BLK]) = v1;\n"
+         "        if (lo_row) B(s_dst[ii]) = v0;\n"
+         "        if (hi_row) B(s_dst[ii + BLK]) = v1;\n"
          "      }\n"
          // Forward: rows [f0, f1) in chunks of BLK.
          "      int f0 = clamp(s0, n, 2 * n) - n, f1 = clamp(s1, n, 2 * n) - n;\n"

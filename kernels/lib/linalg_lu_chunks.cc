@@ -14,9 +14,8 @@ namespace vka {
 // solves the chunk against its diagonal block in registers (unit lower forward; upper,
 // dividing by the diagonal, backward), right-looking like getrs' trsm.
 std::string emit_lu_chunks(const KernelSpec& spec) {
-  std::string head = linalg_preamble(spec);
-  head.insert(head.find('\n') + 1, "#extension GL_EXT_control_flow_attributes : require\n");
-  return head + shared_block_glsl() +
+  return linalg_preamble(spec, 0, "#extension GL_EXT_control_flow_attributes : require\n") +
+         shared_block_glsl() +
          "#define LU(i, j) in0.v[abase + (i) * n + (j)]\n"
          "#define B(i, c) out0.v[bbase + (i) * k + (c)]\n"
          "#define RHS " +

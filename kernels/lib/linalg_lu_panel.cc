@@ -18,26 +18,20 @@ std::string partial_glsl(bool subgroups) {
       "shared int s_idx[2 * NP];\n"
       "R key_of(R a) { return isnan(a) ? R(-0.5) : a; }\n"
       "#define KEY(x) key_of(ABS1(x))\n";
-  if (!subgroups) {
-    return s +
-           "#define NPART ROWS\n"
-           "void partial(int par, R v, int i) {\n"
-           "  uint t = gl_LocalInvocationID.x;\n"
-           "  if (t < uint(ROWS)) { s_val[par * NP + int(t)] = v; s_idx[par * NP + int(t)] = i; }\n"
-           "}\n";
-  }
   return s +
-         "#define NPART (int(gl_NumSubgroups) <= NP ? int(gl_NumSubgroups) : ROWS)\n"
+         (subgroups ? "#define NPART (int(gl_NumSubgroups) <= NP ? int(gl_NumSubgroups) : ROWS)\n"
+                    : "#define NPART ROWS\n") +
          "void partial(int par, R v, int i) {\n"
-         "  uint t = gl_LocalInvocationID.x;\n"
-         "  if (int(gl_NumSubgroups) <= NP) {\n"
-         "    R m = subgroupMax(v);\n"
-         "    int q = subgroupMin(v == m ? i : ROWS);\n"
-         "    int sg = par * NP + int(gl_SubgroupID);\n"
-         "    if (subgroupElect()) { s_val[sg] = m; s_idx[sg] = q; }\n"
-         "  } else if (t < uint(ROWS)) {\n"
-         "    s_val[par * NP + int(t)] = v; s_idx[par * NP + int(t)] = i;\n"
-         "  }\n"
+         "  uint t = gl_LocalInvocationID.x;\n" +
+         (subgroups ? "  if (int(gl_NumSubgroups) <= NP) {\n"
+                      "    R m = subgroupMax(v);\n"
+                      "    int q = subgroupMin(v == m ? i : ROWS);\n"
+                      "    int sg = par * NP + int(gl_SubgroupID);\n"
+                      "    if (subgroupElect()) { s_val[sg] = m; s_idx[sg] = q; }\n"
+                      "    return;\n"
+                      "  }\n"
+                    : "") +
+         "  if (t < uint(ROWS)) { s_val[par * NP + int(t)] = v; s_idx[par * NP + int(t)] = i; }\n"
          "}\n";
 }
 
@@ -119,12 +113,6 @@ constexpr const char* kPivots =
     "    s_dst[BLK + int(t)] = down ? s_loc[t] : -1; s_src[BLK + int(t)] = j0 + int(t);\n"
     "  }\n"
     "  SYNC_S();\n"
-    "}\n"
-    // Column j: every moved row's element loaded, then stored.
-    "void move_rows(int base, int n, int j) {\n"
-    "  T v[2 * BLK];\n"
-    "  for (int q = 0; q < 2 * BLK; ++q) { if (s_dst[q] >= 0) v[q] = A(s_src[q], j); }\n"
-    "  for (int q = 0; q < 2 * BLK; ++q) { if (s_dst[q] >= 0) A(s_dst[q], j) = v[q]; }\n"
     "}\n";
 
 }  // namespace
@@ -145,15 +133,13 @@ int lu_panel_rows(DType t) {
 std::string emit_lu_panel(const KernelSpec& spec, const EmitOptions& options) {
   const int rows = lu_panel_rows(spec.outputs[0].dtype);
   const bool subgroups = options.subgroup_arithmetic && options.subgroup_size >= 4;
-  // Extensions go before any declaration: after the #version line.
-  std::string head = linalg_preamble(spec);
-  head.insert(head.find('\n') + 1,
-              std::string("#extension GL_EXT_control_flow_attributes : require\n") +
-                  (subgroups ? "#extension GL_KHR_shader_subgroup_basic : require\n"
-                               "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
-                             : ""));
-  return head + "#define BLK " + std::to_string(kLinalgBlock) + "\n#define ROWS " +
-         std::to_string(rows) +
+  const std::string extensions =
+      std::string("#extension GL_EXT_control_flow_attributes : require\n") +
+      (subgroups ? "#extension GL_KHR_shader_subgroup_basic : require\n"
+                   "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
+                 : "");
+  return linalg_preamble(spec, 0, extensions) + "#define BLK " + std::to_string(kLinalgBlock) +
+         "\n#define ROWS " + std::to_string(rows) +
          "\n"
          "shared T s_w[ROWS * (BLK + 1)];\n"
          "#define W(i, j) s_w[(i) * (BLK + 1) + (j)]\n"
@@ -162,7 +148,7 @@ std::string emit_lu_panel(const KernelSpec& spec, const EmitOptions& options) {
          "#define A(i, j) out0.v[base + (i) * n + (j)]\n"
          "shared int s_orig[ROWS], s_rstep[ROWS], s_step[BLK];\n"
          "shared int s_info, s_at[BLK], s_loc[BLK], s_src[2 * BLK], s_dst[2 * BLK];\n" +
-         partial_glsl(subgroups) + kGepp + kPivots +
+         partial_glsl(subgroups) + kGepp + kPivots + kMoveRows +
          "void main() {\n"
          "  int n = slot(pc.c0), j0 = slot(pc.c1), j1 = slot(pc.c2), o0 = slot(pc.c3);\n"
          "  int o1 = slot(pc.c4), mode = slot(pc.c5), sets = slot(pc.c6), groups = slot(pc.c7);\n"
